@@ -1,0 +1,43 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+UI_OUT := webui/dist/.vite/manifest.json
+UI_SRC := $(shell find webui/src -type f 2>/dev/null) webui/package.json webui/vite.config.ts webui/tsconfig.json
+NODE_STAMP := webui/node_modules/.package-lock.json
+
+.PHONY: run test check bench setup ui clean
+
+setup: $(STAMP) $(UI_OUT)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+$(NODE_STAMP): webui/package-lock.json
+	cd webui && npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+$(UI_OUT): $(NODE_STAMP) $(UI_SRC)
+	cd webui && npm run build
+
+ui: $(UI_OUT)
+
+run: setup
+	$(VENV)/bin/mnnwb serve
+
+test: setup
+	$(VENV)/bin/pytest
+
+check: setup
+	$(VENV)/bin/ruff check server device_bridge tests bench
+	$(VENV)/bin/mypy server device_bridge
+	cd webui && npx tsc --noEmit
+
+bench: setup
+	for script in bench/*.py; do $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) webui/node_modules webui/dist

@@ -1,0 +1,1 @@
+"""The device bridge: the protocol shared by the server hub and the on-device agent."""

@@ -1,0 +1,8 @@
+"""Every API router, in the order they are mounted."""
+
+from fastapi import APIRouter
+
+from server.api import ws
+from server.api.routes import files, projects, system
+
+ROUTERS: list[APIRouter] = [system.router, projects.router, files.router, ws.router]

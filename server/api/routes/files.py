@@ -1,0 +1,91 @@
+"""Project files."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
+
+from server.api.deps import (
+    ClientId,
+    EditableProject,
+    HubDep,
+    ProjectDep,
+    SettingsDep,
+    WatchersDep,
+)
+from server.core.errors import TooLarge
+from server.files import service
+from server.files.models import Entry, FileContent, FileOp, FileSave, OpResult, Saved
+
+router = APIRouter(prefix="/api/projects/{pid}/files", tags=["files"])
+UPLOAD_CHUNK = 1024 * 1024
+
+
+@router.get("")
+def list_dir(project: ProjectDep, path: str = "", all: bool = False) -> list[Entry]:
+    return service.list_dir(project.path, path, show_all=all)
+
+
+@router.get("/content")
+def read_file(project: ProjectDep, settings: SettingsDep, path: str) -> FileContent:
+    return service.read_file(project.path, path, settings.file_read_max_bytes)
+
+
+@router.put("/content")
+async def save_file(
+    body: FileSave, project: EditableProject, hub: HubDep, watchers: WatchersDep,
+    client: ClientId, path: str,
+) -> Saved:
+    saved = await run_in_threadpool(
+        service.save_file, project.path, path, body.content, body.etag, body.encoding
+    )
+    watchers.note_write(service.resolve(project.path, saved.path))
+    change = {"kind": "modified", "path": saved.path, "etag": saved.etag}
+    hub.publish(project.id, "files", "changed", {"changes": [change], "client": client})
+    return saved
+
+
+@router.post("/ops")
+def file_op(body: FileOp, project: EditableProject, hub: HubDep, client: ClientId) -> OpResult:
+    target = service.apply_op(project.path, body)
+    rel = service.relative(project.path, target)
+    if body.op == "rename":
+        changes = [{"kind": "deleted", "path": body.path}, {"kind": "added", "path": rel}]
+    else:
+        changes = [{"kind": "deleted" if body.op == "delete" else "added", "path": rel}]
+    hub.publish(project.id, "files", "changed", {"changes": changes, "client": client})
+    return OpResult(path=rel)
+
+
+@router.post("/upload", status_code=201)
+async def upload(
+    request: Request, project: EditableProject, settings: SettingsDep, hub: HubDep,
+    client: ClientId, files: list[UploadFile], dir: Annotated[str, Form()] = "",
+) -> list[Entry]:
+    declared = int(request.headers.get("content-length") or 0)
+    if declared > settings.upload_max_bytes * max(len(files), 1) + UPLOAD_CHUNK:
+        raise TooLarge(f"the upload is larger than the limit of {settings.upload_max_bytes} bytes")
+    entries = []
+    for upload_file in files:
+        chunks = iter(lambda f=upload_file: f.file.read(UPLOAD_CHUNK), b"")
+        target = await run_in_threadpool(
+            service.store_upload, project.path, dir, upload_file.filename or "",
+            chunks, settings.upload_max_bytes,
+        )
+        entries.append(service.entry_for(project.path, target))
+    changes = [{"kind": "added", "path": e.path} for e in entries]
+    hub.publish(project.id, "files", "changed", {"changes": changes, "client": client})
+    return entries
+
+
+@router.get("/raw")
+def raw(project: ProjectDep, path: str) -> FileResponse:
+    target = service.raw_path(project.path, path)
+    # Served as an opaque download so no project file can run as a page on this origin.
+    return FileResponse(
+        target,
+        media_type="application/octet-stream",
+        filename=target.name,
+        headers={"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox"},
+    )

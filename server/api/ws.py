@@ -1,0 +1,149 @@
+"""The per-tab websocket: ``/api/projects/{pid}/ws?since=SEQ`` (DESIGN §6).
+
+The endpoint authenticates (middleware + project access) and hands the socket to a
+``TabConnection``, which runs three loops: send queued events, receive commands, ping.
+"""
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+from sqlmodel import Session
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from server.core.errors import AppError
+from server.core.events import Envelope, EventHub, Subscription
+from server.projects import service as projects
+from server.projects.models import Project
+from server.users.service import user_for_principal
+
+router = APIRouter()
+MAX_INCOMING_BYTES = 1024 * 1024
+MISSED_PONGS_LIMIT = 2
+CommandHandler = Callable[[str, Envelope], Awaitable[None]]
+
+
+class TabConnection:
+    """One browser tab's connection to one project's event stream."""
+
+    def __init__(
+        self, websocket: WebSocket, sub: Subscription, hub: EventHub, ping_interval: float,
+        commands: dict[str, CommandHandler],
+    ) -> None:
+        self.websocket = websocket
+        self.sub = sub
+        self.hub = hub
+        self.ping_interval = ping_interval
+        self.commands = commands
+        self.missed_pongs = 0
+        self.close_code = 1000
+        self.close_reason = ""
+
+    async def run(self, replay_complete: bool) -> None:
+        project_id = self.sub.project_id
+        await self.send(Envelope(channel="sys", type="hello", data={
+            "seq": self.hub.current_seq(project_id), "project": project_id}))
+        if not replay_complete:
+            await self.send(Envelope(channel="sys", type="resync", data={}))
+        tasks = [asyncio.create_task(loop()) for loop in (self.sender, self.receiver, self.pinger)]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            # Shielded: a server-side cancel must not interrupt the loops' own clean-up.
+            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
+            if self.websocket.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(self.close_code, self.close_reason)
+
+    async def send(self, envelope: Envelope) -> None:
+        await self.websocket.send_text(envelope.model_dump_json())
+
+    async def sender(self) -> None:
+        overflow = asyncio.create_task(self.sub.overflowed.wait())
+        try:
+            while True:
+                getter = asyncio.create_task(self.sub.queue.get())
+                done, _ = await asyncio.wait(
+                    {getter, overflow}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if overflow in done:
+                    getter.cancel()
+                    self.close_code, self.close_reason = 1013, "too slow; resume with since="
+                    return
+                await self.send(getter.result())
+                dropped = self.sub.take_dropped()
+                if dropped:
+                    notice = Envelope(channel="sys", type="dropped", data={"count": dropped})
+                    await self.send(notice)
+        finally:
+            overflow.cancel()
+
+    async def receiver(self) -> None:
+        while True:
+            try:
+                text = await self.websocket.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                return
+            if len(text) > MAX_INCOMING_BYTES:
+                self.close_code, self.close_reason = 1009, "message too big"
+                return
+            try:
+                envelope = Envelope.model_validate(json.loads(text))
+            except (ValueError, ValidationError):
+                self.close_code, self.close_reason = 1003, "malformed message"
+                return
+            await self.dispatch(envelope)
+
+    async def dispatch(self, envelope: Envelope) -> None:
+        if envelope.channel == "sys":
+            if envelope.type == "pong":
+                self.missed_pongs = 0
+            return
+        handler = self.commands.get(envelope.channel)
+        if handler is None:
+            await self.send(Envelope(channel="sys", type="error", data={
+                "detail": f"no commands on channel {envelope.channel!r}", "code": "unknown"}))
+            return
+        await handler(self.sub.project_id, envelope)
+
+    async def pinger(self) -> None:
+        while True:
+            await asyncio.sleep(self.ping_interval)
+            if self.missed_pongs >= MISSED_PONGS_LIMIT:
+                self.close_code, self.close_reason = 4000, "ping timeout"
+                return
+            self.missed_pongs += 1
+            await self.send(Envelope(channel="sys", type="ping", data={}))
+
+
+def _project_for(websocket: WebSocket, pid: str) -> Project:
+    # A plain short session: generator dependencies would stay open for the socket's lifetime.
+    with Session(websocket.app.state.engine) as session:
+        user = user_for_principal(session, websocket.scope.get("state", {}).get("principal"))
+        return projects.get_project(session, user, pid)
+
+
+@router.websocket("/api/projects/{pid}/ws")
+async def project_socket(websocket: WebSocket, pid: str, since: int | None = None) -> None:
+    state = websocket.app.state
+    try:
+        project = _project_for(websocket, pid)
+    except AppError as exc:
+        await websocket.close(1008, exc.detail)
+        return
+    await websocket.accept()
+    hub: EventHub = state.hub
+    sub, complete = hub.subscribe(project.id, since)
+    state.watchers.acquire(project.id, project.path)
+    connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval,
+                               state.tab_commands)
+    try:
+        await connection.run(complete)
+    finally:
+        hub.unsubscribe(sub)
+        state.watchers.release(project.id)

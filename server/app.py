@@ -1,0 +1,59 @@
+"""Build the application: ``create_app(settings)`` and its lifespan, nothing else."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.gzip import GZipMiddleware
+from sqlmodel import Session
+
+from server import __version__
+from server.api.errors import install_error_handlers
+from server.api.routes import ROUTERS
+from server.core.config import Settings
+from server.core.db import make_engine, migrate
+from server.core.events import EventHub
+from server.core.logs import install_redaction
+from server.core.security import SecurityMiddleware, load_or_create_token
+from server.files.watch import FileWatchers
+from server.users.service import ensure_local_user
+from server.web.pages import BundleFiles
+from server.web.pages import router as pages_router
+
+
+def create_app(settings: Settings) -> FastAPI:
+    settings.ensure_dirs()
+    token = load_or_create_token(settings.token_file)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        install_redaction()
+        engine = make_engine(settings.db_url)
+        migrate(engine)
+        with Session(engine) as session:
+            ensure_local_user(session)
+        hub = EventHub(queue_size=settings.ws_queue_size, replay_size=settings.replay_size)
+        hub.bind_loop(asyncio.get_running_loop())
+        app.state.engine = engine
+        app.state.hub = hub
+        app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
+        app.state.tab_commands = {}
+        try:
+            yield
+        finally:
+            await app.state.watchers.close()
+            engine.dispose()
+
+    app = FastAPI(title="MNN Workbench", version=__version__, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.token = token
+    install_error_handlers(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.include_router(pages_router)
+    settings.webui_dist.mkdir(parents=True, exist_ok=True)
+    app.mount("/static", BundleFiles(directory=settings.webui_dist, check_dir=False), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(SecurityMiddleware, settings=settings, token=token)
+    return app

@@ -1,0 +1,106 @@
+"""``mnnwb``: serve the workbench, print its URL, check the installation."""
+
+import argparse
+import asyncio
+import ipaddress
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from server.core.config import LOOPBACK_HOSTS, Settings
+from server.core.security import load_or_create_token
+
+
+def _is_loopback(host: str) -> bool:
+    if host in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    if args.data_dir:
+        overrides["data_dir"] = Path(args.data_dir).expanduser()
+    return Settings(**overrides)
+
+
+def url_for(settings: Settings, token: str, port: int | None = None) -> str:
+    host = settings.host if _is_loopback(settings.host) else "127.0.0.1"
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{port or settings.port}/?token={token}"
+
+
+def serve(settings: Settings) -> int:
+    import uvicorn
+
+    from server.app import create_app
+
+    if not _is_loopback(settings.host):
+        print(
+            f"refusing to listen on {settings.host}: serving beyond this machine needs team mode "
+            "(users and passwords), which is not set up. Use the default 127.0.0.1.",
+            file=sys.stderr,
+        )
+        return 2
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="info",
+                            ws_max_size=16 * 1024 * 1024)
+    server = uvicorn.Server(config)
+
+    async def announce() -> None:
+        while not server.started:
+            await asyncio.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1] if server.servers else settings.port
+        print(f"\n  MNN Workbench is running. Open:\n\n    {url_for(settings, app.state.token, port)}\n",
+              flush=True)
+
+    async def main() -> None:
+        waiter = asyncio.create_task(announce())
+        await server.serve()
+        waiter.cancel()
+
+    asyncio.run(main())
+    return 0
+
+
+def doctor(settings: Settings) -> int:
+    """Report what the workbench needs and whether it is there."""
+    checks: list[tuple[str, str]] = []
+    for module in ("MNN", "onnx", "onnxruntime", "dulwich", "debugpy"):
+        try:
+            imported = __import__(module)
+            checks.append((module, str(getattr(imported, "__version__", "ok"))))
+        except Exception as exc:  # noqa: BLE001 - any import failure is a finding
+            checks.append((module, f"MISSING ({exc.__class__.__name__})"))
+    checks.append(("data dir", str(settings.data_dir)))
+    checks.append(("web UI", "built" if (settings.webui_dist / ".vite").exists() else "NOT BUILT"))
+    for name, value in checks:
+        print(f"{name:12} {value}")
+    return 0 if all("MISSING" not in v and "NOT" not in v for _, v in checks) else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mnnwb", description="MNN Workbench Web")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("serve", "start the server"), ("url", "print the URL to open"),
+                       ("doctor", "check the installation")):
+        cmd = sub.add_parser(name, help=text)
+        cmd.add_argument("--host")
+        cmd.add_argument("--port", type=int)
+        cmd.add_argument("--data-dir")
+    args = parser.parse_args(argv)
+    settings = _settings(args)
+    if args.command == "serve":
+        return serve(settings)
+    if args.command == "url":
+        settings.ensure_dirs()
+        print(url_for(settings, load_or_create_token(settings.token_file)))
+        return 0
+    return doctor(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""Settings, read from ``MNNWB_*`` environment variables (pydantic-settings)."""
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+class Settings(BaseSettings):
+    """Everything configurable; one instance lives on ``app.state.settings``."""
+
+    model_config = SettingsConfigDict(env_prefix="MNNWB_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=lambda: Path.home() / ".local/share/mnn-workbench")
+    host: str = "127.0.0.1"
+    port: int = 8765
+    database_url: str | None = None
+    allowed_hosts: list[str] = Field(default_factory=list)
+    allowed_origins: list[str] = Field(default_factory=list)
+    upload_max_bytes: int = 512 * 1024 * 1024
+    file_read_max_bytes: int = 20 * 1024 * 1024
+    watch_files: bool = True
+    ws_ping_interval: float = 20.0
+    ws_queue_size: int = 1000
+    replay_size: int = 2000
+    webui_dist: Path = REPO_ROOT / "webui" / "dist"
+    secure_cookies: bool = False
+
+    @property
+    def db_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir / 'workbench.db'}"
+
+    @property
+    def projects_dir(self) -> Path:
+        return self.data_dir / "projects"
+
+    @property
+    def token_file(self) -> Path:
+        return self.data_dir / "token"
+
+    def ensure_dirs(self) -> None:
+        """Create the data directory layout (DESIGN §12) with private permissions."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir.chmod(0o700)
+        for sub in ("projects", "jobs", "tool-runs"):
+            (self.data_dir / sub).mkdir(exist_ok=True)

@@ -1,0 +1,185 @@
+"""Local-mode authentication and browser protections (DESIGN §10).
+
+One ASGI middleware checks, in order: the Host header (DNS rebinding), a ``?token=`` exchange on
+page loads, authentication (``Authorization: Bearer`` or the session cookie), CSRF on
+state-changing requests, and the exact Origin of websockets. Everything is denied by default;
+only the health check, the static bundle and the device bridge (which authenticates in-protocol)
+are open.
+"""
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from server.core.config import LOOPBACK_HOSTS, Settings
+
+COOKIE_NAME = "mnnwb_session"
+CSRF_HEADER = "x-mnnwb-csrf"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+PUBLIC_PREFIXES = ("/static/", "/bridge/")
+PUBLIC_PATHS = frozenset({"/api/health", "/favicon.ico"})
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def load_or_create_token(path: Path) -> str:
+    """Read the local token, creating a 256-bit one with 0600 permissions the first time."""
+    if path.exists():
+        token = path.read_text().strip()
+        if len(token) >= 22:
+            path.chmod(0o600)
+            return token
+    token = secrets.token_urlsafe(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(token + "\n")
+    return token
+
+
+def session_value(token: str) -> str:
+    """The cookie value: derived from the token so the token itself never sits in a cookie."""
+    return hmac.new(token.encode(), b"mnnwb-session-v1", hashlib.sha256).hexdigest()
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+
+
+def _cookies(header: str) -> dict[str, str]:
+    pairs = (part.strip().partition("=") for part in header.split(";") if "=" in part)
+    return {name: value for name, _, value in pairs}
+
+
+def host_name(host_header: str) -> str:
+    """The host part of a Host header, without port; IPv6 brackets removed."""
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else ""
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class SecurityMiddleware:
+    """Host allowlist, auth, CSRF and websocket Origin checks for every request."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], settings: Settings, token: str) -> None:
+        self.app = app
+        self.token = token
+        self.cookie = session_value(token)
+        self.allowed_hosts = {*LOOPBACK_HOSTS, *(h.lower() for h in settings.allowed_hosts)}
+        if settings.host not in ("0.0.0.0", "::"):  # noqa: S104 - a wildcard is never a Host
+            self.allowed_hosts.add(settings.host.lower())
+        self.allowed_origins = set(settings.allowed_origins)
+        self.secure_cookies = settings.secure_cookies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        if host_name(headers.get("host", "")) not in self.allowed_hosts:
+            await self._deny(scope, send, 400, "bad_host", "host not allowed")
+            return
+        path = scope["path"]
+        public = path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
+        if scope["type"] == "http" and await self._token_exchange(scope, send, path):
+            return
+        if not public and not self._authenticated(headers):
+            await self._deny(scope, send, 401, "unauthorized", "authentication required")
+            return
+        problem = self._csrf_problem(scope, headers) if not public else None
+        if problem:
+            await self._deny(scope, send, 403, "forbidden", problem)
+            return
+        scope.setdefault("state", {})["principal"] = "local"
+        await self.app(scope, receive, send)
+
+    def _authenticated(self, headers: dict[str, str]) -> bool:
+        auth = headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            return hmac.compare_digest(auth[7:].strip().encode(), self.token.encode())
+        cookie = _cookies(headers.get("cookie", "")).get(COOKIE_NAME, "")
+        return hmac.compare_digest(cookie.encode(), self.cookie.encode())
+
+    def _origin_ok(self, origin: str, host: str) -> bool:
+        return origin in self.allowed_origins or origin in (f"http://{host}", f"https://{host}")
+
+    def _csrf_problem(self, scope: Scope, headers: dict[str, str]) -> str | None:
+        origin = headers.get("origin")
+        host = headers.get("host", "")
+        if scope["type"] == "websocket":
+            if origin is not None and not self._origin_ok(origin, host):
+                return "cross-origin websocket refused"
+            return None
+        if scope["method"] not in UNSAFE_METHODS:
+            return None
+        if origin is not None and origin != "null" and not self._origin_ok(origin, host):
+            return "cross-origin request refused"
+        content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type != "application/json" and CSRF_HEADER not in headers:
+            return f"state-changing requests need a JSON body or the {CSRF_HEADER} header"
+        return None
+
+    async def _token_exchange(self, scope: Scope, send: Send, path: str) -> bool:
+        """Turn ``/page?token=…`` into a session cookie and a redirect to the clean URL."""
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        given = [v for k, v in query if k == "token"]
+        if not given or scope["method"] != "GET" or path.startswith("/api/"):
+            return False
+        if not hmac.compare_digest(given[0].encode(), self.token.encode()):
+            await self._deny(scope, send, 401, "unauthorized", "invalid token")
+            return True
+        rest = urlencode([(k, v) for k, v in query if k != "token"])
+        location = path + (f"?{rest}" if rest else "")
+        cookie = f"{COOKIE_NAME}={self.cookie}; Path=/; HttpOnly; SameSite=Strict"
+        if self.secure_cookies:
+            cookie += "; Secure"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 303,
+                "headers": [
+                    (b"location", location.encode("latin-1")),
+                    (b"set-cookie", cookie.encode("latin-1")),
+                    (b"cache-control", b"no-store"),
+                    (b"referrer-policy", b"no-referrer"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})
+        return True
+
+    async def _deny(self, scope: Scope, send: Send, status: int, code: str, detail: str) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": detail})
+            return
+        wants_html = scope["path"] in ("/",) or scope["path"].startswith("/p/")
+        if wants_html and status == 401:
+            body = LOGIN_HINT.encode()
+            content_type = b"text/html; charset=utf-8"
+        else:
+            body = json.dumps({"detail": detail, "code": code}).encode()
+            content_type = b"application/json"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", content_type), (b"cache-control", b"no-store")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+LOGIN_HINT = """<!doctype html><html><head><meta charset="utf-8"><title>MNN Workbench</title>
+<style>body{font:15px system-ui;background:#1e1e1e;color:#ddd;display:grid;place-items:center;
+height:100vh;margin:0}code{background:#333;padding:2px 6px;border-radius:4px}</style></head>
+<body><div><h2>MNN Workbench: sign-in needed</h2><p>Open the URL printed by
+<code>mnnwb serve</code> (it carries a one-time token), or print it again with
+<code>mnnwb url</code>.</p></div></body></html>"""

@@ -1,0 +1,54 @@
+"""Projects: a named folder owned by a user, opened one browser tab each."""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column
+from sqlmodel import Field, SQLModel
+
+from server.core.db import new_id, utcnow
+
+
+class Project(SQLModel, table=True):
+    __tablename__ = "projects"
+
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    name: str = Field(index=True, max_length=64)
+    path: str = Field(unique=True, max_length=4096)
+    template: str | None = Field(default=None, max_length=64)
+    owner_id: str = Field(foreign_key="users.id", index=True, max_length=32)
+    created_at: datetime = Field(default_factory=utcnow)
+    ui_state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
+class ProjectCreate(SQLModel):
+    name: str
+    template: str | None = None
+    path: str | None = None
+    git_url: str | None = None
+    username: str | None = None
+    password: str | None = None
+
+
+class ProjectUpdate(SQLModel):
+    name: str
+
+
+class ProjectPublic(SQLModel):
+    id: str
+    name: str
+    path: str
+    template: str | None
+    owner: str
+    created_at: datetime
+
+
+class TemplateInfo(SQLModel):
+    name: str
+    title: str
+    description: str
+    default_command: str
+
+
+class UiState(SQLModel):
+    state: dict[str, Any]

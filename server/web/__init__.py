@@ -1,0 +1,1 @@
+"""The HTML shell around the built web UI, and the static bundle."""

@@ -1,0 +1,100 @@
+"""Shared fixtures: fresh settings per test, an authenticated client, a live server."""
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from server.app import create_app
+from server.core.config import REPO_ROOT, Settings
+
+CSRF = {"X-MNNWB-CSRF": "1"}
+
+# Cloud SDKs ignore NO_PROXY: tests only ever talk to loopback, so no proxy may apply.
+for _var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
+    os.environ.pop(_var, None)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "data",
+        webui_dist=REPO_ROOT / "webui" / "dist",
+        ws_ping_interval=20.0,
+    )
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    app = create_app(settings)
+    headers = {"Authorization": f"Bearer {app.state.token}", **CSRF}
+    with TestClient(app, base_url="http://127.0.0.1:8765", headers=headers) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def anon_client(settings: Settings) -> Iterator[TestClient]:
+    """A client with no credentials at all."""
+    with TestClient(create_app(settings), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def project(client: TestClient) -> dict:
+    response = client.post("/api/projects", json={"name": "demo", "template": "empty"})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+@dataclass
+class LiveServer:
+    url: str
+    token: str
+    settings: Settings
+    server: uvicorn.Server
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}", **CSRF}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_live_server(settings: Settings) -> tuple[LiveServer, threading.Thread]:
+    """uvicorn in a thread; returns once ``server.started`` is set."""
+    port = _free_port()
+    settings.port = port
+    app = create_app(settings)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            ws_max_size=16 * 1024 * 1024)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the live server did not start")
+        time.sleep(0.02)
+    live = LiveServer(f"http://127.0.0.1:{port}", app.state.token, settings, server)
+    return live, thread
+
+
+@pytest.fixture
+def live_server(settings: Settings) -> Iterator[LiveServer]:
+    live, thread = start_live_server(settings)
+    try:
+        yield live
+    finally:
+        live.server.should_exit = True
+        thread.join(timeout=15)
