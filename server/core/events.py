@@ -54,6 +54,11 @@ class Subscription:
         return count
 
 
+def _offer_all(subs: list[Subscription], event: Envelope) -> None:
+    for sub in subs:
+        sub.offer(event)
+
+
 class EventHub:
     """Fan-out of per-project events with sequence numbers and a replay buffer."""
 
@@ -96,7 +101,7 @@ class EventHub:
             for sub in subs:
                 sub.offer(event)
         elif not loop.is_closed():
-            loop.call_soon_threadsafe(lambda: [sub.offer(event) for sub in subs])
+            loop.call_soon_threadsafe(_offer_all, subs, event)
 
     def subscribe(self, project_id: str, since: int | None = None) -> tuple[Subscription, bool]:
         """Subscribe, queueing the events after ``since``.

@@ -30,9 +30,9 @@ def _lock_for(path: Path) -> threading.Lock:
 
 
 def _entry(root: str, path: Path, info: os.stat_result) -> Entry:
-    kind = "dir" if stat.S_ISDIR(info.st_mode) else "file"
     return Entry(
-        name=path.name, path=relative(root, path), type=kind, size=info.st_size, mtime=info.st_mtime
+        name=path.name, path=relative(root, path), type="dir" if stat.S_ISDIR(info.st_mode) else "file",
+        size=info.st_size, mtime=info.st_mtime,
     )
 
 
@@ -120,7 +120,10 @@ def apply_op(root: str, op: FileOp) -> Path:
     if op.op == "delete":
         if not os.path.lexists(path):
             raise NotFound(f"no such file: {op.path}")
-        shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
         return path
     if op.op == "rename":
         if not op.to:

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from server.core.config import Settings
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
@@ -41,7 +41,7 @@ def to_public(project: Project, owner: User) -> ProjectPublic:
 
 
 def list_projects(session: Session, user: User) -> list[Project]:
-    query = select(Project).where(Project.owner_id == user.id).order_by(Project.created_at)
+    query = select(Project).where(Project.owner_id == user.id).order_by(col(Project.created_at))
     return list(session.exec(query))
 
 
@@ -72,7 +72,9 @@ def _existing_folder(raw: str) -> Path:
     return path
 
 
-def create_project(session: Session, settings: Settings, user: User, body: ProjectCreate) -> Project:
+def create_project(
+    session: Session, settings: Settings, user: User, body: ProjectCreate
+) -> Project:
     """Create a project from exactly one source: a template, an existing folder or a Git URL."""
     name = check_name(body.name)
     sources = [s for s in (body.path, body.git_url) if s]
@@ -87,9 +89,7 @@ def create_project(session: Session, settings: Settings, user: User, body: Proje
     if folder.exists():
         raise Conflict(f"the folder {folder} already exists", code="duplicate")
     if body.git_url:
-        from server.gitflow.service import clone_project
-
-        clone_project(body.git_url, folder, username=body.username, password=body.password)
+        _clone(body, folder)
         template = None
     else:
         template = body.template or "empty"
@@ -98,7 +98,18 @@ def create_project(session: Session, settings: Settings, user: User, body: Proje
         except Exception:
             shutil.rmtree(folder, ignore_errors=True)
             raise
-    return _insert(session, Project(name=name, path=str(folder), template=template, owner_id=user.id))
+    project = Project(name=name, path=str(folder), template=template, owner_id=user.id)
+    return _insert(session, project)
+
+
+def _clone(body: ProjectCreate, folder: Path) -> None:
+    from server.gitflow.service import clone
+
+    try:
+        clone(body.git_url or "", folder, username=body.username, password=body.password)
+    except Exception:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def _insert(session: Session, project: Project) -> Project:
@@ -119,7 +130,9 @@ def rename_project(session: Session, project: Project, user: User, name: str) ->
     return project
 
 
-def delete_project(session: Session, settings: Settings, project: Project, delete_files: bool) -> None:
+def delete_project(
+    session: Session, settings: Settings, project: Project, delete_files: bool
+) -> None:
     """Forget a project; its files are removed only when asked and only if we created them."""
     folder = Path(project.path)
     if delete_files:

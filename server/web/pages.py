@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
@@ -25,7 +26,9 @@ _templates = Environment(
 class BundleFiles(StaticFiles):
     """The built UI: content-hashed assets are cached forever; anything else is revalidated."""
 
-    def file_response(self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200):  # type: ignore[no-untyped-def]
+    def file_response(
+        self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200
+    ) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
         hashed = "/assets/" in str(full_path)
         response.headers["Cache-Control"] = (
@@ -44,10 +47,13 @@ def _bundle(dist: Path) -> tuple[str | None, list[str]]:
     return "/static/" + chunk["file"], ["/static/" + css for css in chunk.get("css", [])]
 
 
-def render_shell(request: Request, title: str, config: dict[str, Any], status: int = 200) -> HTMLResponse:
+def render_shell(
+    request: Request, title: str, config: dict[str, Any], status: int = 200
+) -> HTMLResponse:
     entry, css = _bundle(request.app.state.settings.webui_dist)
     config = {"version": __version__, **config}
-    html = _templates.get_template("shell.html").render(title=title, css=css, entry=entry, config=config)
+    page = _templates.get_template("shell.html")
+    html = page.render(title=title, css=css, entry=entry, config=config)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-cache"})
 
 
@@ -57,11 +63,15 @@ def home(request: Request) -> HTMLResponse:
 
 
 @router.get("/p/{pid}")
-def project_page(request: Request, pid: str, session: SessionDep, user: CurrentUser) -> HTMLResponse:
+def project_page(
+    request: Request, pid: str, session: SessionDep, user: CurrentUser
+) -> HTMLResponse:
     try:
         project = projects.get_project(session, user, pid)
     except AppError as exc:
-        config = {"page": "missing", "project": None, "ws_path": None, "error": exc.detail}
+        config: dict[str, Any] = {
+            "page": "missing", "project": None, "ws_path": None, "error": exc.detail
+        }
         return render_shell(request, "Not found", config, status=exc.status)
     public = projects.to_public(project, user).model_dump(mode="json")
     config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws"}

@@ -1,5 +1,6 @@
 """Project files."""
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, UploadFile
@@ -68,7 +69,7 @@ async def upload(
         raise TooLarge(f"the upload is larger than the limit of {settings.upload_max_bytes} bytes")
     entries = []
     for upload_file in files:
-        chunks = iter(lambda f=upload_file: f.file.read(UPLOAD_CHUNK), b"")
+        chunks = _chunks(upload_file)
         target = await run_in_threadpool(
             service.store_upload, project.path, dir, upload_file.filename or "",
             chunks, settings.upload_max_bytes,
@@ -77,6 +78,11 @@ async def upload(
     changes = [{"kind": "added", "path": e.path} for e in entries]
     hub.publish(project.id, "files", "changed", {"changes": changes, "client": client})
     return entries
+
+
+def _chunks(upload_file: UploadFile) -> Iterator[bytes]:
+    while chunk := upload_file.file.read(UPLOAD_CHUNK):
+        yield chunk
 
 
 @router.get("/raw")

@@ -13,7 +13,8 @@ from server.core.events import EventHub
 
 
 def _ws(client, project, since=None):
-    path = f"ws://127.0.0.1:8765/api/projects/{project['id']}/ws" + (f"?since={since}" if since is not None else "")
+    query = f"?since={since}" if since is not None else ""
+    path = f"ws://127.0.0.1:8765/api/projects/{project['id']}/ws{query}"
     return client.websocket_connect(path)
 
 
