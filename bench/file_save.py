@@ -1,10 +1,11 @@
 """File saves under load, and the server's idle memory.
 
-50 concurrent clients each save their own file 40 times through ``PUT …/files/content`` on
-a real ``mnnwb serve`` process, each at most once every 250 ms (200 saves/s in all: far above what
-50 people typing produce), and also back to back with no pause (a throughput test). Baseline, in the same run: a bare uvicorn app with no auth,
-middleware or database that does the same atomic write. Also reports the server's idle RSS
-after start-up and after the load. Targets: p99 ≤ 20 ms, idle RSS ≤ 150 MB.
+50 concurrent clients each save their own file 40 times through ``PUT …/files/content`` on a
+real ``mnnwb serve`` process: paced (each client at most once every 250 ms, 200 saves/s in all,
+far above what 50 people typing produce), and back to back (a throughput test). Baseline, in the
+same run: a bare uvicorn app with no auth, middleware or database doing the same atomic write.
+Also reports the server's RSS after start-up and after the load.
+Targets: p99 ≤ 20 ms, idle RSS ≤ 150 MB.
 
 Run: ``.venv/bin/python bench/file_save.py``
 """
