@@ -1,0 +1,1 @@
+"""Local emulators of outside services, speaking their real wire protocols."""
