@@ -17,6 +17,7 @@ from server.core.events import EventHub
 from server.core.logs import install_redaction
 from server.core.security import SecurityMiddleware, load_or_create_token
 from server.files.watch import FileWatchers
+from server.training.service import JobManager
 from server.users.service import ensure_local_user
 from server.web.pages import BundleFiles
 from server.web.pages import router as pages_router
@@ -39,9 +40,12 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.hub = hub
         app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
         app.state.tab_commands = {}
+        app.state.jobs = JobManager(engine, hub, settings.data_dir)
+        app.state.jobs.start()
         try:
             yield
         finally:
+            app.state.jobs.close()
             await app.state.watchers.close()
             engine.dispose()
 

@@ -12,6 +12,7 @@ from server.core.events import EventHub
 from server.files.watch import FileWatchers
 from server.projects import service as projects
 from server.projects.models import Project
+from server.training.service import JobManager
 from server.users.models import User
 from server.users.service import user_for_principal
 
@@ -36,10 +37,16 @@ def get_watchers(conn: HTTPConnection) -> FileWatchers:
     return watchers
 
 
+def get_jobs(conn: HTTPConnection) -> JobManager:
+    jobs: JobManager = conn.app.state.jobs
+    return jobs
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionDep = Annotated[Session, Depends(get_session)]
 HubDep = Annotated[EventHub, Depends(get_hub)]
 WatchersDep = Annotated[FileWatchers, Depends(get_watchers)]
+JobsDep = Annotated[JobManager, Depends(get_jobs)]
 
 
 def current_user(conn: HTTPConnection, session: SessionDep) -> User:

@@ -3,6 +3,8 @@
 from fastapi import APIRouter
 
 from server.api import ws
-from server.api.routes import files, projects, system
+from server.api.routes import files, jobs, projects, system
 
-ROUTERS: list[APIRouter] = [system.router, projects.router, files.router, ws.router]
+ROUTERS: list[APIRouter] = [
+    system.router, projects.router, files.router, jobs.router, ws.router,
+]

@@ -1,0 +1,71 @@
+"""Training jobs, a project's interpreter and its venv (DESIGN §5, §8)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+
+from server.api.deps import CurrentUser, EditableProject, JobsDep, ProjectDep, SessionDep
+from server.training.models import (
+    JobCreate,
+    JobMetrics,
+    JobPublic,
+    RuntimePublic,
+    RuntimeUpdate,
+    VenvCreate,
+    VenvStarted,
+)
+from server.training.runner import LogChunk
+from server.training.runtime import resolve_interpreter, set_interpreter
+from server.training.service import JobManager, to_public
+
+router = APIRouter(prefix="/api", tags=["jobs"])
+
+
+@router.get("/projects/{pid}/jobs")
+def list_jobs(project: ProjectDep, session: SessionDep, jobs: JobsDep) -> list[JobPublic]:
+    return [to_public(job) for job in jobs.list_jobs(session, project)]
+
+
+@router.post("/projects/{pid}/jobs", status_code=201)
+async def submit_job(body: JobCreate, project: EditableProject, session: SessionDep,
+                     jobs: JobsDep) -> JobPublic:
+    return to_public(await run_in_threadpool(jobs.submit, session, project, body))
+
+
+@router.get("/jobs/{jid}")
+def get_job(jid: str, session: SessionDep, user: CurrentUser, jobs: JobsDep) -> JobPublic:
+    return to_public(jobs.get_job(session, user, jid))
+
+
+@router.post("/jobs/{jid}/stop")
+def stop_job(jid: str, session: SessionDep, user: CurrentUser, jobs: JobsDep) -> JobPublic:
+    return to_public(jobs.stop(session, user, jid))
+
+
+@router.get("/jobs/{jid}/logs")
+def job_logs(jid: str, session: SessionDep, user: CurrentUser, jobs: JobsDep,
+             offset: Annotated[int, Query(ge=0)] = 0) -> LogChunk:
+    return jobs.logs(session, user, jid, offset)
+
+
+@router.get("/jobs/{jid}/metrics")
+def job_metrics(jid: str, session: SessionDep, user: CurrentUser, jobs: JobsDep) -> JobMetrics:
+    return jobs.metrics_of(session, user, jid)
+
+
+@router.get("/projects/{pid}/runtime")
+def get_runtime(project: ProjectDep, session: SessionDep) -> RuntimePublic:
+    return resolve_interpreter(session, project)
+
+
+@router.put("/projects/{pid}/runtime")
+def put_runtime(body: RuntimeUpdate, project: EditableProject,
+                session: SessionDep) -> RuntimePublic:
+    return set_interpreter(session, project, body)
+
+
+@router.post("/projects/{pid}/runtime/venv", status_code=202)
+def create_venv(body: VenvCreate, project: EditableProject, jobs: JobsDep) -> VenvStarted:
+    return jobs.create_venv(project, body)

@@ -1,0 +1,165 @@
+"""The local runner: jobs run on this machine, in the project folder, one process session each.
+
+Layout of ``<data_dir>/jobs/<id>/``: ``output.log`` (stdout and stderr), ``metrics.jsonl``
+(parsed ``MNNWB_METRIC`` lines), ``exit.json`` (written by the wrapper when the command ends),
+``spec.json`` (what ran where) and ``stop-requested``. Artifacts go to
+``<project>/outputs/<id>/``, announced to the command as ``$MNNWB_OUTPUT_DIR``.
+"""
+
+import json
+import os
+import shlex
+import threading
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from server.core.db import utcnow
+from server.core.errors import Conflict, Invalid, NotFound
+from server.training.logfile import LOG_FILE, read_text, rebuild_metrics
+from server.training.process import JobProcess
+from server.training.runner import (
+    Artifact,
+    JobSink,
+    JobSpec,
+    JobStatus,
+    LogChunk,
+    ProcessRecord,
+    Transition,
+)
+from server.training.watcher import JobWatcher, outcome
+from server.training.wrapper import EXIT_FILE
+
+SPEC_FILE = "spec.json"
+LOG_READ_LIMIT = 1024 * 1024
+PYTHON_NAMES = frozenset({"python", "python3"})
+RESTART_LOST = "the job's process was gone when the server restarted and left no exit status"
+
+
+class LocalConfig(BaseModel):
+    """The ``config`` a local job accepts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
+
+
+def command_argv(command: str, interpreter: str) -> list[str]:
+    """Split the command; a leading ``python`` means the project's interpreter."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise Invalid(f"cannot parse the command: {exc}", code="bad_command") from exc
+    if not argv:
+        raise Invalid("the command is empty", code="bad_command")
+    if argv[0] in PYTHON_NAMES:
+        if not os.access(interpreter, os.X_OK):
+            raise Invalid(f"the project's interpreter {interpreter} is not an executable",
+                          code="bad_interpreter")
+        argv[0] = interpreter
+    return argv
+
+
+def job_env(spec: JobSpec, config: LocalConfig, output_dir: Path) -> dict[str, str]:
+    # The server's own settings are not the job's business.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MNNWB_")}
+    env.update(config.env)
+    env["PATH"] = os.path.dirname(spec.interpreter) + os.pathsep + env.get("PATH", "")
+    env.update(MNNWB_OUTPUT_DIR=str(output_dir), MNNWB_JOB_ID=spec.id, PYTHONUNBUFFERED="1")
+    return env
+
+
+class LocalRunner:
+    """Runs jobs as local processes; see the module docstring for the files it keeps."""
+
+    def __init__(self, sink: JobSink, jobs_dir: Path, *, stop_grace: float = 5.0) -> None:
+        self._sink = sink
+        self._jobs_dir = jobs_dir
+        self._stop_grace = stop_grace
+        self._lock = threading.Lock()
+        self._watchers: dict[str, JobWatcher] = {}
+
+    def submit(self, spec: JobSpec) -> None:
+        try:
+            config = LocalConfig.model_validate(spec.config)
+        except ValidationError as exc:
+            raise Invalid(f"bad local job config: {exc.errors()[0]['msg']}",
+                          code="bad_config") from exc
+        argv = command_argv(spec.command, spec.interpreter)
+        output_dir = spec.project_path / "outputs" / spec.id
+        output_dir.mkdir(parents=True, exist_ok=True)
+        spec.job_dir.mkdir(parents=True, exist_ok=True)
+        record = {"argv": argv, "cwd": str(spec.project_path), "output_dir": str(output_dir)}
+        (spec.job_dir / SPEC_FILE).write_text(json.dumps(record))
+        process = JobProcess.spawn(spec.job_dir, spec.project_path, argv,
+                                   job_env(spec, config, output_dir))
+        self._sink.transition(spec.id, Transition(
+            "running", pid=process.pid, pid_started_at=process.started_at, started_at=utcnow()))
+        self._watch(spec, process, offset=0)
+
+    def resume(self, spec: JobSpec, record: ProcessRecord) -> None:
+        """Re-attach to a job a previous server started, or settle how it ended."""
+        if record.pid is None or record.pid_started_at is None:
+            self._sink.transition(spec.id, Transition(
+                "failed", reason="the server stopped before the job's process started",
+                finished_at=utcnow()))
+            return
+        spec.job_dir.mkdir(parents=True, exist_ok=True)
+        offset = rebuild_metrics(spec.job_dir)
+        process = JobProcess(record.pid, record.pid_started_at)
+        self._watch(spec, process, offset=offset, lost_reason=RESTART_LOST)
+
+    def _watch(self, spec: JobSpec, process: JobProcess, *, offset: int,
+               lost_reason: str | None = None) -> None:
+        extra = {"lost_reason": lost_reason} if lost_reason else {}
+        watcher = JobWatcher(spec.id, spec.job_dir, process, self._sink, offset=offset,
+                             on_end=self._forget, **extra)
+        with self._lock:
+            self._watchers[spec.id] = watcher
+        watcher.start()
+
+    def _forget(self, job_id: str) -> None:
+        with self._lock:
+            self._watchers.pop(job_id, None)
+
+    def _active(self, job_id: str) -> JobWatcher | None:
+        with self._lock:
+            return self._watchers.get(job_id)
+
+    def poll(self, job_id: str) -> JobStatus | None:
+        if self._active(job_id):
+            return "running"
+        job_dir = self._jobs_dir / job_id
+        return outcome(job_dir).status if (job_dir / EXIT_FILE).exists() else None
+
+    def logs(self, job_id: str, since: int) -> LogChunk:
+        if since < 0:
+            raise Invalid("offset must be >= 0", code="bad_offset")
+        path = self._jobs_dir / job_id / LOG_FILE
+        active = self._active(job_id) is not None
+        text, offset = read_text(path, since, LOG_READ_LIMIT)
+        size = path.stat().st_size if path.exists() else 0
+        return LogChunk(text=text, offset=offset, eof=not active and offset >= size)
+
+    def stop(self, job_id: str) -> None:
+        watcher = self._active(job_id)
+        if watcher is None:
+            raise Conflict("the job is not running", code="job_not_running")
+        watcher.stop_job(self._stop_grace)
+
+    def artifacts(self, job_id: str) -> list[Artifact]:
+        try:
+            record = json.loads((self._jobs_dir / job_id / SPEC_FILE).read_text())
+        except FileNotFoundError as exc:
+            raise NotFound("the job has no local files", code="job_files_missing") from exc
+        cwd, output_dir = Path(record["cwd"]), Path(record["output_dir"])
+        found = sorted(p for p in output_dir.rglob("*") if p.is_file())
+        return [Artifact(path=str(p.relative_to(cwd)), size=p.stat().st_size) for p in found]
+
+    def close(self) -> None:
+        """Stop following jobs; they keep running and the next server re-attaches to them."""
+        with self._lock:
+            watchers = list(self._watchers.values())
+            self._watchers.clear()
+        for watcher in watchers:
+            watcher.close()

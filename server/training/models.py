@@ -1,0 +1,87 @@
+"""Training jobs (the durable truth about every run) and each project's interpreter setting."""
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field as PydanticField
+from sqlalchemy import JSON, Column
+from sqlmodel import Field, SQLModel
+
+from server.core.db import new_id, utcnow
+from server.training.runner import JobStatus
+
+
+class Job(SQLModel, table=True):
+    __tablename__ = "jobs"
+
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    project_id: str = Field(foreign_key="projects.id", ondelete="CASCADE", index=True,
+                            max_length=32)
+    backend: str = Field(max_length=32)
+    command: str = Field(max_length=4096)
+    config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    commit: str | None = Field(default=None, max_length=64)
+    status: str = Field(default="queued", index=True, max_length=16)
+    reason: str | None = Field(default=None, max_length=2000)
+    exit_code: int | None = None
+    pid: int | None = None
+    pid_started_at: float | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+class ProjectRuntime(SQLModel, table=True):
+    """The interpreter a project's local jobs use, when set explicitly."""
+
+    __tablename__ = "project_runtimes"
+
+    project_id: str = Field(foreign_key="projects.id", ondelete="CASCADE", primary_key=True,
+                            max_length=32)
+    interpreter: str = Field(max_length=4096)
+
+
+class JobCreate(SQLModel):
+    backend: str = "local"
+    command: str | None = PydanticField(default=None, max_length=4096)
+    config: dict[str, Any] = PydanticField(default_factory=dict)
+
+
+class JobPublic(SQLModel):
+    id: str
+    project_id: str
+    backend: str
+    command: str
+    config: dict[str, Any]
+    commit: str | None
+    status: JobStatus
+    reason: str | None
+    exit_code: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class JobMetrics(SQLModel):
+    job_id: str
+    points: list[dict[str, Any]]
+
+
+class RuntimePublic(SQLModel):
+    interpreter: str
+    source: Literal["setting", "venv", "server"]
+
+
+class RuntimeUpdate(SQLModel):
+    """``interpreter`` null clears the setting (back to the project venv or the server's)."""
+
+    interpreter: str | None = PydanticField(default=None, max_length=4096)
+
+
+class VenvCreate(SQLModel):
+    inherit_server_packages: bool = True
+
+
+class VenvStarted(SQLModel):
+    path: str
+    status: Literal["started"] = "started"

@@ -1,0 +1,243 @@
+"""Jobs: submit, list, read, stop, logs, metrics; the manager that owns the job rows.
+
+The ``JobManager`` lives on ``app.state.jobs``. It holds one runner per backend (a dict, so
+other backends register theirs) and is the ``JobSink`` its runners report to: every status
+change is written to the job row first, then published on the project's ``jobs`` channel;
+log batches go to the ``log`` channel. At start it reconciles the rows left ``queued`` or
+``running`` by an earlier server.
+"""
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from dulwich.errors import NotGitRepository
+from dulwich.repo import Repo
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from server.core.db import utcnow
+from server.core.errors import AppError, Conflict, Invalid, NotFound, Unavailable
+from server.core.events import EventHub
+from server.projects import service as projects
+from server.projects.models import Project
+from server.projects.templates import get_template
+from server.training.local import LocalRunner
+from server.training.logfile import read_metrics
+from server.training.models import (
+    Job,
+    JobCreate,
+    JobMetrics,
+    JobPublic,
+    VenvCreate,
+    VenvStarted,
+)
+from server.training.runner import (
+    ACTIVE_STATUSES,
+    JobSpec,
+    LogChunk,
+    ProcessRecord,
+    Runner,
+    Transition,
+)
+from server.training.runtime import resolve_interpreter
+from server.training.venv import VENV_DIR, check_can_create, create_venv
+from server.users.models import User
+
+
+def head_commit(path: Path) -> str | None:
+    try:
+        with Repo(str(path)) as repo:
+            return repo.head().decode()
+    except (NotGitRepository, KeyError):
+        return None
+
+
+def default_command(project: Project) -> str:
+    command = get_template(project.template).default_command if project.template else ""
+    if not command:
+        raise Invalid("give a command: the project's template has no default one",
+                      code="no_command")
+    return command
+
+
+def to_public(job: Job) -> JobPublic:
+    return JobPublic.model_validate(job, from_attributes=True)
+
+
+class JobManager:
+    def __init__(self, engine: Engine, hub: EventHub, data_dir: Path, *,
+                 stop_grace: float = 5.0) -> None:
+        self._engine = engine
+        self._hub = hub
+        self.jobs_dir = data_dir / "jobs"
+        self._project_of: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._venv_builds: set[str] = set()
+        self.runners: dict[str, Runner] = {
+            "local": LocalRunner(self, self.jobs_dir, stop_grace=stop_grace)}
+
+    def register(self, backend: str, runner: Runner) -> None:
+        """Add a backend; do it before ``start`` so its jobs are reconciled too."""
+        self.runners[backend] = runner
+
+    def start(self) -> None:
+        """Resume every job an earlier server left active, on the runner of its backend.
+
+        Jobs of a backend with no registered runner are left as they are: that backend may be
+        configured later, and its runner resumes them then.
+        """
+        with Session(self._engine) as session:
+            query = select(Job, Project).join(Project).where(
+                col(Job.status).in_(ACTIVE_STATUSES))
+            rows = list(session.exec(query))
+            specs = [(job, self._spec(session, job, project)) for job, project in rows]
+        for job, spec in specs:
+            runner = self.runners.get(job.backend)
+            if runner is not None:
+                self._project_of[job.id] = job.project_id
+                runner.resume(spec, ProcessRecord(job.status, job.pid, job.pid_started_at))
+
+    def close(self) -> None:
+        """Stop following jobs (they keep running; the next server re-attaches)."""
+        for runner in self.runners.values():
+            runner.close()
+
+    # -- JobSink: what runners report --------------------------------------------------------
+
+    def transition(self, job_id: str, change: Transition) -> None:
+        with Session(self._engine) as session:
+            job = session.get(Job, job_id)
+            if job is None:
+                return
+            job.status, job.reason, job.exit_code = change.status, change.reason, change.exit_code
+            for name in ("pid", "pid_started_at", "started_at", "finished_at"):
+                value = getattr(change, name)
+                if value is not None:
+                    setattr(job, name, value)
+            session.add(job)
+            session.commit()
+            public = to_public(job)
+        if change.status not in ACTIVE_STATUSES:  # runners send the last log batch before this
+            self._project_of.pop(job_id, None)
+        self._hub.publish(public.project_id, "jobs", "job.status",
+                          {"job": public.model_dump(mode="json"), **change.extra})
+
+    def log(self, job_id: str, offset: int, text: str, next_offset: int) -> None:
+        self._hub.publish(self._project_id(job_id), "log", "job.log", {
+            "job_id": job_id, "offset": offset, "next_offset": next_offset, "text": text})
+
+    def metrics(self, job_id: str, points: list[dict[str, Any]]) -> None:
+        self._hub.publish(self._project_id(job_id), "jobs", "job.metric",
+                          {"job_id": job_id, "points": points})
+
+    def _project_id(self, job_id: str) -> str:
+        if job_id not in self._project_of:
+            with Session(self._engine) as session:
+                job = session.get(Job, job_id)
+                self._project_of[job_id] = job.project_id if job else ""
+        return self._project_of[job_id]
+
+    # -- operations behind the routes ----------------------------------------------------------
+
+    def _runner(self, backend: str) -> Runner:
+        runner = self.runners.get(backend)
+        if runner is None:
+            raise Invalid(f"unknown or unconfigured backend {backend!r}; available: "
+                          f"{', '.join(sorted(self.runners))}", code="unknown_backend")
+        return runner
+
+    def _spec(self, session: Session, job: Job, project: Project) -> JobSpec:
+        return JobSpec(id=job.id, project_id=project.id, project_path=Path(project.path),
+                       command=job.command, config=job.config,
+                       interpreter=resolve_interpreter(session, project).interpreter,
+                       job_dir=self.jobs_dir / job.id, commit=job.commit)
+
+    def submit(self, session: Session, project: Project, body: JobCreate) -> Job:
+        runner = self._runner(body.backend)
+        job = Job(project_id=project.id, backend=body.backend,
+                  command=body.command or default_command(project), config=body.config,
+                  commit=head_commit(Path(project.path)))
+        session.add(job)
+        session.commit()
+        self._project_of[job.id] = project.id
+        try:
+            runner.submit(self._spec(session, job, project))
+        except AppError:
+            session.delete(job)  # refused before anything ran: no trace of it
+            session.commit()
+            raise
+        except OSError as exc:
+            self.transition(job.id, Transition(
+                "failed", reason=f"could not start the job: {exc}", finished_at=utcnow()))
+        session.refresh(job)
+        return job
+
+    def list_jobs(self, session: Session, project: Project) -> list[Job]:
+        query = select(Job).where(Job.project_id == project.id).order_by(
+            col(Job.created_at).desc())
+        return list(session.exec(query))
+
+    def get_job(self, session: Session, user: User, job_id: str) -> Job:
+        job = session.get(Job, job_id)
+        if job is None:
+            raise NotFound("no such job", code="no_job")
+        projects.get_project(session, user, job.project_id)
+        return job
+
+    def stop(self, session: Session, user: User, job_id: str) -> Job:
+        job = self.get_job(session, user, job_id)
+        self._backend_of(job).stop(job.id)
+        session.refresh(job)
+        return job
+
+    def logs(self, session: Session, user: User, job_id: str, offset: int) -> LogChunk:
+        job = self.get_job(session, user, job_id)
+        return self._backend_of(job).logs(job.id, offset)
+
+    def metrics_of(self, session: Session, user: User, job_id: str) -> JobMetrics:
+        job = self.get_job(session, user, job_id)
+        return JobMetrics(job_id=job.id, points=read_metrics(self.jobs_dir / job.id))
+
+    def create_venv(self, project: Project, body: VenvCreate) -> VenvStarted:
+        """Start building ``<project>/.venv`` in the background; progress goes to the tab."""
+        path = Path(project.path)
+        check_can_create(path)
+        with self._lock:
+            if project.id in self._venv_builds:
+                raise Conflict("a venv is already being created for this project",
+                               code="venv_busy")
+            self._venv_builds.add(project.id)
+
+        def build() -> None:
+            try:
+                create_venv(path, lambda type_, data: self._hub.publish(
+                    project.id, "jobs", type_, data),
+                    inherit_server_packages=body.inherit_server_packages)
+            finally:
+                with self._lock:
+                    self._venv_builds.discard(project.id)
+
+        threading.Thread(target=build, name=f"venv-{project.id}", daemon=True).start()
+        return VenvStarted(path=str(path / VENV_DIR))
+
+    def _backend_of(self, job: Job) -> Runner:
+        runner = self.runners.get(job.backend)
+        if runner is None:
+            raise Unavailable(f"the {job.backend!r} backend is not configured",
+                              code="backend_unavailable")
+        return runner
+
+
+@contextmanager
+def running_job_manager(engine: Engine, hub: EventHub, data_dir: Path, *,
+                        stop_grace: float = 5.0) -> Iterator[JobManager]:
+    """The manager for the app's lifespan: reconciled on entry, detached from jobs on exit."""
+    manager = JobManager(engine, hub, data_dir, stop_grace=stop_grace)
+    manager.start()
+    try:
+        yield manager
+    finally:
+        manager.close()

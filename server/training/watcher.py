@@ -1,0 +1,124 @@
+"""Follows one local job: streams its log to the sink in batches, parses metrics, notices the
+end, enforces the stop grace period, and reports the outcome."""
+
+import json
+import signal
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from server.core.db import utcnow
+from server.training.logfile import LOG_FILE, append_metrics, parse_metrics, utf8_cut
+from server.training.process import JobProcess
+from server.training.runner import JobSink, Transition
+from server.training.wrapper import EXIT_FILE
+
+STOP_FILE = "stop-requested"
+POLL_INTERVAL = 0.05
+MAX_BATCH = 64 * 1024  # bounds one event; the hub keeps a replay buffer of events per project
+LOST_REASON = "the process ended without recording an exit status (killed from outside?)"
+
+
+def read_exit_code(job_dir: Path) -> int | None:
+    try:
+        return int(json.loads((job_dir / EXIT_FILE).read_text())["exit_code"])
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
+        return None
+
+
+def outcome(job_dir: Path, lost_reason: str = LOST_REASON) -> Transition:
+    """How a finished job ended, from the files its wrapper and a stop request left."""
+    code = read_exit_code(job_dir)
+    done = utcnow()
+    if (job_dir / STOP_FILE).exists():
+        return Transition("stopped", reason="stopped on request", exit_code=code, finished_at=done)
+    if code == 0:
+        return Transition("succeeded", exit_code=0, finished_at=done)
+    if code is None:
+        return Transition("failed", reason=lost_reason, finished_at=done)
+    if code < 0:
+        name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
+        return Transition("failed", reason=f"killed by signal {name}", exit_code=code,
+                          finished_at=done)
+    return Transition("failed", reason=f"exited with code {code}", exit_code=code, finished_at=done)
+
+
+class JobWatcher:
+    def __init__(self, job_id: str, job_dir: Path, process: JobProcess, sink: JobSink, *,
+                 offset: int, on_end: Callable[[str], None], lost_reason: str = LOST_REASON,
+                 ) -> None:
+        self.job_id = job_id
+        self.job_dir = job_dir
+        self.process = process
+        self._sink = sink
+        self._offset = offset
+        self._on_end = on_end
+        self._lost_reason = lost_reason
+        self._closing = threading.Event()
+        self._kill_at: float | None = None
+        self._thread = threading.Thread(target=self._run, name=f"job-{job_id}", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop_job(self, grace: float) -> None:
+        """TERM the job's process group now, KILL it if it is still there after ``grace``."""
+        (self.job_dir / STOP_FILE).touch()
+        self._kill_at = time.monotonic() + grace
+        self.process.signal_group(signal.SIGTERM)
+
+    def close(self) -> None:
+        """Stop following the job; the process itself keeps running."""
+        self._closing.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _run(self) -> None:
+        (self.job_dir / LOG_FILE).touch()
+        with (self.job_dir / LOG_FILE).open("rb") as log:
+            while not self._closing.is_set():
+                self._enforce_grace()
+                read, sent = self._pump(log, final=False)
+                if read == MAX_BATCH:  # a fast writer: keep up without waiting
+                    continue
+                if not sent and not self.process.alive():
+                    while self._pump(log, final=True)[1]:
+                        pass
+                    self._on_end(self.job_id)
+                    self._sink.transition(self.job_id, outcome(self.job_dir, self._lost_reason))
+                    return
+                # Waiting between reads gathers lines into fewer, larger events.
+                self._closing.wait(POLL_INTERVAL)
+
+    def _enforce_grace(self) -> None:
+        if self._kill_at is not None and time.monotonic() >= self._kill_at:
+            self._kill_at = None
+            self.process.signal_group(signal.SIGKILL)
+
+    def _pump(self, log: BinaryIO, *, final: bool) -> tuple[int, int]:
+        """Send the next batch of complete lines (every byte when ``final``).
+
+        Returns how many bytes were read and how many were sent.
+        """
+        log.seek(self._offset)
+        data = log.read(MAX_BATCH)
+        read = len(data)
+        if not final:
+            cut = data.rfind(b"\n") + 1
+            if cut == 0 and read == MAX_BATCH:  # one enormous line: send it in pieces
+                cut = utf8_cut(data)
+            data = data[:cut]
+        elif read == MAX_BATCH:
+            data = data[: utf8_cut(data)]
+        if not data:
+            return read, 0
+        text = data.decode("utf-8", "replace")
+        start, self._offset = self._offset, self._offset + len(data)
+        self._sink.log(self.job_id, start, text, self._offset)
+        points = parse_metrics(text)
+        if points:
+            append_metrics(self.job_dir, points)
+            self._sink.metrics(self.job_id, points)
+        return read, len(data)
