@@ -1,0 +1,140 @@
+"""Git status and commit speed against the ``git`` CLI, in the same run.
+
+Builds a 10,000-file repository (100 folders of 100 files) in a temporary folder, changes 50
+tracked files and adds 20 untracked ones, then times:
+
+* status: ``server.gitflow.service.status`` vs ``git status --porcelain`` (a subprocess, as
+  the CLI is used), median of RUNS each, interleaved. "warm" is the steady state of a running
+  server (the parsed index is reused while ``.git/index`` is unchanged); "cold" drops every
+  in-process cache before each call, as after a write to the index. dulwich's own
+  ``porcelain.status`` is timed too, for reference.
+* commit of 50 changed files: ``stage`` + ``commit`` vs ``git add`` + ``git commit``.
+
+Targets (issue 3): status ≤ 1.5× git; commit ≤ 3× git.
+
+Run: ``.venv/bin/python bench/git_status.py``
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dulwich import porcelain  # noqa: E402
+
+from server.gitflow import indexfile, service, status, trees  # noqa: E402
+
+FOLDERS, FILES, MODIFIED, UNTRACKED, RUNS = 100, 100, 50, 20, 9
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+}
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, env=ENV, check=True, capture_output=True)
+
+
+def build(root: Path) -> None:
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.name", "Bench")
+    git(root, "config", "user.email", "bench@example.com")
+    for d in range(FOLDERS):
+        folder = root / f"src/pkg{d:03d}"
+        folder.mkdir(parents=True)
+        for f in range(FILES):
+            (folder / f"mod{f:03d}.py").write_text(f"# module {d}.{f}\nVALUE = {d * f}\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "10,000 files")
+    time.sleep(1.1)  # let the files settle past the racy-timestamp window, as in real use
+    edit(root, "first")
+    for i in range(UNTRACKED):
+        (root / f"src/pkg{i:03d}/new{i}.py").write_text("NEW = 1\n")
+
+
+def edit(root: Path, tag: str) -> list[str]:
+    paths = [f"src/pkg{i:03d}/mod001.py" for i in range(MODIFIED)]
+    for path in paths:
+        with open(root / path, "a") as f:
+            f.write(f"EDIT = {tag!r}\n")
+    return paths
+
+
+def timed(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return (time.perf_counter() - start) * 1000
+
+
+def drop_caches() -> None:
+    indexfile._views.clear()
+    trees._flat_cache.clear()
+    status._hashes.clear()
+    status._listings.clear()
+
+
+def cold_status(root: Path) -> None:
+    drop_caches()
+    service.status(root)
+
+
+def bench_status(root: Path) -> dict[str, float]:
+    expected = service.status(root)
+    assert len(expected.unstaged) == MODIFIED and len(expected.untracked) == UNTRACKED
+    runs: dict[str, list[float]] = {"git": [], "warm": [], "cold": []}
+    for _ in range(RUNS):
+        runs["git"].append(timed(lambda: git(root, "status", "--porcelain")))
+        runs["warm"].append(timed(lambda: service.status(root)))
+        runs["cold"].append(timed(lambda: cold_status(root)))
+    result = {name: statistics.median(values) for name, values in runs.items()}
+    result["dulwich"] = statistics.median(timed(lambda: porcelain.status(str(root))) for _ in range(3))
+    return result
+
+
+def ours_commit(root: Path, tag: str) -> None:
+    paths = edit(root, tag)
+    service.stage(root, paths)
+    service.commit(root, tag)
+
+
+def git_commit(root: Path, tag: str) -> None:
+    paths = edit(root, tag)
+    git(root, "add", *paths)
+    git(root, "commit", "-q", "--no-verify", "-m", tag)
+
+
+def bench_commit(root: Path) -> dict[str, float]:
+    """Each timing includes editing the 50 files (the same small cost on both sides)."""
+    ours = [timed(partial(ours_commit, root, f"ours {i}")) for i in range(RUNS)]
+    theirs = [timed(partial(git_commit, root, f"git {i}")) for i in range(RUNS)]
+    return {"ours": statistics.median(ours), "git": statistics.median(theirs)}
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="git-bench-") as tmp:
+        root = Path(tmp)
+        build(root)
+        st = bench_status(root)
+        co = bench_commit(root)
+    print(f"status, {FOLDERS * FILES} files, {MODIFIED} modified, {UNTRACKED} untracked (median of {RUNS}):")
+    print(f"  git status --porcelain  {st['git']:7.1f} ms")
+    print(f"  ours, warm              {st['warm']:7.1f} ms   ratio {st['warm'] / st['git']:.2f}x")
+    print(f"  ours, cold caches       {st['cold']:7.1f} ms   ratio {st['cold'] / st['git']:.2f}x")
+    print(f"  dulwich porcelain       {st['dulwich']:7.1f} ms   ratio {st['dulwich'] / st['git']:.2f}x")
+    print(f"commit of {MODIFIED} changed files (stage + commit, median of {RUNS}):")
+    print(f"  git add + git commit    {co['git']:7.1f} ms")
+    print(f"  ours                    {co['ours']:7.1f} ms   ratio {co['ours'] / co['git']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,305 @@
+"""Stage, unstage, discard, commit; history and a commit's files.
+
+Unlike dulwich's porcelain: unstaging resets the index entry and never touches the work tree,
+a commit with nothing staged is refused, commits run no hook and are never signed through an
+external program, and the branch moves by compare-and-swap so a concurrent commit is never lost.
+"""
+
+import os
+import re
+import stat
+import time
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from dulwich.diff_tree import tree_changes
+from dulwich.index import (
+    ConflictedIndexEntry,
+    IndexEntry,
+    build_file_from_blob,
+    commit_tree,
+    index_entry_from_stat,
+)
+from dulwich.object_store import commit_tree_changes
+from dulwich.objects import Blob, Commit, ObjectID
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from server.core.errors import Conflict, Invalid, NotFound
+from server.gitflow.indexfile import IndexView, encode_entry, read_index, rewrite_index
+from server.gitflow.models import ChangeKind, CommitDetail, CommitInfo, FileChange
+from server.gitflow.paths import user_path
+from server.gitflow.status import decode, raw_status, staged_changes
+from server.gitflow.trees import flatten, get_commit, head_id, head_tree_id, resolve_commit
+from server.gitflow.worktree import ensure_safe_parent, remove_file
+
+_TREE_CHANGE_KINDS: dict[str, ChangeKind] = {"add": "added", "delete": "deleted"}
+_IDENTITY = re.compile(r"^[^<>\n]+ <[^<>\n]*>$")
+
+
+def _targets(repo: Repo, paths: list[str], changed: Callable[[], set[bytes]]) -> list[bytes]:
+    """Requested paths; a folder (or a vanished file) stands for the changed paths below it."""
+    found: list[bytes] = []
+    root = os.fsencode(repo.path)
+    for path in paths:
+        raw = user_path(path)
+        ensure_safe_parent(root, raw)
+        full = os.path.join(root, raw)
+        if os.path.isfile(full) or os.path.islink(full):
+            found.append(raw)
+            continue
+        below = [p for p in changed() if p == raw or p.startswith(raw + b"/")]
+        if below:
+            found.extend(below)
+        elif not os.path.lexists(full):
+            raise NotFound(f"no such file: {path}")
+    return sorted(set(found))
+
+
+def _changes(repo: Repo, *kinds: str) -> Callable[[], set[bytes]]:
+    """The paths with the given kinds of change, computed once and only when needed."""
+
+    @cache
+    def compute() -> set[bytes]:
+        st = raw_status(repo, untracked="untracked" in kinds)
+        found: set[bytes] = set()
+        for kind in kinds:
+            value = getattr(st, kind)
+            found |= set(value.values()) if kind == "renamed_from" else set(value)
+        return found
+
+    return compute
+
+
+def stage(repo: Repo, paths: list[str]) -> list[str]:
+    targets = _targets(repo, paths, _changes(repo, "unstaged", "untracked", "conflicted"))
+    root = os.fsencode(repo.path)
+    updates: dict[bytes, tuple[os.stat_result, Blob] | None] = {}
+    for path in targets:
+        full = os.path.join(root, path)
+        try:
+            file_stat = os.lstat(full)
+        except FileNotFoundError:
+            updates[path] = None
+            continue
+        if stat.S_ISREG(file_stat.st_mode) or stat.S_ISLNK(file_stat.st_mode):
+            updates[path] = (file_stat, blob_from_file(full, file_stat))
+    blobs = [(update[1], None) for update in updates.values() if update is not None]
+    repo.object_store.add_objects(blobs)
+    _write_index_updates(repo, updates)
+    return [decode(p) for p in targets]
+
+
+def _write_index_updates(repo: Repo, updates: dict[bytes, tuple[os.stat_result, Blob] | None]) -> None:
+    """Our byte-copying index writer when it handles the index, else dulwich's."""
+    encoded: dict[bytes, bytes | None] = {}
+    for path, update in updates.items():
+        if update is not None:
+            file_stat, blob = update
+            mode = index_entry_from_stat(file_stat, blob.id).mode
+            encoded[path] = encode_entry(path, file_stat, blob.id, mode)
+        else:
+            encoded[path] = None
+    if rewrite_index(repo.index_path(), encoded):
+        return
+    index = repo.open_index()
+    for path, update in updates.items():
+        if update is not None:
+            index[path] = index_entry_from_stat(update[0], update[1].id)
+        elif path in index:
+            del index[path]
+    index.write()
+
+
+def blob_from_file(full: bytes, file_stat: os.stat_result) -> Blob:
+    if stat.S_ISLNK(file_stat.st_mode):
+        return Blob.from_string(os.readlink(full))
+    with open(full, "rb") as f:
+        return Blob.from_string(f.read())
+
+
+def unstage(repo: Repo, paths: list[str]) -> list[str]:
+    """Reset index entries to HEAD; the work tree is left exactly as it is."""
+    targets = _targets(repo, paths, _changes(repo, "staged", "renamed_from"))
+    head = flatten(repo.object_store, head_tree_id(repo))
+    index = repo.open_index()
+    for path in targets:
+        if path in head:
+            mode, sha = head[path]
+            index[path] = IndexEntry(
+                ctime=(0, 0), mtime=(0, 0), dev=0, ino=0, mode=mode, uid=0, gid=0, size=0, sha=ObjectID(sha)
+            )
+        elif path in index:
+            del index[path]
+    index.write()
+    return [decode(p) for p in targets]
+
+
+def discard(repo: Repo, paths: list[str]) -> list[str]:
+    """Restore work-tree files from the index; delete untracked files named explicitly."""
+    targets = _targets(repo, paths, _changes(repo, "unstaged", "untracked"))
+    index = repo.open_index()
+    root = os.fsencode(repo.path)
+    for path in targets:
+        full = os.path.join(root, path)
+        ensure_safe_parent(root, path)
+        entry = index[path] if path in index else None
+        if entry is None:
+            remove_file(root, path)
+            continue
+        if isinstance(entry, ConflictedIndexEntry):
+            raise Conflict("resolve the conflict before discarding", files=[decode(path)])
+        blob = repo.object_store[ObjectID(entry.sha)]
+        assert isinstance(blob, Blob)
+        if os.path.lexists(full):
+            os.unlink(full)
+        new_stat = build_file_from_blob(blob, entry.mode, full)
+        index[path] = index_entry_from_stat(new_stat, entry.sha, entry.mode)
+    index.write()
+    return [decode(p) for p in targets]
+
+
+def identity(repo: Repo, author: str | None) -> bytes:
+    """``Name <email>`` from the request, else from the repository's (or user's) config."""
+    if author:
+        if not _IDENTITY.match(author):
+            raise Invalid("author must look like 'Name <email>'", code="invalid_author")
+        return author.encode("utf-8")
+    config = repo.get_config_stack()
+    try:
+        name = config.get((b"user",), b"name")
+        email = config.get((b"user",), b"email")
+    except KeyError:
+        return _no_identity()
+    if not name or not email:
+        return _no_identity()
+    return name + b" <" + email + b">"
+
+
+def _no_identity() -> bytes:
+    raise Invalid(
+        "no author: set your name and email, or the repository's user.name and user.email",
+        code="no_identity",
+    )
+
+
+def _merge_head(repo: Repo) -> ObjectID | None:
+    try:
+        with open(os.path.join(repo.controldir(), "MERGE_HEAD"), "rb") as f:
+            return ObjectID(f.readline().strip()) or None
+    except FileNotFoundError:
+        return None
+
+
+def commit(repo: Repo, message: str, author: str | None = None, amend: bool = False) -> CommitInfo:
+    view = read_index(repo.index_path())
+    if view.conflicted:
+        raise Invalid("resolve and stage the conflicted files first", code="unresolved_conflicts")
+    who = identity(repo, author)
+    old_head = head_id(repo)
+    parents, merge_head = _parents(repo, old_head, amend)
+    tree = _index_tree(repo, view)
+    if tree == head_tree_id(repo) and not amend and merge_head is None:
+        raise Invalid("nothing to commit: stage some changes first", code="nothing_to_commit")
+    new = write_commit(repo, tree, parents, who, message)
+    summary = message.strip().splitlines()[0] if message.strip() else ""
+    log_message = ("commit (amend): " if amend else "commit: ") + summary
+    move_head(repo, old_head, new.id, log_message.encode(), who)
+    for name in ("MERGE_HEAD", "MERGE_MSG"):
+        path = os.path.join(repo.controldir(), name)
+        if os.path.exists(path):
+            os.unlink(path)
+    return commit_info(new)
+
+
+def _index_tree(repo: Repo, view: IndexView) -> ObjectID:
+    """The index as a tree: HEAD's tree with only the staged paths rewritten.
+
+    Rebuilding just the folders on the staged paths (not all of them, as dulwich's
+    ``Index.commit`` does) keeps a commit fast in a large repository.
+    """
+    head_tree = head_tree_id(repo)
+    if head_tree is None:
+        entries = [(path, ObjectID(e.sha), e.mode) for path, e in view.entries.items()]
+        return commit_tree(repo.object_store, entries)
+    staged = staged_changes(repo, view)
+    changes: list[tuple[bytes, int | None, ObjectID | None]] = [
+        (path, view.entries[path].mode, ObjectID(view.entries[path].sha))
+        if path in view.entries
+        else (path, None, None)
+        for path in sorted(set(staged.staged) | set(staged.renamed_from.values()))
+    ]
+    return commit_tree_changes(repo.object_store, head_tree, changes) if changes else head_tree
+
+
+def _parents(repo: Repo, old_head: ObjectID | None, amend: bool) -> tuple[list[ObjectID], ObjectID | None]:
+    merge_head = _merge_head(repo)
+    if amend:
+        if old_head is None:
+            raise Invalid("there is no commit to amend", code="nothing_to_amend")
+        return list(get_commit(repo, old_head).parents), None
+    parents = [old_head] if old_head else []
+    return (parents + [merge_head] if merge_head else parents), merge_head
+
+
+def write_commit(repo: Repo, tree: ObjectID, parents: Sequence[ObjectID], who: bytes, message: str) -> Commit:
+    now = int(time.time())
+    offset = time.localtime(now).tm_gmtoff
+    new = Commit()
+    new.tree = tree
+    new.parents = list(parents)
+    new.author = new.committer = who
+    new.author_time = new.commit_time = now
+    new.author_timezone = new.commit_timezone = offset
+    new.encoding = b"UTF-8"
+    new.message = message.rstrip("\n").encode("utf-8") + b"\n"
+    repo.object_store.add_object(new)
+    return new
+
+
+def move_head(
+    repo: Repo, old: ObjectID | None, new: ObjectID, message: bytes, who: bytes | None = None
+) -> None:
+    """Move HEAD's branch from ``old`` to ``new`` only if nobody moved it meanwhile."""
+    if old is None:
+        moved = repo.refs.add_if_new(Ref(b"HEAD"), new, message=message, committer=who)
+    else:
+        moved = repo.refs.set_if_equals(Ref(b"HEAD"), old, new, message=message, committer=who)
+    if not moved:
+        raise Conflict("the branch moved meanwhile; try again", code="head_moved")
+
+
+def commit_info(c: Commit) -> CommitInfo:
+    author = c.author.decode("utf-8", "replace")
+    name, _, email = author.partition(" <")
+    message = c.message.decode("utf-8", "replace")
+    return CommitInfo(
+        sha=c.id.decode("ascii"),
+        parents=[p.decode("ascii") for p in c.parents],
+        author=name,
+        author_email=email.rstrip(">"),
+        committer=c.committer.decode("utf-8", "replace"),
+        time=c.commit_time,
+        summary=message.strip().splitlines()[0] if message.strip() else "",
+        message=message,
+    )
+
+
+def log(repo: Repo, limit: int = 100, skip: int = 0, ref: str | None = None) -> list[CommitInfo]:
+    start = resolve_commit(repo, ref).id if ref else head_id(repo)
+    if start is None:
+        return []
+    walker = repo.get_walker(include=[start], max_entries=limit + skip)
+    return [commit_info(entry.commit) for entry in list(walker)[skip:]]
+
+
+def show(repo: Repo, sha: str) -> CommitDetail:
+    c = resolve_commit(repo, sha)
+    parent_tree = get_commit(repo, c.parents[0]).tree if c.parents else None
+    files = []
+    for change in tree_changes(repo.object_store, parent_tree, c.tree):
+        kind = _TREE_CHANGE_KINDS.get(change.type, "modified")
+        entry = change.old if change.type == "delete" else change.new
+        assert entry is not None and entry.path is not None
+        files.append(FileChange(path=decode(entry.path), kind=kind))
+    return CommitDetail(**commit_info(c).model_dump(), files=files)

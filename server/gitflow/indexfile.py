@@ -1,0 +1,299 @@
+"""A fast, read-only view of ``.git/index`` for status.
+
+dulwich's ``Index`` builds a rich object per entry (~60 ms for 10,000 files); status needs only
+the stat fields, mode and id of each entry, which one ``struct`` call per entry gives in ~6 ms.
+The parsed view is cached against the index file's identity (inode, size, mtime, ctime): every
+writer replaces the file through a lock file and rename, so a changed index always misses.
+Reading takes no lock, like ``git status --no-optional-locks``.
+"""
+
+import os
+import struct
+import threading
+from binascii import hexlify, unhexlify
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from hashlib import sha1
+from operator import attrgetter
+from typing import Generic, NamedTuple, TypeVar
+
+from dulwich.file import GitFile
+from dulwich.index import Index
+from dulwich.objects import ObjectID
+
+_ENTRY = struct.Struct(">10I20sH")
+_HEADER = struct.Struct(">4sII")
+_EXTENDED = 0x4000
+_SKIP_WORKTREE = 0x4000
+
+
+class Entry(NamedTuple):
+    mode: int
+    sha: ObjectID  # hex
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    ino: int
+
+
+@dataclass
+class IndexView:
+    entries: dict[bytes, Entry] = field(default_factory=dict)
+    conflicted: set[bytes] = field(default_factory=set)
+    skipped: set[bytes] = field(default_factory=set)
+    mtime_ns: int = 0
+
+    _folders: dict[bytes, set[bytes]] | None = field(default=None, repr=False)
+    _paths: list[bytes] | None = field(default=None, repr=False)
+    _clean: list[tuple[int, ...] | None] | None = field(default=None, repr=False)
+    _groups: list[tuple[bytes, list[bytes]]] | None = field(default=None, repr=False)
+    _subfolders: dict[bytes, list[bytes]] | None = field(default=None, repr=False)
+    derived: dict[object, object] = field(default_factory=dict, repr=False)
+
+    def clean_keys(self) -> tuple[list[bytes], list[tuple[int, ...] | None]]:
+        """Tracked paths, and per path the ``STAT_FIELDS`` a file known to be clean has.
+
+        A key starts as the index entry's own stat data, except for racily clean entries
+        (modified no earlier than the index was written), which must always be hashed.
+        """
+        if self._paths is None or self._clean is None:
+            self._paths = sorted(self.entries, key=_folder_and_name)
+            entries = [self.entries[path] for path in self._paths]
+            self._clean = [
+                (e.mtime_ns, e.size, e.ctime_ns, e.ino, e.mode) if e.mtime_ns < self.mtime_ns else None
+                for e in entries
+            ]
+        return self._paths, self._clean
+
+    def folder_groups(self) -> list[tuple[bytes, list[bytes]]]:
+        """``clean_keys``'s paths as runs of ``(folder, names)``, in the same order."""
+        if self._groups is None:
+            groups: list[tuple[bytes, list[bytes]]] = []
+            for path in self.clean_keys()[0]:
+                folder, name = _folder_and_name(path)
+                if not groups or groups[-1][0] != folder:
+                    groups.append((folder, []))
+                groups[-1][1].append(name)
+            self._groups = groups
+        return self._groups
+
+    def mark_clean(self, position: int, key: tuple[int, ...]) -> None:
+        """Remember stat data verified by hashing, as ``git status`` refreshes its index."""
+        if self._clean is not None:
+            self._clean[position] = key
+
+    def subfolders(self) -> dict[bytes, list[bytes]]:
+        """Per tracked folder, the paths of its tracked subfolders."""
+        if self._subfolders is None:
+            subfolders: dict[bytes, list[bytes]] = {folder: [] for folder in self.folders()}
+            for folder in subfolders:
+                if folder:
+                    subfolders[folder.rpartition(b"/")[0]].append(folder)
+            self._subfolders = subfolders
+        return self._subfolders
+
+    def folders(self) -> dict[bytes, set[bytes]]:
+        """Tracked names per folder (``b""`` is the root), built once per index version."""
+        if self._folders is None:
+            folders: dict[bytes, set[bytes]] = {}
+            for path in (*self.entries, *self.conflicted, *self.skipped):
+                parent, _, name = path.rpartition(b"/")
+                names = folders.get(parent)
+                if names is None:
+                    names = folders[parent] = set()
+                    _register_folder(folders, parent)
+                names.add(name)
+            self._folders = folders
+        return self._folders
+
+
+def _folder_and_name(path: bytes) -> tuple[bytes, bytes]:
+    folder, _, name = path.rpartition(b"/")
+    return folder, name
+
+
+def _register_folder(folders: dict[bytes, set[bytes]], folder: bytes) -> None:
+    """Add ``folder`` to its parent's names, and so on up to the first known ancestor."""
+    while folder:
+        parent, _, leaf = folder.rpartition(b"/")
+        names = folders.get(parent)
+        if names is not None:
+            names.add(leaf)
+            return
+        folders[parent] = {leaf}
+        folder = parent
+
+
+# The stat fields git compares; a file whose fields equal a clean key is unchanged.
+STAT_FIELDS = attrgetter("st_mtime_ns", "st_size", "st_ctime_ns", "st_ino", "st_mode")
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class BoundedCache(Generic[K, V]):
+    """A small thread-safe mapping that forgets its oldest entries past ``size``."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_views: BoundedCache[tuple[str, int, int, int, int], IndexView] = BoundedCache(16)
+
+
+def read_index(index_path: str) -> IndexView:
+    """The index at ``index_path`` (an empty view when the repository has none yet)."""
+    try:
+        st = os.stat(index_path)
+    except FileNotFoundError:
+        return IndexView()
+    key = (index_path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    view = _views.get(key)
+    if view is None:
+        view = _parse(index_path)
+        view.mtime_ns = st.st_mtime_ns
+        _views.put(key, view)
+    return view
+
+
+def _parse(index_path: str) -> IndexView:
+    with open(index_path, "rb") as f:
+        data = f.read()
+    signature, version, count = _HEADER.unpack_from(data, 0)
+    if signature != b"DIRC" or version not in (2, 3):
+        return _parse_with_dulwich(index_path)
+    view = IndexView()
+    offset = 12
+    unpack, find = _ENTRY.unpack_from, data.find
+    for _ in range(count):
+        (c_s, c_ns, m_s, m_ns, _dev, ino, mode, _uid, _gid, size, sha, flags) = unpack(data, offset)
+        start = offset + 62
+        ext_flags = 0
+        if flags & _EXTENDED:
+            ext_flags = int.from_bytes(data[start : start + 2], "big")
+            start += 2
+        length = flags & 0xFFF
+        end = find(b"\0", start) if length == 0xFFF else start + length
+        path = data[start:end]
+        offset += (end - offset + 8) & ~7
+        if (flags >> 12) & 3:
+            view.conflicted.add(path)
+        elif ext_flags & _SKIP_WORKTREE:
+            view.skipped.add(path)
+        else:
+            view.entries[path] = Entry(
+                mode,
+                ObjectID(hexlify(sha)),
+                size,
+                m_s * 1_000_000_000 + m_ns,
+                c_s * 1_000_000_000 + c_ns,
+                ino,
+            )
+    view.entries = {p: e for p, e in view.entries.items() if p not in view.conflicted}
+    return view
+
+
+def _parse_with_dulwich(index_path: str) -> IndexView:
+    """Index versions this reader does not parse itself (v4 path compression)."""
+    from dulwich.index import ConflictedIndexEntry
+
+    view = IndexView()
+    for path, entry in Index(index_path).items():
+        if isinstance(entry, ConflictedIndexEntry):
+            view.conflicted.add(path)
+            continue
+        m_s, m_ns = entry.mtime if isinstance(entry.mtime, tuple) else (int(entry.mtime), 0)
+        c_s, c_ns = entry.ctime if isinstance(entry.ctime, tuple) else (int(entry.ctime), 0)
+        view.entries[path] = Entry(
+            entry.mode, entry.sha, entry.size, m_s * 10**9 + m_ns, c_s * 10**9 + c_ns, entry.ino
+        )
+    return view
+
+
+# Extensions that describe only derived data, which a rewrite may drop (git rebuilds them).
+_DROPPABLE_EXTENSIONS = (b"TREE", b"REUC", b"UNTR")
+
+
+def encode_entry(path: bytes, st: os.stat_result, sha: bytes, mode: int) -> bytes:
+    """One version-2 index entry for a file just hashed from the work tree."""
+    fields = (
+        int(st.st_ctime) & 0xFFFFFFFF,
+        st.st_ctime_ns % 1_000_000_000,
+        int(st.st_mtime) & 0xFFFFFFFF,
+        st.st_mtime_ns % 1_000_000_000,
+        st.st_dev & 0xFFFFFFFF,
+        st.st_ino & 0xFFFFFFFF,
+        mode,
+        st.st_uid & 0xFFFFFFFF,
+        st.st_gid & 0xFFFFFFFF,
+        st.st_size & 0xFFFFFFFF,
+    )
+    raw = _ENTRY.pack(*fields, unhexlify(sha), min(len(path), 0xFFF)) + path
+    return raw + b"\0" * (8 - len(raw) % 8)
+
+
+def rewrite_index(index_path: str, updates: dict[bytes, bytes | None]) -> bool:
+    """Apply ``path -> encoded entry`` (None removes) to the index, under git's lock file.
+
+    Unchanged entries are copied byte for byte. Returns False, writing nothing, for an index
+    this writer does not handle (version 4, split or sparse indexes); use dulwich's then.
+    """
+    entries = _raw_entries(index_path)
+    if entries is None:
+        return False
+    for path, raw in updates.items():
+        entries.pop(path, None)
+        if raw is not None:
+            entries[path] = [raw]
+    body = b"".join(b"".join(entries[path]) for path in sorted(entries))
+    count = sum(len(stages) for stages in entries.values())
+    version = 3 if any(raw[60] & 0x40 for stages in entries.values() for raw in stages) else 2
+    data = _HEADER.pack(b"DIRC", version, count) + body
+    with GitFile(index_path, "wb") as f:
+        f.write(data + sha1(data, usedforsecurity=False).digest())
+    return True
+
+
+def _raw_entries(index_path: str) -> dict[bytes, list[bytes]] | None:
+    """Each path's raw entries (one per stage), or None for an index we do not rewrite."""
+    try:
+        with open(index_path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return {}
+    signature, version, count = _HEADER.unpack_from(data, 0)
+    if signature != b"DIRC" or version not in (2, 3):
+        return None
+    entries: dict[bytes, list[bytes]] = {}
+    offset = 12
+    for _ in range(count):
+        flags = int.from_bytes(data[offset + 60 : offset + 62], "big")
+        start = offset + (64 if flags & _EXTENDED else 62)
+        length = flags & 0xFFF
+        end = data.find(b"\0", start) if length == 0xFFF else start + length
+        size = (end - offset + 8) & ~7
+        entries.setdefault(data[start:end], []).append(data[offset : offset + size])
+        offset += size
+    while offset < len(data) - 20:
+        if data[offset : offset + 4] not in _DROPPABLE_EXTENSIONS:
+            return None
+        offset += 8 + int.from_bytes(data[offset + 4 : offset + 8], "big")
+    return entries

@@ -1,0 +1,90 @@
+"""Merging a commit into HEAD: fast-forward, or a 3-way merge whose conflicts are recorded.
+
+The merge never uses merge drivers named by the repository's config or attributes (they are
+shell commands), never overwrites local changes, and records conflicts as git does (index
+stages 1–3, ``MERGE_HEAD``) so either the Source Control panel or ``git`` can finish it.
+"""
+
+import os
+from dataclasses import dataclass, field
+
+from dulwich.diff_tree import tree_changes
+from dulwich.graph import can_fast_forward, find_merge_base
+from dulwich.index import ConflictedIndexEntry, IndexEntry
+from dulwich.merge import MergeConflictInfo, Merger, recursive_merge
+from dulwich.objects import ObjectID
+from dulwich.repo import Repo
+
+from server.gitflow.commits import move_head, write_commit
+from server.gitflow.trees import get_commit, head_id
+from server.gitflow.worktree import check_incoming, refuse_overwrites, switch_tree, write_changes
+
+
+@dataclass
+class MergeOutcome:
+    outcome: str  # up_to_date | fast_forward | merged | conflicts
+    commit: ObjectID | None
+    conflicts: list[bytes] = field(default_factory=list)
+
+
+def merge_into_head(repo: Repo, theirs: ObjectID, label: str, who: bytes) -> MergeOutcome:
+    head = head_id(repo)
+    if head is not None and (theirs == head or can_fast_forward(repo, theirs, head)):
+        return MergeOutcome("up_to_date", head)
+    if head is None or can_fast_forward(repo, head, theirs):
+        old_tree = get_commit(repo, head).tree if head else None
+        switch_tree(repo, old_tree, get_commit(repo, theirs).tree, "pull")
+        move_head(repo, head, theirs, b"pull: Fast-forward", who)
+        return MergeOutcome("fast_forward", theirs)
+    return _three_way(repo, head, theirs, label, who)
+
+
+def _three_way(repo: Repo, head: ObjectID, theirs: ObjectID, label: str, who: bytes) -> MergeOutcome:
+    ours_commit, theirs_commit = get_commit(repo, head), get_commit(repo, theirs)
+    merger = Merger(repo.object_store)
+    merged, conflicts = recursive_merge(
+        repo.object_store,
+        find_merge_base(repo, [head, theirs]),
+        ours_commit,
+        theirs_commit,
+        merger=merger,
+    )
+    repo.object_store.add_object(merged)
+    changes = list(tree_changes(repo.object_store, ours_commit.tree, merged.id))
+    check_incoming(repo, changes)
+    refuse_overwrites(repo, changes, "merge")
+    write_changes(repo, ours_commit.tree, merged.id, changes)
+    message = f"Merge {label}"
+    if conflicts:
+        _record_conflicts(repo, merger.conflict_info, theirs, message)
+        return MergeOutcome("conflicts", None, sorted(conflicts))
+    new = write_commit(repo, merged.id, [head, theirs], who, message)
+    move_head(repo, head, new.id, b"merge: " + message.encode(), who)
+    return MergeOutcome("merged", new.id)
+
+
+def _stage_entry(side: tuple[int | None, bytes | None]) -> IndexEntry | None:
+    mode, sha = side
+    if mode is None or sha is None:
+        return None
+    return IndexEntry(
+        ctime=(0, 0), mtime=(0, 0), dev=0, ino=0, mode=mode, uid=0, gid=0, size=0, sha=ObjectID(sha)
+    )
+
+
+def _record_conflicts(
+    repo: Repo, conflicts: dict[bytes, MergeConflictInfo], theirs: ObjectID, message: str
+) -> None:
+    index = repo.open_index()
+    for path, info in conflicts.items():
+        index[path] = ConflictedIndexEntry(
+            ancestor=_stage_entry(info.ancestor),
+            this=_stage_entry(info.ours),
+            other=_stage_entry(info.theirs),
+        )
+    index.write()
+    control = repo.controldir()
+    with open(os.path.join(control, "MERGE_HEAD"), "wb") as f:
+        f.write(theirs + b"\n")
+    with open(os.path.join(control, "MERGE_MSG"), "wb") as f:
+        f.write(message.encode("utf-8") + b"\n")

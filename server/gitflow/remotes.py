@@ -1,0 +1,310 @@
+"""Remotes, fetch, pull, push and clone.
+
+Unlike dulwich's porcelain: credentials are only ever passed per call (a ``user:pass@`` in a URL
+is taken out before anything is written to ``.git/config``); every message and URL we return is
+redacted; network calls time out; a push the remote rejects (a hook, a protected branch, a
+non-fast-forward) is an error carrying the remote's reason and moves no remote-tracking ref.
+"""
+
+import os
+import shutil
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
+
+from dulwich.client import GitClient, HTTPUnauthorized, SendPackResult
+from dulwich.diff_tree import tree_changes
+from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
+from dulwich.graph import can_fast_forward
+from dulwich.objects import ZERO_SHA, ObjectID
+from dulwich.refs import Ref, check_ref_format
+from dulwich.repo import Repo
+
+from server.core.errors import Conflict, Forbidden, Invalid, NotFound, Unavailable
+from server.gitflow.branches import HEADS, REMOTES, branch_ref
+from server.gitflow.commits import identity
+from server.gitflow.merge import MergeOutcome, merge_into_head
+from server.gitflow.models import FetchResult, PushResult, Remote
+from server.gitflow.repo import SafeRepo
+from server.gitflow.transport import (
+    Progress,
+    check_url,
+    open_client,
+    progress_sink,
+    redact,
+    split_credentials,
+)
+from server.gitflow.trees import current_branch, get_commit
+from server.gitflow.worktree import check_incoming, write_changes
+
+Credentials = tuple[str | None, str | None]
+
+
+def remote_url(repo: Repo, name: str) -> str:
+    try:
+        return repo.get_config().get((b"remote", name.encode()), b"url").decode()
+    except KeyError:
+        raise NotFound(f"no such remote: {name}", code="remote_not_found") from None
+
+
+def list_remotes(repo: Repo) -> list[Remote]:
+    config = repo.get_config()
+    remotes = []
+    for section in config.sections():
+        if len(section) == 2 and section[0] == b"remote":
+            try:
+                url = config.get(section, b"url").decode()
+            except KeyError:
+                url = ""
+            remotes.append(Remote(name=section[1].decode(), url=redact(url)))
+    return sorted(remotes, key=lambda r: r.name)
+
+
+def add_remote(repo: Repo, name: str, url: str) -> Remote:
+    plain = name.replace("-", "").replace("_", "").replace(".", "").isalnum()
+    if not plain or not check_ref_format(Ref(REMOTES + name.encode() + b"/x")):
+        raise Invalid(f"invalid remote name: {name!r}", code="invalid_remote_name")
+    clean, _, _ = split_credentials(check_url(url))
+    config = repo.get_config()
+    section = (b"remote", name.encode())
+    if config.has_section(section):
+        raise Conflict(f"remote already exists: {name}", code="remote_exists")
+    config.set(section, b"url", clean.encode())
+    config.set(section, b"fetch", f"+refs/heads/*:refs/remotes/{name}/*".encode())
+    config.write_to_path()
+    return Remote(name=name, url=redact(clean))
+
+
+def remove_remote(repo: Repo, name: str) -> None:
+    remote_url(repo, name)
+    config = repo.get_config()
+    del config[(b"remote", name.encode())]
+    config.write_to_path()
+    prefix = REMOTES + name.encode() + b"/"
+    for ref in list(repo.refs.keys(base=Ref(prefix))):
+        repo.refs.remove_if_equals(Ref(prefix + ref), None)
+
+
+@contextmanager
+def network_errors(client: GitClient, *secrets: str | None) -> Iterator[None]:
+    """Close ``client`` afterwards; transport failures become errors holding no secret."""
+    try:
+        yield
+    except HTTPUnauthorized:
+        raise Forbidden("the remote refused the credentials", code="auth_failed") from None
+    except NotGitRepository:
+        raise NotFound("no Git repository at the remote URL", code="remote_not_found") from None
+    except TimeoutError:
+        raise Unavailable("the remote did not answer in time", code="timeout") from None
+    except (GitProtocolError, HangupException, OSError) as e:
+        if _timed_out(e):
+            raise Unavailable("the remote did not answer in time", code="timeout") from None
+        text = redact(str(e), *secrets)
+        raise Unavailable(f"could not reach the remote: {text}", code="remote_error") from None
+    finally:
+        client.close()
+
+
+def _timed_out(error: BaseException | None) -> bool:
+    """dulwich wraps socket and urllib3 timeouts; look through the chain of causes."""
+    while error is not None:
+        if isinstance(error, TimeoutError) or "Timeout" in type(error).__name__:
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def fetch(
+    repo: Repo,
+    remote: str,
+    credentials: Credentials = (None, None),
+    timeout: float = 30.0,
+    progress: Progress | None = None,
+    lock: AbstractContextManager = nullcontext(),
+) -> FetchResult:
+    """Download without the write lock (packs land atomically); move refs holding ``lock``."""
+    url, user, password = _remote_and_credentials(repo, remote, credentials)
+    client, path = open_client(url, user, password, timeout)
+    with network_errors(client, password):
+        result = client.fetch(path, repo, progress=progress_sink(progress, password))
+    with lock:
+        return _update_tracking(repo, remote, result.refs)
+
+
+def _update_tracking(repo: Repo, remote: str, refs: Mapping[Ref, ObjectID | None]) -> FetchResult:
+    updated = []
+    prefix = REMOTES + remote.encode() + b"/"
+    for ref, sha in refs.items():
+        if ref.startswith(HEADS) and sha and sha != ZERO_SHA and sha in repo.object_store:
+            local = prefix + ref[len(HEADS) :]
+            if (repo.refs[Ref(local)] if Ref(local) in repo.refs else None) != sha:
+                repo.refs.set_if_equals(Ref(local), None, sha, message=b"fetch: " + ref)
+                updated.append(local[len(REMOTES) :].decode())
+    return FetchResult(remote=remote, updated=sorted(updated))
+
+
+def _remote_and_credentials(
+    repo: Repo, remote: str, credentials: Credentials
+) -> tuple[str, str | None, str | None]:
+    url, url_user, url_password = split_credentials(remote_url(repo, remote))
+    user, password = credentials
+    return url, user or url_user, password or url_password
+
+
+def pull(
+    repo: Repo,
+    remote: str,
+    branch: str | None,
+    credentials: Credentials = (None, None),
+    timeout: float = 30.0,
+    progress: Progress | None = None,
+    author: str | None = None,
+    lock: AbstractContextManager = nullcontext(),
+) -> tuple[str, MergeOutcome]:
+    name = branch or current_branch(repo)
+    if name is None:
+        raise Invalid("HEAD is detached: name the branch to pull", code="detached_head")
+    branch_ref(name)
+    who = identity(repo, author)
+    fetch(repo, remote, credentials, timeout, progress, lock)
+    tracking = REMOTES + f"{remote}/{name}".encode()
+    if Ref(tracking) not in repo.refs:
+        raise NotFound(f"the remote has no branch {name}", code="branch_not_found")
+    with lock:
+        return name, merge_into_head(repo, repo.refs[Ref(tracking)], f"{remote}/{name}", who)
+
+
+def push(
+    repo: Repo,
+    remote: str,
+    branch: str | None,
+    credentials: Credentials = (None, None),
+    timeout: float = 30.0,
+    progress: Progress | None = None,
+) -> PushResult:
+    name = branch or current_branch(repo)
+    if name is None:
+        raise Invalid("HEAD is detached: name the branch to push", code="detached_head")
+    ref = branch_ref(name)
+    if Ref(ref) not in repo.refs:
+        raise NotFound(f"no such branch: {name}", code="branch_not_found")
+    local = repo.refs[Ref(ref)]
+    url, user, password = _remote_and_credentials(repo, remote, credentials)
+    client, path = open_client(url, user, password, timeout)
+    messages: list[str] = []
+
+    def collect(text: str) -> None:
+        messages.append(text)
+        if progress is not None:
+            progress(text)
+
+    with network_errors(client, password):
+        # dulwich's own push passes these; its annotations disagree with its implementation.
+        result = client.send_pack(
+            path,  # type: ignore[arg-type]
+            _updater(repo, ref, local),
+            generate_pack_data=repo.generate_pack_data,  # type: ignore[arg-type]
+            progress=progress_sink(collect, password),
+        )
+    _check_push(result, ref, messages, password)
+    tracking = REMOTES + f"{remote}/{name}".encode()
+    repo.refs.set_if_equals(Ref(tracking), None, local, message=b"update by push")
+    _set_upstream_if_missing(repo, name, remote)
+    return PushResult(remote=remote, branch=name, commit=local.decode("ascii"))
+
+
+def _set_upstream_if_missing(repo: Repo, name: str, remote: str) -> None:
+    """The first push of a branch publishes it, as ``git push -u`` would."""
+    config = repo.get_config()
+    section = (b"branch", name.encode())
+    try:
+        config.get(section, b"remote")
+    except KeyError:
+        config.set(section, b"remote", remote.encode())
+        config.set(section, b"merge", HEADS + name.encode())
+        config.write_to_path()
+
+
+def _updater(repo: Repo, ref: Ref, local: ObjectID) -> Callable[[dict[Ref, ObjectID]], dict[Ref, ObjectID]]:
+    def update_refs(remote_refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
+        theirs = remote_refs.get(ref)
+        if theirs and theirs != ZERO_SHA and theirs != local:
+            known = theirs in repo.object_store
+            if not known or not can_fast_forward(repo, theirs, local):
+                raise Conflict(
+                    "push rejected: the remote has commits you do not have (non-fast-forward); pull first",
+                    code="push_rejected",
+                )
+        return {ref: local}
+
+    return update_refs
+
+
+def _check_push(result: SendPackResult, ref: bytes, messages: list[str], password: str | None) -> None:
+    reason = (result.ref_status or {}).get(ref)
+    if reason is None:
+        return
+    remote_says = " ".join(m for m in messages if m).strip()
+    detail = redact(f"push rejected by the remote: {reason}. {remote_says}".strip(), password)
+    raise Conflict(detail, code="push_rejected")
+
+
+def clone(
+    url: str,
+    dest: str | os.PathLike[str],
+    username: str | None = None,
+    password: str | None = None,
+    timeout: float = 30.0,
+    progress: Progress | None = None,
+) -> str | None:
+    """Clone ``url`` into the new or empty folder ``dest``; returns the checked-out branch."""
+    clean, url_user, url_password = split_credentials(check_url(url))
+    folder = Path(dest)
+    if folder.exists() and any(folder.iterdir()):
+        raise Conflict("the destination folder is not empty", code="folder_not_empty")
+    created = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        repo = SafeRepo.init(str(folder))
+        try:
+            return _clone_into(
+                repo, clean, (username or url_user, password or url_password), timeout, progress
+            )
+        finally:
+            repo.close()
+    except BaseException:
+        shutil.rmtree(folder) if created else _empty_folder(folder)
+        raise
+
+
+def _clone_into(
+    repo: Repo, url: str, credentials: Credentials, timeout: float, progress: Progress | None
+) -> str | None:
+    add_remote(repo, "origin", url)
+    user, password = credentials
+    client, path = open_client(url, user, password, timeout)
+    with network_errors(client, password):
+        result = client.fetch(path, repo, progress=progress_sink(progress, password))
+    fetch_refs = {r: s for r, s in result.refs.items() if r.startswith(HEADS) and s and s != ZERO_SHA}
+    for ref, sha in fetch_refs.items():
+        repo.refs.set_if_equals(Ref(REMOTES + b"origin/" + ref[len(HEADS) :]), None, sha, message=b"clone")
+    default = (result.symrefs or {}).get(Ref(b"HEAD")) or next(iter(sorted(fetch_refs)), None)
+    if default is None or default not in fetch_refs:
+        return None
+    name = default[len(HEADS) :]
+    tree = get_commit(repo, fetch_refs[default]).tree
+    changes = list(tree_changes(repo.object_store, None, tree))
+    check_incoming(repo, changes)
+    repo.refs.set_if_equals(Ref(default), None, fetch_refs[default], message=b"clone: from origin")
+    repo.refs.set_symbolic_ref(Ref(b"HEAD"), default)
+    config = repo.get_config()
+    config.set((b"branch", name), b"remote", b"origin")
+    config.set((b"branch", name), b"merge", default)
+    config.write_to_path()
+    write_changes(repo, None, tree, changes)
+    return name.decode()
+
+
+def _empty_folder(folder: Path) -> None:
+    for child in folder.iterdir():
+        shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()

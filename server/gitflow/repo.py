@@ -1,0 +1,102 @@
+"""Opening repositories safely, and one write lock per repository.
+
+A repository's own config and hooks are written by whoever made the repository, so nothing in
+them may run: hooks are dropped, external filter and merge drivers are never created, and
+commits are never signed through an external program. ``core.fsmonitor`` and
+``core.hooksPath`` are never read because nothing here consults them.
+"""
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from dulwich.config import Config
+from dulwich.errors import NotGitRepository
+from dulwich.filters import FilterContext, FilterDriver, FilterRegistry
+from dulwich.repo import Repo
+
+from server.core.errors import Invalid, NotFound
+
+
+class TextOnlyFilters(FilterRegistry):
+    """A filter registry that knows only the built-in text (line ending) filter."""
+
+    def __init__(self, config: Config | None, repo: Repo) -> None:
+        super().__init__(config, repo)
+        self._factories = {"text": self._create_text_filter}
+
+    def _create_from_config(self, name: str) -> FilterDriver | None:
+        return None
+
+
+class SafeRepo(Repo):
+    """A dulwich ``Repo`` that never runs a hook, filter process or other external command."""
+
+    def __init__(self, root: str, **kwargs: Any) -> None:
+        super().__init__(root, **kwargs)
+        self.hooks.clear()
+        self.filter_context = FilterContext(TextOnlyFilters(None, self))
+
+    def close(self) -> None:
+        super().close()
+        self.filter_context = FilterContext(TextOnlyFilters(None, self))
+
+
+_registry_lock = threading.Lock()
+_write_locks: dict[str, threading.RLock] = {}
+
+
+def repo_key(path: str | os.PathLike[str]) -> str:
+    return os.path.realpath(path)
+
+
+def write_lock(path: str | os.PathLike[str]) -> threading.RLock:
+    """The lock that serializes every write to the repository at ``path``."""
+    key = repo_key(path)
+    with _registry_lock:
+        lock = _write_locks.get(key)
+        if lock is None:
+            lock = _write_locks[key] = threading.RLock()
+        return lock
+
+
+@contextmanager
+def open_repo(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
+    """Open the repository whose work tree is ``path`` (never a parent folder's)."""
+    root = Path(path)
+    if not root.is_dir():
+        raise NotFound(f"folder not found: {root.name}", code="not_found")
+    try:
+        repo = SafeRepo(str(root))
+    except NotGitRepository:
+        raise NotFound("this project is not a Git repository", code="not_a_repository") from None
+    try:
+        yield repo
+    finally:
+        repo.close()
+
+
+@contextmanager
+def writing(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
+    """Open the repository with its write lock held for the whole block."""
+    with write_lock(path), open_repo(path) as repo:
+        yield repo
+
+
+def init_repo(path: str | os.PathLike[str], branch: str = "main") -> None:
+    """Create an empty repository in an existing folder that has none."""
+    root = Path(path)
+    if not root.is_dir():
+        raise NotFound("folder not found", code="not_found")
+    if (root / ".git").exists():
+        raise Invalid("this folder is already a Git repository", code="already_a_repository")
+    with write_lock(root):
+        repo = SafeRepo.init(str(root), default_branch=branch.encode())
+        repo.close()
+
+
+def worktree_root(repo: Repo) -> bytes:
+    return os.fsencode(repo.path)

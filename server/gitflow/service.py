@@ -1,0 +1,215 @@
+"""The Git flow's entry points: one function per operation, given a project's folder.
+
+Reads open the repository and take no lock. Writes hold the repository's write lock (one per
+real path), so two tabs writing at once are serialized and nothing is lost. Network transfers
+run outside the lock; only the ref updates that follow them take it.
+"""
+
+import os
+from pathlib import Path
+
+from server.gitflow import branches as branch_ops
+from server.gitflow import commits as commit_ops
+from server.gitflow import remotes as remote_ops
+from server.gitflow import stash as stash_ops
+from server.gitflow.diff import commit_file_diff, file_diff
+from server.gitflow.models import (
+    Branch,
+    CommitDetail,
+    CommitInfo,
+    Diff,
+    FetchResult,
+    PullResult,
+    PushResult,
+    Remote,
+    StashApplied,
+    StashEntry,
+    Status,
+)
+from server.gitflow.repo import init_repo, open_repo, write_lock, writing
+from server.gitflow.status import status as read_status
+from server.gitflow.transport import DEFAULT_TIMEOUT, Progress
+
+Folder = str | os.PathLike[str]
+
+
+def status(folder: Folder) -> Status:
+    with open_repo(folder) as repo:
+        return read_status(repo)
+
+
+def diff(folder: Folder, path: str, staged: bool = False) -> Diff:
+    with open_repo(folder) as repo:
+        return file_diff(repo, path, staged)
+
+
+def commit_diff(folder: Folder, sha: str, path: str) -> Diff:
+    with open_repo(folder) as repo:
+        return commit_file_diff(repo, sha, path)
+
+
+def stage(folder: Folder, paths: list[str]) -> Status:
+    with writing(folder) as repo:
+        commit_ops.stage(repo, paths)
+        return read_status(repo)
+
+
+def unstage(folder: Folder, paths: list[str]) -> Status:
+    with writing(folder) as repo:
+        commit_ops.unstage(repo, paths)
+        return read_status(repo)
+
+
+def discard(folder: Folder, paths: list[str]) -> Status:
+    with writing(folder) as repo:
+        commit_ops.discard(repo, paths)
+        return read_status(repo)
+
+
+def commit(folder: Folder, message: str, amend: bool = False, author: str | None = None) -> CommitInfo:
+    with writing(folder) as repo:
+        return commit_ops.commit(repo, message, author=author, amend=amend)
+
+
+def log(folder: Folder, limit: int = 100, skip: int = 0, ref: str | None = None) -> list[CommitInfo]:
+    with open_repo(folder) as repo:
+        return commit_ops.log(repo, limit=limit, skip=skip, ref=ref)
+
+
+def show(folder: Folder, sha: str) -> CommitDetail:
+    with open_repo(folder) as repo:
+        return commit_ops.show(repo, sha)
+
+
+def branches(folder: Folder) -> list[Branch]:
+    with open_repo(folder) as repo:
+        return branch_ops.list_branches(repo)
+
+
+def create_branch(folder: Folder, name: str, start_point: str | None = None) -> Branch:
+    with writing(folder) as repo:
+        return branch_ops.create_branch(repo, name, start_point)
+
+
+def delete_branch(folder: Folder, name: str, force: bool = False) -> None:
+    with writing(folder) as repo:
+        branch_ops.delete_branch(repo, name, force)
+
+
+def checkout(folder: Folder, branch: str) -> Status:
+    with writing(folder) as repo:
+        branch_ops.checkout(repo, branch)
+        return read_status(repo)
+
+
+def remotes(folder: Folder) -> list[Remote]:
+    with open_repo(folder) as repo:
+        return remote_ops.list_remotes(repo)
+
+
+def add_remote(folder: Folder, name: str, url: str) -> Remote:
+    with writing(folder) as repo:
+        return remote_ops.add_remote(repo, name, url)
+
+
+def remove_remote(folder: Folder, name: str) -> None:
+    with writing(folder) as repo:
+        remote_ops.remove_remote(repo, name)
+
+
+def fetch(
+    folder: Folder,
+    remote: str = "origin",
+    username: str | None = None,
+    password: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+) -> FetchResult:
+    with open_repo(folder) as repo:
+        return remote_ops.fetch(
+            repo, remote, (username, password), timeout, progress, lock=write_lock(folder)
+        )
+
+
+def pull(
+    folder: Folder,
+    remote: str = "origin",
+    branch: str | None = None,
+    username: str | None = None,
+    password: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+    author: str | None = None,
+) -> PullResult:
+    with open_repo(folder) as repo:
+        name, outcome = remote_ops.pull(
+            repo,
+            remote,
+            branch,
+            (username, password),
+            timeout,
+            progress,
+            author,
+            lock=write_lock(folder),
+        )
+    return PullResult(
+        remote=remote,
+        branch=name,
+        outcome=outcome.outcome,  # type: ignore[arg-type]
+        commit=outcome.commit.decode() if outcome.commit else None,
+        conflicts=[p.decode("utf-8", "replace") for p in outcome.conflicts],
+    )
+
+
+def push(
+    folder: Folder,
+    remote: str = "origin",
+    branch: str | None = None,
+    username: str | None = None,
+    password: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+) -> PushResult:
+    with open_repo(folder) as repo:
+        return remote_ops.push(repo, remote, branch, (username, password), timeout, progress)
+
+
+def stashes(folder: Folder) -> list[StashEntry]:
+    with open_repo(folder) as repo:
+        return stash_ops.list_stashes(repo)
+
+
+def stash_push(
+    folder: Folder, message: str = "", include_untracked: bool = False, author: str | None = None
+) -> StashEntry:
+    with writing(folder) as repo:
+        who = commit_ops.identity(repo, author)
+        return stash_ops.push(repo, message, include_untracked, who)
+
+
+def stash_apply(folder: Folder, index: int, pop: bool = False) -> StashApplied:
+    with writing(folder) as repo:
+        return stash_ops.apply(repo, index, pop=pop)
+
+
+def stash_drop(folder: Folder, index: int) -> None:
+    with writing(folder) as repo:
+        stash_ops.drop(repo, index)
+
+
+def init(folder: Folder, branch: str = "main") -> Status:
+    init_repo(folder, branch)
+    return status(folder)
+
+
+def clone(
+    url: str,
+    dest: Folder,
+    username: str | None = None,
+    password: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+) -> str | None:
+    """Clone into a new (or empty) folder; returns the checked-out branch, if any."""
+    with write_lock(Path(dest)):
+        return remote_ops.clone(url, dest, username, password, timeout, progress)

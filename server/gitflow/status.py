@@ -1,0 +1,289 @@
+"""Fast status: staged (index vs HEAD), unstaged (work tree vs index), untracked, conflicted.
+
+Where dulwich's ``porcelain.status`` spends its time (RESEARCH): reading the index into rich
+objects, and an untracked scan that rescans the index once per folder. Here the index is read
+into plain tuples (``indexfile``), the work tree is compared like git does — ``lstat`` each
+tracked file and hash it only when its stat data differs from the index entry's — and untracked
+files are found by listing only folders, subtracting each folder's set of tracked names, so the
+ignore rules are consulted for untracked candidates only. Nothing here takes a lock.
+"""
+
+import os
+import stat
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import compress
+from operator import ne
+
+from dulwich.ignore import IgnoreFilterManager
+from dulwich.objects import Blob
+from dulwich.repo import Repo
+
+from server.gitflow.indexfile import STAT_FIELDS, BoundedCache, Entry, IndexView, read_index
+from server.gitflow.models import ChangeKind, FileChange, Status
+from server.gitflow.trees import current_branch, flatten, head_id, head_tree_id
+
+GITLINK = 0o160000
+# A file modified this recently may change again within the file system's timestamp tick.
+_RACY_MARGIN_NS = 1_000_000_000
+_MISSING = os.stat_result((0,) * 10)
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_hashes: BoundedCache[bytes, tuple[tuple[int, ...], bytes]] = BoundedCache(4096)
+_listings: BoundedCache[bytes, tuple[tuple[int, ...], list[bytes]]] = BoundedCache(65536)
+
+
+@dataclass
+class RawStatus:
+    """Status with tree-form ``bytes`` paths, for the write operations' safety checks."""
+
+    staged: dict[bytes, ChangeKind] = field(default_factory=dict)
+    unstaged: dict[bytes, ChangeKind] = field(default_factory=dict)
+    untracked: list[bytes] = field(default_factory=list)
+    conflicted: set[bytes] = field(default_factory=set)
+    renamed_from: dict[bytes, bytes] = field(default_factory=dict)
+
+    def dirty(self) -> set[bytes]:
+        """Paths with local changes that a checkout or merge must not overwrite."""
+        return set(self.staged) | set(self.unstaged) | self.conflicted
+
+
+def index_path(repo: Repo) -> str:
+    return repo.index_path()
+
+
+def raw_status(repo: Repo, *, untracked: bool = True) -> RawStatus:
+    view = read_index(index_path(repo))
+    result = RawStatus(conflicted=set(view.conflicted))
+    _staged(repo, view, result)
+    result.unstaged = work_tree_changes(repo, view)
+    if untracked:
+        result.untracked = sorted(untracked_files(repo, view))
+    return result
+
+
+def _staged(repo: Repo, view: IndexView, result: RawStatus) -> None:
+    cached = staged_changes(repo, view)
+    result.staged = dict(cached.staged)
+    result.renamed_from = dict(cached.renamed_from)
+
+
+def staged_changes(repo: Repo, view: IndexView) -> RawStatus:
+    """Index vs HEAD (``staged``, ``renamed_from`` filled), cached on the index view per HEAD
+    tree: both are immutable. Do not modify the result."""
+    tree_id = head_tree_id(repo)
+    cached = view.derived.get(("staged", tree_id))
+    if cached is None:
+        cached = RawStatus()
+        _compare_index_to_tree(flatten(repo.object_store, tree_id), view, cached)
+        view.derived[("staged", tree_id)] = cached
+    return cached  # type: ignore[return-value]
+
+
+def _compare_index_to_tree(head: dict, view: IndexView, result: RawStatus) -> None:
+    index = {path: (e.mode, e.sha) for path, e in view.entries.items()}
+    for path in view.skipped:
+        if path in head:
+            index[path] = head[path]
+    added: dict[bytes, bytes] = {}
+    for path, (mode, sha) in index.items() - head.items():
+        old = head.get(path)
+        if old is None:
+            added[path] = sha
+        elif stat.S_IFMT(old[0]) != stat.S_IFMT(mode):
+            result.staged[path] = "typechange"
+        else:
+            result.staged[path] = "modified"
+    for path in head.keys() - index.keys() - view.conflicted:
+        result.staged[path] = "deleted"
+    deleted: dict[bytes, bytes] = {
+        head[path][1]: path for path, kind in result.staged.items() if kind == "deleted"
+    }
+    for path, blob_id in added.items():
+        old_path = deleted.pop(blob_id, None)
+        if old_path is not None:
+            del result.staged[old_path]
+            result.staged[path] = "renamed"
+            result.renamed_from[path] = old_path
+        else:
+            result.staged[path] = "added"
+
+
+def work_tree_changes(repo: Repo, view: IndexView) -> dict[bytes, ChangeKind]:
+    """Tracked files whose work-tree content or type differs from their index entry.
+
+    ``lstat`` and the stat comparison run as C-level ``map``s over all entries; only entries
+    whose stat data differs from a known-clean key reach Python code, and are hashed.
+    """
+    root = os.fsencode(repo.path) + b"/"
+    paths, clean = view.clean_keys()
+    stats = _stat_by_folder(root, view.folder_groups())
+    suspects = compress(range(len(paths)), map(ne, map(STAT_FIELDS, stats), clean))
+    filemode = _trust_filemode(repo)
+    settled_before = time.time_ns() - _RACY_MARGIN_NS
+    changes: dict[bytes, ChangeKind] = {}
+    for position in suspects:
+        path, st = paths[position], stats[position]
+        kind = _compare(root + path, view.entries[path], st, filemode)
+        if kind:
+            changes[path] = kind
+        elif st.st_mtime_ns < settled_before:
+            view.mark_clean(position, STAT_FIELDS(st))
+    return changes
+
+
+def _stat_by_folder(root: bytes, groups: list[tuple[bytes, list[bytes]]]) -> list[os.stat_result]:
+    """``lstat`` of every tracked file, relative to an open descriptor of its folder (a
+    one-component lookup), in the order of ``groups``; a missing file gives ``_MISSING``."""
+    stats: list[os.stat_result] = []
+    for folder, names in groups:
+        try:
+            fd = os.open(root + folder if folder else root, _FOLDER_FLAGS)
+        except OSError:
+            stats.extend([_MISSING] * len(names))
+            continue
+        try:
+            stats.extend(_stat_names(fd, names))
+        finally:
+            os.close(fd)
+    return stats
+
+
+def _stat_names(fd: int, names: list[bytes]) -> list[os.stat_result]:
+    try:
+        return list(map(partial(os.stat, dir_fd=fd, follow_symlinks=False), names))
+    except OSError:
+        return [_stat_or_missing(fd, name) for name in names]
+
+
+def _stat_or_missing(fd: int, name: bytes) -> os.stat_result:
+    try:
+        return os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return _MISSING
+
+
+def _compare(full: bytes, entry: Entry, st: os.stat_result, filemode: bool) -> ChangeKind | None:
+    if st is _MISSING:
+        return "deleted"
+    if entry.mode == GITLINK:
+        return None if stat.S_ISDIR(st.st_mode) else "typechange"
+    mode = _work_tree_mode(st, entry.mode, filemode)
+    if mode is None:
+        return "deleted" if stat.S_ISDIR(st.st_mode) else "typechange"
+    if stat.S_IFMT(mode) != stat.S_IFMT(entry.mode):
+        return "typechange"
+    if mode != entry.mode:
+        return "modified"
+    if entry.size and st.st_size & 0xFFFFFFFF != entry.size:
+        return "modified"
+    return "modified" if _hash_file(full, mode, st) != entry.sha else None
+
+
+def _work_tree_mode(st: os.stat_result, index_mode: int, filemode: bool) -> int | None:
+    if stat.S_ISLNK(st.st_mode):
+        return 0o120000
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    if not filemode and stat.S_ISREG(index_mode):
+        return index_mode
+    return 0o100755 if st.st_mode & 0o100 else 0o100644
+
+
+def _hash_file(full: bytes, mode: int, st: os.stat_result) -> bytes:
+    """The blob id of a work-tree file, remembered while its stat data stays the same."""
+    key = STAT_FIELDS(st)
+    known = _hashes.get(full)
+    if known is not None and known[0] == key:
+        return known[1]
+    if stat.S_ISLNK(mode):
+        sha = Blob.from_string(os.readlink(full)).id
+    else:
+        with open(full, "rb") as f:
+            sha = Blob.from_string(f.read()).id
+    if st.st_mtime_ns < time.time_ns() - _RACY_MARGIN_NS:
+        _hashes.put(full, (key, sha))
+    return sha
+
+
+def _trust_filemode(repo: Repo) -> bool:
+    return repo.get_config().get_boolean((b"core",), b"filemode", True)
+
+
+def untracked_files(repo: Repo, view: IndexView) -> Iterator[bytes]:
+    """Untracked, not ignored files; folders holding only tracked names are never matched."""
+    root = os.fsencode(repo.path)
+    folders, subfolders = view.folders(), view.subfolders()
+    ignore: IgnoreFilterManager | None = None
+    stack = [b""]
+    while stack:
+        folder = stack.pop()
+        names = _list_folder(root + b"/" + folder if folder else root)
+        if names is None:
+            continue
+        stack.extend(subfolders.get(folder, ()))
+        for name in set(names) - folders.get(folder, set()):
+            if not folder and name == b".git":
+                continue
+            if ignore is None:
+                ignore = IgnoreFilterManager.from_repo(repo)
+            child = folder + b"/" + name if folder else name
+            yield from _untracked_below(root, child, ignore)
+
+
+def _untracked_below(root: bytes, path: bytes, ignore: IgnoreFilterManager) -> Iterator[bytes]:
+    """``path`` itself when it is an untracked file, or the files of an untracked folder."""
+    full = root + b"/" + path
+    text = path.decode("utf-8", "surrogateescape")
+    if not (os.path.isdir(full) and not os.path.islink(full)):
+        if not ignore.is_ignored(text):
+            yield path
+        return
+    if ignore.is_ignored(text + "/") or os.path.exists(full + b"/.git"):
+        return
+    for name in sorted(os.listdir(full)):
+        yield from _untracked_below(root, path + b"/" + name, ignore)
+
+
+def _list_folder(full: bytes) -> list[bytes] | None:
+    """A folder's names, reused while the folder's own stat data is unchanged (git's untracked
+    cache: creating, deleting or renaming an entry updates the folder's mtime)."""
+    try:
+        st = os.lstat(full)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode):
+        return None
+    key = STAT_FIELDS(st)
+    known = _listings.get(full)
+    if known is not None and known[0] == key:
+        return known[1]
+    names = os.listdir(full)
+    if st.st_mtime_ns < time.time_ns() - _RACY_MARGIN_NS:
+        _listings.put(full, (key, names))
+    return names
+
+
+def to_model(repo: Repo, raw: RawStatus) -> Status:
+    def change(path: bytes, kind: ChangeKind) -> FileChange:
+        old = raw.renamed_from.get(path)
+        return FileChange(path=decode(path), kind=kind, old_path=decode(old) if old else None)
+
+    head = head_id(repo)
+    return Status(
+        branch=current_branch(repo),
+        head=head.decode() if head else None,
+        staged=[change(p, k) for p, k in sorted(raw.staged.items())],
+        unstaged=[change(p, k) for p, k in sorted(raw.unstaged.items())],
+        untracked=[change(p, "added") for p in raw.untracked],
+        conflicted=[change(p, "modified") for p in sorted(raw.conflicted)],
+    )
+
+
+def decode(path: bytes) -> str:
+    return path.decode("utf-8", "replace")
+
+
+def status(repo: Repo) -> Status:
+    return to_model(repo, raw_status(repo))

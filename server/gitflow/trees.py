@@ -1,0 +1,102 @@
+"""Reading trees and commits: flattened trees (cached by id, since trees never change), HEAD."""
+
+import stat
+import threading
+from collections import OrderedDict
+
+from dulwich.object_store import BaseObjectStore
+from dulwich.objects import Blob, Commit, ObjectID, Tree
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from server.core.errors import Invalid, NotFound
+
+FlatTree = dict[bytes, tuple[int, ObjectID]]
+
+_CACHE_SIZE = 8
+_flat_cache: OrderedDict[bytes, FlatTree] = OrderedDict()
+_flat_lock = threading.Lock()
+
+
+def flatten(store: BaseObjectStore, tree_id: bytes | None) -> FlatTree:
+    """Every blob, symlink and submodule below ``tree_id`` as ``path -> (mode, id)``."""
+    if tree_id is None:
+        return {}
+    with _flat_lock:
+        cached = _flat_cache.get(tree_id)
+        if cached is not None:
+            _flat_cache.move_to_end(tree_id)
+            return cached
+    flat: FlatTree = {}
+    stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
+    while stack:
+        prefix, sha = stack.pop()
+        tree = store[ObjectID(sha)]
+        assert isinstance(tree, Tree)
+        for name, mode, child in tree.iteritems():
+            path = prefix + name
+            if stat.S_ISDIR(mode):
+                stack.append((path + b"/", child))
+            else:
+                flat[path] = (mode, child)
+    with _flat_lock:
+        _flat_cache[tree_id] = flat
+        if len(_flat_cache) > _CACHE_SIZE:
+            _flat_cache.popitem(last=False)
+    return flat
+
+
+def head_id(repo: Repo) -> ObjectID | None:
+    """The commit HEAD points to, or None on an unborn branch."""
+    try:
+        return repo.refs[Ref(b"HEAD")]
+    except KeyError:
+        return None
+
+
+def get_commit(repo: Repo, sha: bytes) -> Commit:
+    try:
+        obj = repo[ObjectID(sha)]
+    except (KeyError, ValueError):
+        raise NotFound(f"commit not found: {sha.decode('ascii', 'replace')}") from None
+    if not isinstance(obj, Commit):
+        raise Invalid("not a commit")
+    return obj
+
+
+def resolve_commit(repo: Repo, spec: str) -> Commit:
+    """A commit by full or abbreviated id, branch, tag or ``HEAD``."""
+    if not spec or len(spec) > 250 or not spec.isascii():
+        raise NotFound(f"commit not found: {spec[:80]}")
+    raw = spec.encode("ascii")
+    for ref in (raw, b"refs/heads/" + raw, b"refs/tags/" + raw, b"refs/remotes/" + raw):
+        if Ref(ref) in repo.refs:
+            return get_commit(repo, repo.refs[Ref(ref)])
+    if len(raw) == 40:
+        return get_commit(repo, raw)
+    if 4 <= len(raw) < 40 and all(c in b"0123456789abcdef" for c in raw):
+        matches = [sha for sha in repo.object_store if sha.startswith(raw)]
+        commits = [sha for sha in matches if isinstance(repo[sha], Commit)]
+        if len(commits) == 1:
+            return get_commit(repo, commits[0])
+    raise NotFound(f"commit not found: {spec}")
+
+
+def head_tree_id(repo: Repo) -> ObjectID | None:
+    sha = head_id(repo)
+    return get_commit(repo, sha).tree if sha else None
+
+
+def blob_data(store: BaseObjectStore, sha: bytes) -> bytes:
+    blob = store[ObjectID(sha)]
+    assert isinstance(blob, Blob)
+    return blob.as_raw_string()
+
+
+def current_branch(repo: Repo) -> str | None:
+    """The branch HEAD names (``None`` when HEAD is detached)."""
+    chain, _ = repo.refs.follow(Ref(b"HEAD"))
+    target = chain[-1]
+    if target.startswith(b"refs/heads/"):
+        return target[len(b"refs/heads/") :].decode("utf-8", "replace")
+    return None

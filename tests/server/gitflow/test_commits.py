@@ -1,0 +1,169 @@
+"""Stage, unstage, discard, commit, log and show — and what plain dulwich gets wrong."""
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from server.core.errors import Invalid, NotFound
+from server.gitflow import service
+from tests.fakes.git_remotes import git
+from tests.server.gitflow.conftest import AUTHOR, write
+
+
+def test_stage_commit_is_read_by_git(work: Path) -> None:
+    write(work, "a.txt", "alpha\nbeta\n")
+    write(work, "new.txt", "new\n")
+    st = service.stage(work, ["a.txt", "new.txt"])
+    assert {(c.path, c.kind) for c in st.staged} == {("a.txt", "modified"), ("new.txt", "added")}
+    info = service.commit(work, "second\n\nbody")
+    assert git("log", "-1", "--format=%H %an <%ae> %s", cwd=work).strip() == (
+        f"{info.sha} Ada Lovelace <ada@example.com> second"
+    )
+    assert git("status", "--porcelain", cwd=work) == ""
+    git("fsck", "--strict", cwd=work)
+
+
+def test_commit_made_by_git_is_read_by_us(work: Path) -> None:
+    write(work, "g.txt", "from git\n")
+    git("add", "g.txt", cwd=work)
+    git("commit", "-q", "-m", "by git", cwd=work)
+    entries = service.log(work)
+    assert [e.summary for e in entries] == ["by git", "initial"]
+    assert entries[0].parents == [entries[1].sha]
+    detail = service.show(work, entries[0].sha)
+    assert [(f.path, f.kind) for f in detail.files] == [("g.txt", "added")]
+
+
+def test_empty_commit_is_refused(work: Path) -> None:
+    write(work, "a.txt", "unstaged edit\n")
+    with pytest.raises(Invalid) as caught:
+        service.commit(work, "nothing")
+    assert caught.value.code == "nothing_to_commit"
+    assert len(service.log(work)) == 1
+
+
+def test_commit_without_identity_is_a_clear_error(work: Path) -> None:
+    git("config", "--unset", "user.name", cwd=work)
+    write(work, "a.txt", "x\n")
+    service.stage(work, ["a.txt"])
+    with pytest.raises(Invalid) as caught:
+        service.commit(work, "who?")
+    assert caught.value.code == "no_identity"
+    info = service.commit(work, "explicit", author=AUTHOR)
+    assert info.author == "Ada Lovelace"
+
+
+def test_unstage_keeps_the_work_tree(work: Path) -> None:
+    write(work, "a.txt", "precious edit\n")
+    write(work, "added.txt", "added\n")
+    service.stage(work, ["a.txt", "added.txt"])
+    st = service.unstage(work, ["a.txt", "added.txt"])
+    assert st.staged == []
+    assert (work / "a.txt").read_text() == "precious edit\n"
+    assert {c.path for c in st.untracked} == {"added.txt"}
+    assert [c.path for c in st.unstaged] == ["a.txt"]
+
+
+def test_discard_restores_from_the_index(work: Path) -> None:
+    write(work, "a.txt", "staged\n")
+    service.stage(work, ["a.txt"])
+    write(work, "a.txt", "staged then edited\n")
+    write(work, "junk.txt", "junk\n")
+    st = service.discard(work, ["a.txt", "junk.txt"])
+    assert (work / "a.txt").read_text() == "staged\n"
+    assert not (work / "junk.txt").exists()
+    assert [c.path for c in st.staged] == ["a.txt"] and st.unstaged == [] and st.untracked == []
+
+
+def test_stage_a_folder_and_a_deletion(work: Path) -> None:
+    (work / "src/b.py").unlink()
+    write(work, "src/c.py", "c\n")
+    st = service.stage(work, ["src"])
+    assert {(c.path, c.kind) for c in st.staged} == {("src/b.py", "deleted"), ("src/c.py", "added")}
+
+
+def test_paths_outside_the_work_tree_are_refused(work: Path) -> None:
+    for bad in ("../outside", ".git/config", "/etc/passwd/..", ".GIT/hooks"):
+        with pytest.raises((Invalid, NotFound)):
+            service.stage(work, [bad])
+
+
+def test_amend_replaces_the_last_commit(work: Path) -> None:
+    write(work, "a.txt", "v2\n")
+    service.stage(work, ["a.txt"])
+    first = service.commit(work, "v2")
+    amended = service.commit(work, "v2, better worded", amend=True)
+    assert amended.parents == first.parents
+    assert git("log", "--format=%s", cwd=work).splitlines() == ["v2, better worded", "initial"]
+
+
+def test_two_threads_committing_lose_nothing(work: Path) -> None:
+    """dulwich alone loses commits here (RESEARCH); one lock per repository keeps them all.
+
+    A thread may find its staged file already committed by the other one; that commit is then
+    refused as empty, which loses nothing.
+    """
+    rounds = 6
+    errors: list[BaseException] = []
+    made: list[str] = []
+
+    def committer(name: str) -> None:
+        for i in range(rounds):
+            write(work, f"{name}-{i}.txt", f"{name} {i}\n")
+            try:
+                service.stage(work, [f"{name}-{i}.txt"])
+                made.append(service.commit(work, f"{name} {i}").sha)
+            except Invalid as e:
+                if e.code != "nothing_to_commit":
+                    errors.append(e)
+            except BaseException as e:  # collected for the assertion below
+                errors.append(e)
+
+    threads = [threading.Thread(target=committer, args=(n,)) for n in ("left", "right")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    history = git("log", "--format=%H", cwd=work).split()
+    assert len(history) == len(made) + 1 and set(made) <= set(history)
+    committed = set(git("ls-tree", "-r", "--name-only", "HEAD", cwd=work).split())
+    assert {f"{n}-{i}.txt" for n in ("left", "right") for i in range(rounds)} <= committed
+    assert git("status", "--porcelain", cwd=work) == ""
+
+
+def test_log_pages_and_show_a_merge_parent_list(work: Path) -> None:
+    for i in range(5):
+        write(work, "a.txt", f"v{i}\n")
+        service.stage(work, ["a.txt"])
+        service.commit(work, f"v{i}")
+    page = service.log(work, limit=2, skip=1)
+    assert [e.summary for e in page] == ["v3", "v2"]
+    assert page[0].parents == [page[1].sha]
+
+
+def test_files_reached_through_a_symlinked_folder_are_refused(work: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "secret.txt", "secret\n")
+    (work / "linked").symlink_to(outside)
+    with pytest.raises(Invalid):
+        service.stage(work, ["linked/secret.txt"])
+    assert "secret" not in git("ls-files", "--stage", cwd=work)
+
+
+def test_our_index_writes_keep_git_happy(work: Path) -> None:
+    write(work, "a.txt", "v2\n")
+    (work / "src/b.py").unlink()
+    write(work, "deep/er/" + "long-name-" * 20 + ".txt", "long\n")
+    service.stage(work, ["a.txt", "src/b.py", "deep"])
+    assert git("diff", "--cached", "--name-status", cwd=work).split("\n")[:2] == [
+        "M\ta.txt",
+        "A\tdeep/er/" + "long-name-" * 20 + ".txt",
+    ]
+    git("update-index", "--really-refresh", cwd=work)
+    assert git("status", "--porcelain", cwd=work).splitlines() == [
+        "M  a.txt",
+        "A  deep/er/" + "long-name-" * 20 + ".txt",
+        "D  src/b.py",
+    ]
