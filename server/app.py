@@ -5,6 +5,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.gzip import GZipMiddleware
 from sqlmodel import Session
 
@@ -17,6 +18,7 @@ from server.core.events import EventHub
 from server.core.logs import install_redaction
 from server.core.security import SecurityMiddleware, load_or_create_token
 from server.files.watch import FileWatchers
+from server.modeltools.service import create_tool_manager
 from server.training.service import JobManager
 from server.users.service import ensure_local_user
 from server.web.pages import BundleFiles
@@ -40,12 +42,14 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.hub = hub
         app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
         app.state.tab_commands = {}
+        app.state.tools = create_tool_manager(settings, engine, hub)
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
         app.state.jobs.start()
         try:
             yield
         finally:
             app.state.jobs.close()
+            await run_in_threadpool(app.state.tools.close)
             await app.state.watchers.close()
             engine.dispose()
 

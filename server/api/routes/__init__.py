@@ -3,8 +3,9 @@
 from fastapi import APIRouter
 
 from server.api import ws
-from server.api.routes import files, git, jobs, projects, system
+from server.api.routes import files, git, jobs, projects, system, tools
 
 ROUTERS: list[APIRouter] = [
-    system.router, projects.router, files.router, git.router, jobs.router, ws.router,
+    system.router, projects.router, files.router, git.router, jobs.router, tools.router,
+    ws.router,
 ]

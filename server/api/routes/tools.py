@@ -1,0 +1,54 @@
+"""Model tools: start a run, follow it, cancel it, list a project's runs, read a run's log."""
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+from fastapi.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+
+from server.api.deps import CurrentUser, EditableProject, ProjectDep, SessionDep
+from server.modeltools import service
+from server.modeltools.models import ToolLog, ToolRunPublic
+from server.modeltools.schemas import ToolName
+from server.modeltools.service import ToolManager
+
+router = APIRouter(prefix="/api", tags=["tools"])
+
+
+def get_tools(conn: HTTPConnection) -> ToolManager:
+    tools: ToolManager = conn.app.state.tools
+    return tools
+
+
+ToolsDep = Annotated[ToolManager, Depends(get_tools)]
+
+
+@router.post("/projects/{pid}/tools/{tool}", status_code=202)
+async def start_run(
+    tool: ToolName,
+    project: EditableProject,
+    session: SessionDep,
+    tools: ToolsDep,
+    body: Annotated[dict[str, Any], Body()],
+) -> ToolRunPublic:
+    return await run_in_threadpool(tools.start, session, project, tool, body)
+
+
+@router.get("/tool-runs/{rid}")
+def get_run(rid: str, session: SessionDep, user: CurrentUser) -> ToolRunPublic:
+    return service.to_public(service.get_run(session, user, rid))
+
+
+@router.post("/tool-runs/{rid}/cancel")
+def cancel_run(rid: str, session: SessionDep, user: CurrentUser, tools: ToolsDep) -> ToolRunPublic:
+    return tools.cancel(session, service.get_run(session, user, rid))
+
+
+@router.get("/projects/{pid}/tool-runs")
+def list_runs(project: ProjectDep, session: SessionDep, limit: int = 100) -> list[ToolRunPublic]:
+    return service.list_runs(session, project, min(max(limit, 1), 1000))
+
+
+@router.get("/tool-runs/{rid}/log")
+def read_log(rid: str, session: SessionDep, user: CurrentUser, offset: int = 0) -> ToolLog:
+    return service.read_log(service.get_run(session, user, rid), offset)

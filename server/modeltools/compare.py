@@ -1,0 +1,165 @@
+"""Compare a .mnn model with a reference on the same inputs: ONNX Runtime, or another .mnn.
+
+Per output: max / mean absolute error, error relative to the reference's largest magnitude, and
+cosine; per layer wherever a tensor name exists in both models; a verdict against ``threshold``
+(the largest relative error allowed on any output).
+"""
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from server.modeltools import tensors
+from server.modeltools.errors import ToolFailed
+from server.modeltools.schemas import CompareArgs
+
+MAX_LAYERS = 500
+_ORT_TYPES = {
+    "tensor(float)": np.float32,
+    "tensor(double)": np.float64,
+    "tensor(int64)": np.int64,
+    "tensor(int32)": np.int32,
+    "tensor(uint8)": np.uint8,
+    "tensor(int8)": np.int8,
+    "tensor(bool)": np.bool_,
+}
+
+
+def _user_inputs(args: CompareArgs, names: set[str]) -> dict[str, np.ndarray]:
+    values = {}
+    for name, path in (args.inputs or {}).items():
+        if name not in names:
+            raise ToolFailed(f"the model has no input named {name!r}; it has {sorted(names)}")
+        try:
+            values[name] = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise ToolFailed(f"{Path(path).name}: not a readable .npy array ({exc})") from None
+    return values
+
+
+def _inputs(model: tensors.Loaded, args: CompareArgs) -> dict[str, np.ndarray]:
+    values = tensors.random_inputs(model, args.seed)
+    values.update(_user_inputs(args, set(values)))
+    return values
+
+
+def _onnx_reference(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
+    """Run ONNX Runtime with the model's outputs plus every wanted intermediate tensor."""
+    import onnx
+    import onnxruntime as ort
+
+    try:
+        proto = onnx.load(path)
+    except Exception as exc:
+        raise ToolFailed(f"{Path(path).name}: not a readable ONNX model ({exc})") from None
+    graph = proto.graph
+    outputs = [o.name for o in graph.output]
+    produced = {name for node in graph.node for name in node.output}
+    known = set(outputs) | {i.name for i in graph.input}
+    extra = [name for name in layers if name in produced and name not in known]
+    graph.output.extend(onnx.ValueInfoProto(name=name) for name in extra)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    feed = {
+        i.name: inputs[i.name].astype(_ORT_TYPES.get(i.type, inputs[i.name].dtype))
+        for i in session.get_inputs()
+        if i.name in inputs
+    }
+    missing = [i.name for i in session.get_inputs() if i.name not in inputs]
+    if missing:
+        raise ToolFailed(f"the reference needs inputs the model lacks: {missing}")
+    values = dict(zip([o.name for o in session.get_outputs()], session.run(None, feed), strict=True))
+    return {n: values[n] for n in outputs}, {n: values[n] for n in extra}
+
+
+def _output_names(path: str) -> set[str]:
+    probe = tensors.load(path)
+    return set(probe.outputs())
+
+
+def _run_mnn(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
+    """Run a .mnn model; saved intermediate tensors show up among the session's outputs."""
+    real_outputs = _output_names(path)
+    saved = {"saveTensors": tuple(layers)} if layers else {}
+    model = tensors.load(path, saved)
+    names = set(model.inputs())
+    missing = names - set(inputs)
+    if missing:
+        raise ToolFailed(f"{Path(path).name} needs inputs the other model lacks: {sorted(missing)}")
+    tensors.feed(model, {n: inputs[n] for n in names})
+    model.net.runSession(model.session)
+    values = {n: tensors.read(t) for n, t in model.outputs().items()}
+    outputs = {n: v for n, v in values.items() if n in real_outputs}
+    return outputs, {n: values[n] for n in layers if n in values and n not in real_outputs}
+
+
+def _candidate_layers(model_path: str, reference_path: str) -> list[str]:
+    """Tensor names present in both graphs, in the model's order (inputs and constants left out)."""
+    import MNN
+
+    graph = MNN.expr.load_as_dict(model_path)
+    ours = [
+        n for n, v in graph.items() if v.op_type not in ("Input", "Const") and str(v.dtype) == "dtype.float"
+    ]
+    if reference_path.lower().endswith(".onnx"):
+        import onnx
+
+        proto = onnx.load(reference_path, load_external_data=False)
+        theirs = {name for node in proto.graph.node for name in node.output}
+    else:
+        theirs = set(MNN.expr.load_as_dict(reference_path))
+    return [n for n in ours if n in theirs][:MAX_LAYERS]
+
+
+def _table(actual: dict, expected: dict, threshold: float | None) -> list[dict[str, Any]]:
+    rows = []
+    for name, ref in expected.items():
+        if name not in actual:
+            continue
+        row = {"name": name, "shape": list(ref.shape), **tensors.errors(actual[name], ref)}
+        if threshold is not None:
+            row["passed"] = row["relative_error"] <= threshold
+        rows.append(row)
+    return rows
+
+
+def _worst(rows: list[dict[str, Any]]) -> dict[str, float]:
+    return {
+        "max_abs_error": max(r["max_abs_error"] for r in rows),
+        "mean_abs_error": max(r["mean_abs_error"] for r in rows),
+        "relative_error": max(r["relative_error"] for r in rows),
+        "cosine": min(r["cosine"] for r in rows),
+    }
+
+
+def run(args: CompareArgs) -> dict[str, Any]:
+    probe = tensors.load(args.model)
+    inputs = _inputs(probe, args)
+    layers = _candidate_layers(args.model, args.reference) if args.per_layer else []
+    onnx_ref = args.reference.lower().endswith(".onnx")
+    runner = _onnx_reference if onnx_ref else _run_mnn
+    ref_out, ref_layers = runner(args.reference, inputs, layers)
+    our_out, our_layers = _run_mnn(args.model, inputs, list(ref_layers))
+    outputs = _table(our_out, ref_out, args.threshold)
+    if not outputs:
+        raise ToolFailed("the two models share no output name to compare")
+    return {
+        "reference_kind": "onnxruntime" if onnx_ref else "mnn",
+        "inputs": [
+            {
+                "name": n,
+                "shape": list(v.shape),
+                "source": "file" if n in (args.inputs or {}) else "random",
+            }
+            for n, v in inputs.items()
+        ],
+        "seed": args.seed,
+        "threshold": args.threshold,
+        "outputs": outputs,
+        **_worst(outputs),
+        "passed": all(r["passed"] for r in outputs),
+        "layers": _table(our_layers, ref_layers, None),
+    }

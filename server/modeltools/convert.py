@@ -1,0 +1,107 @@
+"""Convert ONNX / TFLite / TF / Caffe / MNN models to .mnn with MNN's native converter."""
+
+import re
+from pathlib import Path
+from typing import Any
+
+from server.modeltools import mnnfile, native
+from server.modeltools.errors import ToolFailed
+from server.modeltools.formats import framework_of
+from server.modeltools.schemas import ConvertArgs
+
+_WARNING = re.compile(r"warn|not support|unsupport|fallback|\[ERROR\]", re.IGNORECASE)
+
+
+def _caffe_pair(model: Path, prototxt: str | None) -> tuple[Path, Path]:
+    """Caffe needs the weights (.caffemodel) and the graph (.prototxt); find the missing half."""
+    if model.suffix.lower() == ".prototxt":
+        weights, graph = model.with_suffix(".caffemodel"), model
+    else:
+        weights, graph = model, Path(prototxt) if prototxt else model.with_suffix(".prototxt")
+    for part in (weights, graph):
+        if not part.is_file():
+            raise ToolFailed(f"Caffe conversion needs {part.name} beside {model.name}")
+    return weights, graph
+
+
+def converter_argv(args: ConvertArgs, output: Path) -> list[str]:
+    """The converter's command line; every boolean is spelled out (see ``native.bool_flag``)."""
+    model = Path(args.model)
+    framework = args.framework or framework_of(model)
+    argv = ["-f", framework, "--MNNModel", str(output), "--bizCode", args.biz_code]
+    if framework == "CAFFE":
+        weights, graph = _caffe_pair(model, args.prototxt)
+        argv += ["--modelFile", str(weights), "--prototxt", str(graph)]
+    else:
+        argv += ["--modelFile", str(model)]
+    argv += native.bool_flag("keepInputFormat", True)
+    argv += ["--optimizeLevel", str(args.optimize_level)]
+    argv += native.presence_flag("fp16", args.fp16)
+    argv += native.presence_flag("saveStaticModel", args.static)
+    if args.weight_quant_bits:
+        argv += ["--weightQuantBits", str(args.weight_quant_bits)]
+        argv += native.bool_flag("weightQuantAsymmetric", args.weight_quant_asymmetric)
+        if args.weight_quant_block:
+            argv += ["--weightQuantBlock", str(args.weight_quant_block)]
+    if args.batch:
+        argv += ["--batch", str(args.batch)]
+    return argv
+
+
+def io_summary(path: Path) -> dict[str, Any]:
+    """Inputs and outputs of a written .mnn, read from its header (no model load)."""
+    try:
+        header = mnnfile.read_header(path)
+    except ValueError as exc:
+        return {"inputs": [], "outputs": [], "io_error": str(exc)}
+    return {"inputs": header["inputs"], "outputs": header["outputs"]}
+
+
+def _warnings(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if _WARNING.search(line)][:50]
+
+
+def _onnx_tensors(graph: Any) -> Any:
+    yield from graph.initializer
+    for node in graph.node:
+        for attr in node.attribute:
+            yield from ([attr.t] if attr.HasField("t") else [])
+            yield from attr.tensors
+            for sub in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                yield from _onnx_tensors(sub)
+
+
+def _reject_external_data_escape(model: Path) -> None:
+    """ONNX external data may point outside the model's folder (CVE-2024-27318): refuse that."""
+    if model.suffix.lower() != ".onnx" or b"location" not in model.read_bytes():
+        return
+    import onnx
+
+    proto = onnx.load(str(model), load_external_data=False)
+    for tensor in _onnx_tensors(proto.graph):
+        for entry in tensor.external_data:
+            value = entry.value
+            if entry.key == "location" and (value.startswith(("/", "\\")) or ".." in value):
+                raise ToolFailed(f"external data path {value!r} leaves the model's folder")
+
+
+def run(args: ConvertArgs) -> dict[str, Any]:
+    if args.output is None:
+        raise ToolFailed("convert needs an output path")
+    model, output = Path(args.model), Path(args.output)
+    _reject_external_data_escape(model)
+    with native.atomic_output(output) as partial:
+        argv = converter_argv(args, partial)
+        text = native.convert(argv)
+        native.check_written(partial, text, native.CONVERT_SUCCESS, "conversion")
+    input_size = model.stat().st_size
+    output_size = output.stat().st_size
+    return {
+        "output": str(output),
+        "framework": argv[1],
+        "input_size": input_size,
+        "output_size": output_size,
+        "compression_ratio": round(input_size / output_size, 4),
+        **io_summary(output),
+        "warnings": _warnings(text),
+    }

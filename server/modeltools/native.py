@@ -1,0 +1,109 @@
+"""Calls into MNN's native converter and quantizer, capturing what they print.
+
+Only ``_tools.mnnconvert`` / ``_tools.mnnquant`` are used: the ``MNN.tools`` Python wrappers and
+the console scripts send telemetry over the network, so this module never imports them. The
+native tools print to the C ``stdout`` and report nothing useful through their return value, so
+their output is captured at the file-descriptor level and success is decided from it.
+
+The capture file lives in the working folder (the run's folder) so that, should the native code
+crash mid-call, what it printed is still on disk for the crash report.
+"""
+
+import ctypes
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from server.modeltools.errors import ToolFailed
+
+NATIVE_LOG = "native.log"
+CONVERT_SUCCESS = "Converted Success!"
+
+_libc = ctypes.CDLL(None)
+
+
+def _flush_all() -> None:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _libc.fflush(None)
+
+
+def run_captured(argv0: str, argv: list[str]) -> str:
+    """Run one native tool with fd 1 and 2 sent to ``native.log``; echo and return the text."""
+    import _tools  # the native extension only; see the module docstring
+
+    tool = {"mnnconvert": _tools.mnnconvert, "mnnquant": _tools.mnnquant}[argv0]
+    path = Path(NATIVE_LOG)
+    _flush_all()
+    saved = os.dup(1), os.dup(2)
+    with path.open("ab") as capture:
+        start = capture.tell()
+        os.dup2(capture.fileno(), 1)
+        os.dup2(capture.fileno(), 2)
+        try:
+            tool([argv0, *argv])
+        finally:
+            _flush_all()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+    with path.open("rb") as capture:
+        capture.seek(start)
+        text = capture.read().decode("utf-8", "replace")
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return text
+
+
+def convert(argv: list[str]) -> str:
+    return run_captured("mnnconvert", argv)
+
+
+def quantize(src: str, dst: str, config_json: str) -> str:
+    return run_captured("mnnquant", [src, dst, config_json])
+
+
+def bool_flag(name: str, value: bool) -> list[str]:
+    """A converter flag that reads its value: always spelled ``--flag=1|0``.
+
+    Bare flags of this kind are read inverted by MNN 3.6.1 (bare ``--keepInputFormat`` turns
+    it off), so the value is always written out.
+    """
+    return [f"--{name}={1 if value else 0}"]
+
+
+def presence_flag(name: str, value: bool) -> list[str]:
+    """A converter flag that MNN 3.6.1 reads by presence only (``--fp16=0`` still means fp16)."""
+    return [f"--{name}=1"] if value else []
+
+
+def error_summary(text: str) -> str:
+    """The native tool's error lines, de-duplicated, in order, without their ``[ERROR]`` tag."""
+    errors = [
+        line.replace("[ERROR]", "").strip()
+        for line in text.splitlines()
+        if "error" in line.lower() or "failed" in line
+    ]
+    return "; ".join(dict.fromkeys(errors))[:1000]
+
+
+@contextmanager
+def atomic_output(final: Path) -> Iterator[Path]:
+    """A hidden file beside ``final`` to write into; it replaces ``final`` only if the block
+    succeeds, so a failed run never destroys a model that was already there."""
+    partial = final.with_name(f".{final.name}.{os.getpid()}.part")
+    try:
+        yield partial
+        os.replace(partial, final)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def check_written(path: Path, text: str, marker: str, what: str) -> None:
+    """Success is the tool's own success line plus a non-empty file, never its return value."""
+    if marker not in text or not path.is_file() or path.stat().st_size == 0:
+        reason = error_summary(text) or "no model was written"
+        raise ToolFailed(f"{what} failed: {reason}")

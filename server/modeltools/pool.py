@@ -1,0 +1,139 @@
+"""A small bounded pool of tool runs, with one worker process started ahead of the next run.
+
+Every run still gets a process of its own that runs nothing else; the spare is only started
+early, so that its interpreter start-up and common imports are paid while no one waits. It
+blocks on its standard input until it is handed one job, then behaves exactly like a freshly
+spawned worker (same session, limits, folder and log).
+"""
+
+import json
+import subprocess
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from server.modeltools.runner import (
+    Limits,
+    LineHandler,
+    Outcome,
+    WorkerSpec,
+    kill_group,
+    run_worker,
+    spawn,
+)
+
+
+class Standby:
+    """Holds at most one idle worker process started with ``limits``."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen | None = None
+        self._closed = False
+
+    def refill(self) -> None:
+        with self._lock:
+            if self._closed or (self._proc is not None and self._proc.poll() is None):
+                return
+            self._proc = spawn(
+                ["--standby"],
+                cwd=Path("/"),
+                limits=self.limits,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+            )
+
+    def take(self, spec: WorkerSpec) -> subprocess.Popen | None:
+        """The idle process, now given ``spec``'s job; None if there is none that fits."""
+        if spec.limits != self.limits or spec.extra_env:
+            return None
+        with self._lock:
+            proc, self._proc = self._proc, None
+        if proc is None or proc.stdin is None:
+            return None
+        if proc.poll() is not None:
+            _discard(proc)
+            return None
+        job = json.dumps({"tool": spec.tool, "cwd": str(spec.run_dir)})
+        try:
+            proc.stdin.write(job.encode() + b"\n")
+            proc.stdin.close()
+        except OSError:
+            _discard(proc)
+            return None
+        return proc
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            proc, self._proc = self._proc, None
+        if proc is not None:
+            _discard(proc)
+
+
+def _discard(proc: subprocess.Popen) -> None:
+    """Stop an idle worker and release its pipe."""
+    if proc.stdin is not None:
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+    kill_group(proc)
+
+
+@dataclass(eq=False)
+class RunHandle:
+    future: Future[Outcome]
+    cancel: threading.Event
+
+
+class WorkerPool:
+    """At most ``size`` workers at once; the rest wait in order."""
+
+    def __init__(self, size: int = 2, limits: Limits | None = None) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="modeltool")
+        self._handles: set[RunHandle] = set()
+        self._lock = threading.Lock()
+        # Started after the first run, so a server that never runs a tool never starts one.
+        self._standby = Standby(limits or Limits())
+
+    def submit(
+        self,
+        spec: WorkerSpec,
+        *,
+        on_start: Callable[[], None] | None = None,
+        on_line: LineHandler | None = None,
+    ) -> RunHandle:
+        cancel = threading.Event()
+
+        def job() -> Outcome:
+            if cancel.is_set():
+                return Outcome("cancelled", error="cancelled before it started")
+            if on_start is not None:
+                on_start()
+            try:
+                return run_worker(spec, cancel=cancel, on_line=on_line, launcher=self._standby)
+            finally:
+                self._standby.refill()
+
+        handle = RunHandle(self._executor.submit(job), cancel)
+        with self._lock:
+            self._handles.add(handle)
+        handle.future.add_done_callback(lambda _f: self._forget(handle))
+        return handle
+
+    def _forget(self, handle: RunHandle) -> None:
+        with self._lock:
+            self._handles.discard(handle)
+
+    def shutdown(self) -> None:
+        """Cancel everything queued or running, wait for the workers, stop the spare."""
+        with self._lock:
+            handles = list(self._handles)
+        for handle in handles:
+            handle.cancel.set()
+        self._executor.shutdown(wait=True, cancel_futures=False)
+        self._standby.close()

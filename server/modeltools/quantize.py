@@ -1,0 +1,173 @@
+"""Full int8 quantization with MNN's native quantizer and a calibration folder.
+
+The quantizer reads every file of the folder it is given, so the usable samples are staged as
+links in a folder of their own; ``.npy`` sequences are written out as the ``.txt`` rows the
+quantizer reads. Its ``debug`` report gives the per-layer cosine between float and int8.
+"""
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from server.modeltools import native, tensors
+from server.modeltools.convert import io_summary
+from server.modeltools.errors import ToolFailed
+from server.modeltools.formats import BadModelFile, calibration_files
+from server.modeltools.schemas import QuantizeArgs
+
+QUANT_DONE = "Quantize model done!"
+_LAYER = re.compile(
+    r"^(?P<op>.+?) (?P<tensor>(?:input|output)_tensor_\d+):\s+cos distance: (?P<cos>\S+), "
+    r"overflow ratio: (?P<overflow>\S+)"
+)
+
+
+def _stage_images(files: list[Path], staged: Path) -> None:
+    for index, source in enumerate(files):
+        os.symlink(source, staged / f"{index:06d}{source.suffix.lower()}")
+
+
+def _sequence_value(path: Path, shape: list[int]) -> np.ndarray:
+    try:
+        if path.suffix.lower() == ".npy":
+            return np.asarray(np.load(path, allow_pickle=False), dtype=np.float32)
+        return np.loadtxt(path, dtype=np.float32, ndmin=1).reshape(shape)
+    except (OSError, ValueError) as exc:
+        raise ToolFailed(f"{path.name}: not a usable calibration sample ({exc})") from None
+
+
+def _sample_files(sample: Path, inputs: dict[str, list[int]]) -> dict[str, Path]:
+    """Input name → file of one sample: the file itself, or ``<name>.npy|.txt`` in a folder."""
+    if sample.is_file():
+        if len(inputs) != 1:
+            raise ToolFailed("a model with several inputs needs one sample folder per sample")
+        return {next(iter(inputs)): sample}
+    found = {}
+    for name in inputs:
+        candidates = [sample / f"{name}{suffix}" for suffix in (".npy", ".txt")]
+        existing = [c for c in candidates if c.is_file()]
+        if not existing:
+            raise ToolFailed(f"calibration sample {sample.name} has no {name}.npy or {name}.txt")
+        found[name] = existing[0]
+    return found
+
+
+def _stage_sequences(samples: list[Path], staged: Path, inputs: dict[str, list[int]]) -> None:
+    """MNN reads a sequence sample as a folder of ``<input>.txt`` values plus ``input.json``."""
+    for index, sample in enumerate(samples):
+        folder = staged / f"{index:06d}"
+        folder.mkdir()
+        shapes = []
+        for name, path in _sample_files(sample, inputs).items():
+            value = _sequence_value(path, inputs[name])
+            if value.size == int(np.prod(inputs[name])):
+                value = value.reshape(inputs[name])  # a sample may leave out the batch axis
+            np.savetxt(folder / f"{name}.txt", value.reshape(1, -1), fmt="%.8g")
+            shapes.append({"name": name, "shape": list(value.shape)})
+        (folder / "input.json").write_text(json.dumps({"inputs": shapes}))
+
+
+def _stage(samples: list[Path], args: QuantizeArgs, model: tensors.Loaded) -> Path:
+    staged = Path("calibration")
+    staged.mkdir(exist_ok=True)
+    chosen = samples[: args.max_samples]
+    if args.input_type == "image":
+        _stage_images(chosen, staged)
+    else:
+        inputs = {name: list(t.getShape()) for name, t in model.inputs().items()}
+        _stage_sequences(chosen, staged, inputs)
+    return staged
+
+
+def _default_size(model: tensors.Loaded) -> tuple[int, int]:
+    tensor = next(iter(model.inputs().values()))
+    shape = tensor.getShape()
+    if len(shape) != 4:
+        raise ToolFailed("image calibration needs a 4-D input; set input_type to sequence")
+    if tensors.layout_name(tensor) == "NHWC":
+        return shape[2], shape[1]
+    return shape[3], shape[2]
+
+
+def _config(args: QuantizeArgs, staged: Path, count: int, model: tensors.Loaded) -> dict:
+    width, height = _default_size(model) if args.input_type == "image" else (0, 0)
+    config: dict[str, Any] = {
+        "format": args.format,
+        "mean": args.mean,
+        "normal": args.normal,
+        "width": args.width or width,
+        "height": args.height or height,
+        "path": f"{staged}{os.sep}",
+        "used_image_num": count,
+        "used_sample_num": count,
+        "feature_quantize_method": args.feature_method,
+        "weight_quantize_method": args.weight_method,
+        "skip_quant_op_names": args.skip_ops,
+        "debug": True,
+    }
+    if args.input_type == "sequence":
+        config["input_type"] = "sequence"
+        first = json.loads(next(staged.glob("*/input.json")).read_text())
+        config["inputs"] = first["inputs"]
+    if args.center_crop_h:
+        config["center_crop_h"] = args.center_crop_h
+    if args.center_crop_w:
+        config["center_crop_w"] = args.center_crop_w
+    return config
+
+
+def _warnings(text: str, layers: list[dict[str, Any]]) -> list[str]:
+    lines = [line.strip() for line in text.splitlines() if "error" in line.lower()]
+    if not layers:
+        lines.append("the quantizer reported no per-layer statistics: check the calibration data")
+    return list(dict.fromkeys(lines))[:50]
+
+
+def parse_layers(text: str) -> list[dict[str, Any]]:
+    layers = []
+    for line in text.splitlines():
+        if match := _LAYER.match(line.strip()):
+            layers.append(
+                {
+                    "name": match["op"],
+                    "tensor": match["tensor"],
+                    "cosine": float(match["cos"]),
+                    "overflow_ratio": float(match["overflow"]),
+                }
+            )
+    return layers
+
+
+def run(args: QuantizeArgs) -> dict[str, Any]:
+    if args.output is None:
+        raise ToolFailed("quantize needs an output path")
+    model = tensors.load(args.model)
+    try:
+        files = calibration_files(Path(args.calibration), args.input_type)
+    except BadModelFile as exc:
+        raise ToolFailed(str(exc)) from None
+    staged = _stage(files, args, model)
+    count = len(list(staged.iterdir()))
+    Path("quant.json").write_text(json.dumps(_config(args, staged, count, model)))
+    output = Path(args.output)
+    with native.atomic_output(output) as partial:
+        text = native.quantize(args.model, str(partial), "quant.json")
+        native.check_written(partial, text, QUANT_DONE, "quantization")
+    layers = parse_layers(text)
+    finite = [layer["cosine"] for layer in layers if np.isfinite(layer["cosine"])]
+    input_size = Path(args.model).stat().st_size
+    return {
+        "output": str(output),
+        "input_size": input_size,
+        "output_size": output.stat().st_size,
+        "compression_ratio": round(input_size / output.stat().st_size, 4),
+        "samples": count,
+        "layers": layers,
+        "cosine": min(finite) if finite else None,
+        **io_summary(output),
+        "warnings": _warnings(text, layers),
+    }

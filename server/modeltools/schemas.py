@@ -1,0 +1,117 @@
+"""Argument models of the model tools, shared by the HTTP API and the worker.
+
+Through the API, paths are project-relative; the service resolves them to absolute paths inside
+the project before the worker sees them. Field names follow the API contract (DESIGN §5).
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ToolName = Literal["convert", "quantize", "inspect", "compare", "benchmark"]
+TOOL_NAMES: tuple[str, ...] = ("convert", "quantize", "inspect", "compare", "benchmark")
+
+PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
+OpName = Annotated[str, Field(min_length=1, max_length=256)]
+
+
+class ToolArgs(BaseModel):
+    """Common to every tool: the model to work on and, where the tool writes one, its output."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: PathStr
+    output: PathStr | None = None
+
+
+class ConvertArgs(ToolArgs):
+    """ONNX / TFLite / TF frozen graph / Caffe / MNN → .mnn (``framework`` from the extension)."""
+
+    framework: Literal["ONNX", "TFLITE", "TF", "CAFFE", "MNN"] | None = None
+    prototxt: PathStr | None = None
+    fp16: bool = False
+    weight_quant_bits: int = Field(default=0, description="0 = off; 2..8 bits")
+    weight_quant_block: int = Field(default=0, ge=0, le=4096, description="0 = per channel")
+    weight_quant_asymmetric: bool = False
+    optimize_level: Literal[0, 1, 2] = 1
+    static: bool = False
+    batch: int | None = Field(default=None, ge=1, le=4096)
+    biz_code: str = Field(default="MNN", max_length=64, pattern=r"^[A-Za-z0-9_.\-]*$")
+
+    @field_validator("weight_quant_bits")
+    @classmethod
+    def _bits(cls, value: int) -> int:
+        if value != 0 and not 2 <= value <= 8:
+            raise ValueError("weight_quant_bits must be 0 (off) or between 2 and 8")
+        return value
+
+    @model_validator(mode="after")
+    def _block_needs_bits(self) -> "ConvertArgs":
+        if self.weight_quant_block and not self.weight_quant_bits:
+            raise ValueError("weight_quant_block needs weight_quant_bits")
+        return self
+
+
+class QuantizeArgs(ToolArgs):
+    """Full int8 quantization of a .mnn model with a calibration folder."""
+
+    calibration: PathStr
+    input_type: Literal["image", "sequence"] = "image"
+    format: Literal["RGB", "BGR", "RGBA", "GRAY"] = "RGB"
+    mean: list[float] = Field(default_factory=lambda: [127.5, 127.5, 127.5], max_length=4)
+    normal: list[float] = Field(default_factory=lambda: [0.00784314, 0.00784314, 0.00784314], max_length=4)
+    width: int | None = Field(default=None, ge=1, le=8192)
+    height: int | None = Field(default=None, ge=1, le=8192)
+    center_crop_h: float | None = Field(default=None, gt=0, le=1)
+    center_crop_w: float | None = Field(default=None, gt=0, le=1)
+    max_samples: int | None = Field(default=None, ge=1, le=100_000)
+    feature_method: Literal["KL", "EMA", "ADMM"] = "KL"
+    weight_method: Literal["MAX_ABS", "ADMM"] = "MAX_ABS"
+    skip_ops: list[OpName] = Field(default_factory=list, max_length=10_000)
+
+    @field_validator("feature_method")
+    @classmethod
+    def _no_admm(cls, value: str) -> str:
+        if value == "ADMM":
+            # MNN 3.6.1's ADMM feature calibration dereferences freed memory and segfaults.
+            raise ValueError(
+                "feature_method ADMM is refused: it crashes MNN 3.6.1's quantizer; use KL or EMA"
+            )
+        return value
+
+
+class InspectArgs(ToolArgs):
+    """Describe a .mnn, .onnx or .tflite model."""
+
+
+class CompareArgs(ToolArgs):
+    """A .mnn model against a reference: .onnx (ONNX Runtime) or another .mnn."""
+
+    reference: PathStr
+    inputs: dict[str, PathStr] | None = Field(
+        default=None, description="input name → .npy file; missing inputs are random with `seed`"
+    )
+    threshold: float = Field(default=0.01, gt=0, le=1e6)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)
+    per_layer: bool = True
+
+
+class BenchmarkArgs(ToolArgs):
+    """Latency of a .mnn model on this machine's CPU."""
+
+    threads: int = Field(default=1, ge=1, le=64)
+    precision: Literal["normal", "high", "low", "low_bf16"] = "normal"
+    memory: Literal["normal", "high", "low"] = "normal"
+    warmup: int = Field(default=10, ge=0, le=10_000)
+    loops: int = Field(default=50, ge=1, le=100_000)
+    per_op: bool = True
+    per_op_loops: int = Field(default=20, ge=1, le=10_000)
+
+
+ARG_MODELS: dict[str, type[ToolArgs]] = {
+    "convert": ConvertArgs,
+    "quantize": QuantizeArgs,
+    "inspect": InspectArgs,
+    "compare": CompareArgs,
+    "benchmark": BenchmarkArgs,
+}

@@ -1,0 +1,210 @@
+"""Tool runs as durable rows, executed by a bounded pool of contained worker processes.
+
+One ``ToolManager`` lives on ``app.state.tools``. A run is written as ``queued`` before its
+worker is submitted, ``running`` when the worker starts and final when it ends; every transition
+is published on the project's ``tools`` channel, with progress and log lines in between.
+"""
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from server.core.config import Settings
+from server.core.db import utcnow
+from server.core.errors import Conflict, NotFound
+from server.core.events import EventHub
+from server.modeltools import prepare
+from server.modeltools.models import ACTIVE, ToolLog, ToolRun, ToolRunPublic
+from server.modeltools.pool import RunHandle, WorkerPool
+from server.modeltools.progress import parse as parse_progress
+from server.modeltools.runner import Limits, Outcome, WorkerSpec
+from server.projects import service as projects
+from server.projects.models import Project
+from server.users.models import User
+
+MAX_LOG_EVENTS = 2000
+DEFAULT_WORKERS = 2
+LOG_PAGE_BYTES = 256 * 1024
+
+
+def to_public(run: ToolRun) -> ToolRunPublic:
+    return ToolRunPublic.model_validate(run, from_attributes=True)
+
+
+class ToolManager:
+    """Starts, tracks, cancels and reconciles tool runs."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        hub: EventHub,
+        runs_dir: Path,
+        *,
+        workers: int = DEFAULT_WORKERS,
+        limits: Limits | None = None,
+    ) -> None:
+        self._engine, self._hub, self._runs_dir = engine, hub, runs_dir
+        self._limits = limits or Limits()
+        self._pool = WorkerPool(size=workers, limits=self._limits)
+        self._handles: dict[str, RunHandle] = {}
+        self._lock = threading.Lock()
+
+    def reconcile(self) -> int:
+        """Runs left queued or running by a previous server become failed; returns how many."""
+        with Session(self._engine) as session:
+            result = session.execute(
+                update(ToolRun)
+                .where(col(ToolRun.status).in_(ACTIVE))
+                .values(status="failed", error="server restarted", finished_at=utcnow())
+            )
+            session.commit()
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    def start(self, session: Session, project: Project, tool: str, body: dict[str, Any]) -> ToolRunPublic:
+        args = prepare.parse(tool, body)
+        worker = prepare.worker_args(tool, project.path, args)
+        stored = args.model_dump(exclude_none=True)
+        if worker.get("output"):
+            stored["output"] = prepare.relative(project.path, Path(worker["output"]))
+        run = ToolRun(project_id=project.id, tool=tool, args=stored, log_path="")
+        run.log_path = str(self._runs_dir / run.id / "worker.log")
+        session.add(run)
+        session.commit()
+        session.refresh(run)
+        public = to_public(run)
+        self._publish(public)
+        spec = WorkerSpec(tool, worker, self._runs_dir / run.id, self._limits)
+        handle = self._pool.submit(
+            spec,
+            on_start=lambda: self._started(run.id),
+            on_line=_LineRelay(self._hub, project.id, run.id),
+        )
+        with self._lock:
+            self._handles[run.id] = handle
+        handle.future.add_done_callback(lambda future: self._finished(run.id, project.path, future.result()))
+        return public
+
+    def cancel(self, session: Session, run: ToolRun) -> ToolRunPublic:
+        if run.status not in ACTIVE:
+            raise Conflict(f"the run is already {run.status}", code="run_finished")
+        with self._lock:
+            handle = self._handles.get(run.id)
+        if handle is not None:
+            handle.cancel.set()
+        if run.status == "queued":
+            self._update(run.id, status="cancelled", error="cancelled", finished_at=utcnow())
+        session.refresh(run)
+        return to_public(run)
+
+    def close(self) -> None:
+        """Cancel what is queued or running and wait for the workers to be gone."""
+        self._pool.shutdown()
+
+    def _started(self, run_id: str) -> None:
+        self._update(run_id, status="running", only_if="queued")
+
+    def _finished(self, run_id: str, root: str, outcome: Outcome) -> None:
+        with self._lock:
+            self._handles.pop(run_id, None)
+        result = prepare.relative_result(root, outcome.result) if outcome.result else None
+        run = self._update(
+            run_id,
+            status=outcome.status,
+            result=result,
+            error=(outcome.error or None) and outcome.error[:8000],
+            finished_at=utcnow(),
+        )
+        output = (result or {}).get("output")
+        if run is not None and isinstance(output, str):
+            change = {"kind": "added", "path": output}
+            self._hub.publish(run.project_id, "files", "changed", {"changes": [change], "client": None})
+
+    def _update(self, run_id: str, only_if: str | None = None, **values: Any) -> ToolRun | None:
+        with Session(self._engine) as session:
+            run = session.get(ToolRun, run_id)
+            if run is None or (only_if is not None and run.status != only_if):
+                return None
+            if run.status == "cancelled" and values.get("status") != "cancelled":
+                return None
+            for key, value in values.items():
+                setattr(run, key, value)
+            session.add(run)
+            session.commit()
+            session.refresh(run)
+            self._publish(to_public(run))
+            return run
+
+    def _publish(self, run: ToolRunPublic) -> None:
+        self._hub.publish(run.project_id, "tools", "run", run.model_dump(mode="json"))
+
+
+class _LineRelay:
+    """Sends a worker's log lines and progress to the project's ``tools`` channel."""
+
+    def __init__(self, hub: EventHub, project_id: str, run_id: str) -> None:
+        self._hub, self._project_id, self._run_id, self._sent = hub, project_id, run_id, 0
+
+    def __call__(self, line: str) -> None:
+        progress = parse_progress(line)
+        if progress is not None:
+            data = {"id": self._run_id, **progress}
+            self._hub.publish(self._project_id, "tools", "progress", data)
+        elif self._sent < MAX_LOG_EVENTS and line.strip():
+            self._sent += 1
+            data = {"id": self._run_id, "line": line[:2000]}
+            self._hub.publish(self._project_id, "tools", "log", data)
+
+
+def get_run(session: Session, user: User, run_id: str) -> ToolRun:
+    """A run the user may see: its project must be one the user may read."""
+    run = session.get(ToolRun, run_id)
+    if run is None:
+        raise NotFound("no such tool run", code="run_not_found")
+    projects.get_project(session, user, run.project_id)
+    return run
+
+
+def list_runs(session: Session, project: Project, limit: int = 100) -> list[ToolRunPublic]:
+    query = (
+        select(ToolRun)
+        .where(ToolRun.project_id == project.id)
+        .order_by(col(ToolRun.created_at).desc())
+        .limit(limit)
+    )
+    return [to_public(run) for run in session.exec(query)]
+
+
+def read_log(run: ToolRun, offset: int = 0) -> ToolLog:
+    path = Path(run.log_path)
+    data = b""
+    if path.is_file():
+        with path.open("rb") as handle:
+            handle.seek(max(0, offset))
+            data = handle.read(LOG_PAGE_BYTES)
+    next_offset = max(0, offset) + len(data)
+    complete = run.status not in ACTIVE and (not path.is_file() or next_offset >= path.stat().st_size)
+    return ToolLog(
+        offset=offset,
+        next_offset=next_offset,
+        text=data.decode("utf-8", "replace"),
+        complete=complete,
+    )
+
+
+def create_tool_manager(
+    settings: Settings,
+    engine: Engine,
+    hub: EventHub,
+    *,
+    workers: int = DEFAULT_WORKERS,
+    limits: Limits | None = None,
+) -> ToolManager:
+    """The manager for ``app.state.tools``, with runs of a previous server reconciled."""
+    runs_dir = settings.data_dir / "tool-runs"
+    manager = ToolManager(engine, hub, runs_dir, workers=workers, limits=limits)
+    manager.reconcile()
+    return manager

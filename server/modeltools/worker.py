@@ -1,0 +1,108 @@
+"""One model-tool run in a fresh process: ``python -m server.modeltools.worker TOOL ARGS RESULT``.
+
+Reads the tool's arguments (JSON, absolute paths) from ARGS and writes ``{"ok": true, "result":
+{...}}`` or ``{"ok": false, "error": "..."}`` to RESULT. Native crashes end the process with a
+signal, which the runner reports. Only the tool's own module is imported, so a conversion does
+not pay for onnxruntime. ``worker --standby`` waits for one job on stdin instead (see ``pool``).
+"""
+
+import importlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from server.modeltools.errors import ToolFailed
+from server.modeltools.formats import BadModelFile
+from server.modeltools.progress import report
+from server.modeltools.schemas import ARG_MODELS
+
+# Read only when the runner passes it explicitly (never from the API): lets the test suite
+# prove that crashes and hangs are contained.
+TEST_FAULT_ENV = "MNNWB_WORKER_TEST_FAULT"
+
+
+def _test_fault() -> None:
+    fault = os.environ.get(TEST_FAULT_ENV)
+    if fault == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif fault == "hang":
+        # A grandchild too, so the test can see the whole process group go.
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        print(f"test-fault pids {os.getpid()} {child.pid}", flush=True)
+        while True:
+            time.sleep(1)
+
+
+def _run(tool: str, args_path: Path) -> dict[str, Any]:
+    model = ARG_MODELS[tool]
+    try:
+        args = model.model_validate_json(args_path.read_bytes())
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ToolFailed(f"invalid arguments: {where}: {first['msg']}") from None
+    module = importlib.import_module(f"server.modeltools.{tool}")
+    report(0.0, "started")
+    result = module.run(args)
+    report(1.0, "done")
+    return result
+
+
+def _telemetry_free() -> None:
+    leaked = sorted(name for name in sys.modules if name.startswith("MNN.tools"))
+    if leaked:
+        raise RuntimeError(f"telemetry modules were imported: {leaked}")
+
+
+def standby() -> int:
+    """Wait, with the common imports done, for one job line on stdin; then run it as ``main``.
+
+    The job is ``{"tool", "cwd"}``: the run's folder holds ``args.json`` and gets the log.
+    """
+    import _tools  # noqa: F401  (the native tools, preloaded)
+
+    importlib.import_module("server.modeltools.convert")
+    line = sys.stdin.readline()
+    if not line:
+        return 0
+    job = json.loads(line)
+    os.chdir(job["cwd"])
+    log = os.open("worker.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    return main([job["tool"], "args.json", "result.json"])
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--standby"]:
+        return standby()
+    if len(argv) != 3 or argv[0] not in ARG_MODELS:
+        sys.stderr.write(f"usage: worker {{{'|'.join(ARG_MODELS)}}} ARGS.json RESULT.json\n")
+        return 2
+    tool, args_path, result_path = argv[0], Path(argv[1]), Path(argv[2])
+    _test_fault()
+    try:
+        outcome = {"ok": True, "result": _run(tool, args_path)}
+    except (ToolFailed, BadModelFile) as exc:
+        outcome = {"ok": False, "error": str(exc)}
+    except Exception as exc:
+        # An unforeseen failure (a library's own error, say): one line in the run, the whole
+        # traceback in its log.
+        traceback.print_exc()
+        outcome = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:2000]}
+    _telemetry_free()
+    result_path.write_text(json.dumps(outcome))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,97 @@
+"""Real small models, generated once per test session, and a helper to run a tool on them."""
+
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from server.app import create_app
+from server.core.config import Settings
+from server.modeltools.runner import Limits, Outcome, WorkerSpec, run_worker
+from server.modeltools.service import create_tool_manager
+from tests.conftest import CSRF
+from tests.fakes import models
+
+
+@dataclass(frozen=True)
+class Models:
+    folder: Path
+    conv: Path
+    conv_mnn: Path
+    dynamic: Path
+    multi: Path
+    medium_mnn: Path
+    calibration: Path
+
+
+def run_tool(tool: str, args: dict, run_dir: Path, timeout: float = 60.0, **kw) -> Outcome:
+    """Run one tool through the real runner (fresh worker process)."""
+    spec = WorkerSpec(tool, args, run_dir, Limits(timeout_s=timeout), **kw)
+    return run_worker(spec)
+
+
+def _convert(source: Path, run_dir: Path) -> Path:
+    output = source.with_suffix(".mnn")
+    outcome = run_tool("convert", {"model": str(source), "output": str(output)}, run_dir)
+    assert outcome.status == "succeeded", outcome.error
+    return output
+
+
+@pytest.fixture(scope="session")
+def zoo(tmp_path_factory: pytest.TempPathFactory) -> Models:
+    folder = tmp_path_factory.mktemp("zoo")
+    conv = models.conv_net(folder / "conv.onnx")
+    medium = models.medium_net(folder / "medium.onnx")
+    return Models(
+        folder=folder,
+        conv=conv,
+        conv_mnn=_convert(conv, folder / "runs" / "conv"),
+        dynamic=models.dynamic_batch_net(folder / "dynamic.onnx"),
+        multi=models.multi_output_net(folder / "multi.onnx"),
+        medium_mnn=_convert(medium, folder / "runs" / "medium"),
+        calibration=models.calibration_images(folder / "calibration", count=6, size=40),
+    )
+
+
+@pytest.fixture
+def run_dir(tmp_path: Path) -> Path:
+    return tmp_path / "run"
+
+
+@pytest.fixture
+def tools_client(settings: Settings) -> Iterator[TestClient]:
+    """An authenticated client of an app whose lifespan provides ``app.state.tools``."""
+    app = create_app(settings)
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(app_: FastAPI) -> AsyncIterator[None]:
+        async with inner(app_):
+            own = getattr(app_.state, "tools", None) is None
+            if own:
+                app_.state.tools = create_tool_manager(settings, app_.state.engine, app_.state.hub)
+            try:
+                yield
+            finally:
+                if own:
+                    app_.state.tools.close()
+
+    app.router.lifespan_context = lifespan
+    headers = {"Authorization": f"Bearer {app.state.token}", **CSRF}
+    with TestClient(app, base_url="http://127.0.0.1:8765", headers=headers) as client:
+        yield client
+
+
+def wait_for_run(client: TestClient, run_id: str, timeout: float = 60.0) -> dict:
+    """Poll a run until it is final."""
+    deadline = time.monotonic() + timeout
+    while True:
+        run = client.get(f"/api/tool-runs/{run_id}").json()
+        if run["status"] not in ("queued", "running") or time.monotonic() > deadline:
+            return run
+        time.sleep(0.05)
