@@ -17,10 +17,13 @@ from server.core.db import make_engine, migrate
 from server.core.events import EventHub
 from server.core.logs import install_redaction
 from server.core.security import SecurityMiddleware, load_or_create_token
+from server.devices import bridge as device_bridge
 from server.files.watch import FileWatchers
 from server.modeltools.service import create_tool_manager
+from server.training.paidlc import register_pai_dlc
 from server.training.service import JobManager
 from server.users.service import ensure_local_user
+from server.users.throttle import LoginThrottle
 from server.web.pages import BundleFiles
 from server.web.pages import router as pages_router
 
@@ -43,11 +46,17 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
         app.state.tab_commands = {}
         app.state.tools = create_tool_manager(settings, engine, hub)
+        devices = device_bridge.install(app.state, engine, hub)
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
+        register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
         app.state.jobs.start()
+        app.state.login_throttle = LoginThrottle(
+            settings.login_max_failures, settings.login_max_failures_per_address,
+            settings.login_window_seconds)
         try:
             yield
         finally:
+            await devices.close()
             app.state.jobs.close()
             await run_in_threadpool(app.state.tools.close)
             await app.state.watchers.close()

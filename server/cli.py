@@ -1,4 +1,4 @@
-"""``mnnwb``: serve the workbench, print its URL, check the installation."""
+"""``mnnwb``: serve the workbench, print its URL, check the installation, manage users."""
 
 import argparse
 import asyncio
@@ -9,6 +9,7 @@ from pathlib import Path
 
 from server.core.config import LOOPBACK_HOSTS, Settings
 from server.core.security import load_or_create_token
+from server.users import cli as user_cli
 
 
 def _is_loopback(host: str) -> bool:
@@ -21,7 +22,10 @@ def _is_loopback(host: str) -> bool:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    names = ("host", "port", "certfile", "keyfile")
+    overrides = {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}
+    if getattr(args, "team", False):
+        overrides["mode"] = "team"
     if args.data_dir:
         overrides["data_dir"] = Path(args.data_dir).expanduser()
     return Settings(**overrides)
@@ -30,7 +34,28 @@ def _settings(args: argparse.Namespace) -> Settings:
 def url_for(settings: Settings, token: str, port: int | None = None) -> str:
     host = settings.host if _is_loopback(settings.host) else "127.0.0.1"
     host = f"[{host}]" if ":" in host else host
-    return f"http://{host}:{port or settings.port}/?token={token}"
+    scheme = "https" if settings.tls else "http"
+    if settings.team:
+        return f"{scheme}://{host}:{port or settings.port}/login"
+    return f"{scheme}://{host}:{port or settings.port}/?token={token}"
+
+
+def serve_problem(settings: Settings) -> str | None:
+    """Why the server must not start with these settings, if it must not (DESIGN §10)."""
+    if (settings.certfile is None) != (settings.keyfile is None):
+        return "TLS needs both --certfile and --keyfile"
+    if not settings.team:
+        if _is_loopback(settings.host):
+            return None
+        return (f"refusing to listen on {settings.host}: serving beyond this machine needs team "
+                "mode (users and passwords). Add an admin with `mnnwb user add NAME --admin`, then "
+                "start with --team (or MNNWB_MODE=team). Use the default 127.0.0.1 otherwise.")
+    from server.users.service import has_admin
+
+    with user_cli.database(settings) as session:
+        if not has_admin(session):
+            return "team mode needs an administrator first: mnnwb user add NAME --admin"
+    return None
 
 
 def serve(settings: Settings) -> int:
@@ -38,16 +63,16 @@ def serve(settings: Settings) -> int:
 
     from server.app import create_app
 
-    if not _is_loopback(settings.host):
-        print(
-            f"refusing to listen on {settings.host}: serving beyond this machine needs team mode "
-            "(users and passwords), which is not set up. Use the default 127.0.0.1.",
-            file=sys.stderr,
-        )
+    problem = serve_problem(settings)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
+    settings.secure_cookies = settings.secure_cookies or settings.tls
     app = create_app(settings)
+    # Forwarded headers are handled by the security middleware, from trusted proxies only.
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="info",
-                            ws_max_size=16 * 1024 * 1024)
+                            ws_max_size=16 * 1024 * 1024, proxy_headers=False,
+                            ssl_certfile=settings.certfile, ssl_keyfile=settings.keyfile)
     server = uvicorn.Server(config)
 
     async def announce() -> None:
@@ -91,10 +116,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         cmd.add_argument("--host")
         cmd.add_argument("--port", type=int)
         cmd.add_argument("--data-dir")
+        cmd.add_argument("--team", action="store_true", help="users sign in with passwords")
+    serve_cmd = sub.choices["serve"]
+    serve_cmd.add_argument("--certfile", help="serve HTTPS with this certificate (PEM)")
+    serve_cmd.add_argument("--keyfile", help="the certificate's private key (PEM)")
+    user_cli.add_parser(sub)
     args = parser.parse_args(argv)
     settings = _settings(args)
     if args.command == "serve":
         return serve(settings)
+    if args.command == "user":
+        return user_cli.run(args, settings)
     if args.command == "url":
         settings.ensure_dirs()
         print(url_for(settings, load_or_create_token(settings.token_file)))

@@ -1,9 +1,15 @@
 """Shared fixtures: fresh settings per test, an authenticated client, a live server."""
 
+import functools
 import os
+import pwd
+import shutil
 import socket
+import subprocess
+import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,3 +106,94 @@ def live_server(settings: Settings) -> Iterator[LiveServer]:
     finally:
         live.server.should_exit = True
         thread.join(timeout=15)
+
+
+# --- Databases: every DB test runs on SQLite and on a real PostgreSQL server --------------------
+
+PG_BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+
+
+@dataclass
+class PgCluster:
+    """A throwaway PostgreSQL cluster on a unix socket, started once per test session."""
+
+    socket_dir: Path
+    port: int
+    user: str = "mnnwb"
+
+    def url(self, database: str) -> str:
+        return f"postgresql://{self.user}@/{database}?host={self.socket_dir}&port={self.port}"
+
+
+def _pg_tool(name: str) -> str:
+    found = shutil.which(name) or next((str(d / name) for d in PG_BIN_DIRS if (d / name).exists()), None)
+    if found is None:
+        raise RuntimeError(f"PostgreSQL's {name} is not installed (Debian: apt-get install postgresql)")
+    return found
+
+
+def _as_pg_owner(argv: list[str], folder: Path) -> list[str]:
+    """initdb refuses to run as root: run the server as the ``postgres`` account then."""
+    if os.geteuid() != 0:
+        return argv
+    os.chown(folder, pwd.getpwnam("postgres").pw_uid, -1)
+    return ["runuser", "-u", "postgres", "--", *argv]
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    root = Path(tempfile.mkdtemp(prefix="mnnwb-pg-"))
+    data = root / "data"
+    port = _free_port()
+    run = functools.partial(subprocess.run, check=True, capture_output=True, timeout=60)
+    run(
+        _as_pg_owner(
+            [_pg_tool("initdb"), "-D", str(data), "-A", "trust", "-U", "mnnwb", "-E", "UTF8", "--no-sync"],
+            root,
+        )
+    )
+    options = f"-k {root} -p {port} -c listen_addresses='' -c fsync=off -c timezone=UTC"
+    run(
+        _as_pg_owner(
+            [_pg_tool("pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"), "-w", "start"], root
+        )
+    )
+    try:
+        yield PgCluster(root, port)
+    finally:
+        subprocess.run(
+            _as_pg_owner([_pg_tool("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], root),
+            capture_output=True,
+            timeout=60,
+        )
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_database(pg_cluster: PgCluster) -> str:
+    import psycopg
+
+    with psycopg.connect(pg_cluster.url("postgres"), autocommit=True) as conn:
+        conn.execute('CREATE DATABASE "mnnwb_tests"')
+    return "mnnwb_tests"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database for one test: a new SQLite file, or a new schema on the test PostgreSQL
+    cluster (made the connection's search path; far quicker than a new database each time)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'workbench.db'}"
+        return
+    import psycopg
+
+    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    url = cluster.url(request.getfixturevalue("pg_database"))
+    schema = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{url}&options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

@@ -8,6 +8,7 @@ from sqlmodel import Session
 from starlette.requests import HTTPConnection
 
 from server.core.config import Settings
+from server.core.errors import Forbidden, Invalid
 from server.core.events import EventHub
 from server.files.watch import FileWatchers
 from server.projects import service as projects
@@ -15,6 +16,7 @@ from server.projects.models import Project
 from server.training.service import JobManager
 from server.users.models import User
 from server.users.service import user_for_principal
+from server.users.sessions import Credential
 
 
 def get_settings(conn: HTTPConnection) -> Settings:
@@ -56,17 +58,54 @@ def current_user(conn: HTTPConnection, session: SessionDep) -> User:
 CurrentUser = Annotated[User, Depends(current_user)]
 
 
+def admin_user(user: CurrentUser) -> User:
+    if user.role != "admin":
+        raise Forbidden("this needs an administrator", code="admin_only")
+    return user
+
+
+AdminUser = Annotated[User, Depends(admin_user)]
+
+
+def credential(conn: HTTPConnection) -> Credential | None:
+    """The team-mode session or token behind the request (``None`` in local mode)."""
+    found: Credential | None = conn.scope.get("state", {}).get("credential")
+    return found
+
+
+CredentialDep = Annotated[Credential | None, Depends(credential)]
+
+
+# Every project route takes the project through one of these; each checks the caller's role
+# (DESIGN §10): viewers read, editors also write and run code, owners also manage members.
 def readable_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
-    return projects.get_project(session, user, pid)
+    return projects.get_project(session, user, pid, "read")
 
 
 def editable_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
-    # Local mode has one owner; team mode narrows this to owners and editors.
-    return projects.get_project(session, user, pid)
+    return projects.get_project(session, user, pid, "write")
+
+
+def runnable_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
+    return projects.get_project(session, user, pid, "run")
+
+
+def owned_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
+    return projects.get_project(session, user, pid, "own")
 
 
 ProjectDep = Annotated[Project, Depends(readable_project)]
 EditableProject = Annotated[Project, Depends(editable_project)]
+RunnerProject = Annotated[Project, Depends(runnable_project)]
+OwnedProject = Annotated[Project, Depends(owned_project)]
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The caller's address (the real client when behind a trusted proxy)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+ClientAddress = Annotated[str, Depends(client_address)]
 
 
 def client_id(request: Request) -> str | None:
@@ -76,3 +115,12 @@ def client_id(request: Request) -> str | None:
 
 
 ClientId = Annotated[str | None, Depends(client_id)]
+
+
+def team_user(user: CurrentUser, settings: SettingsDep) -> User:
+    if not settings.team:
+        raise Invalid("accounts and API tokens exist in team mode only", code="local_mode")
+    return user
+
+
+TeamUser = Annotated[User, Depends(team_user)]

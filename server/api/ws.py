@@ -121,18 +121,20 @@ class TabConnection:
             await self.send(Envelope(channel="sys", type="ping", data={}))
 
 
-def _project_for(websocket: WebSocket, pid: str) -> Project:
+def _project_for(websocket: WebSocket, pid: str) -> tuple[Project, bool]:
+    """The project the caller may read, and whether they may also send commands (run code)."""
     # A plain short session: generator dependencies would stay open for the socket's lifetime.
     with Session(websocket.app.state.engine) as session:
         user = user_for_principal(session, websocket.scope.get("state", {}).get("principal"))
-        return projects.get_project(session, user, pid)
+        project = projects.get_project(session, user, pid, "read")
+        return project, projects.allows(projects.role_of(session, user, project), "run")
 
 
 @router.websocket("/api/projects/{pid}/ws")
 async def project_socket(websocket: WebSocket, pid: str, since: int | None = None) -> None:
     state = websocket.app.state
     try:
-        project = _project_for(websocket, pid)
+        project, may_run = _project_for(websocket, pid)
     except AppError as exc:
         await websocket.close(1008, exc.detail)
         return
@@ -140,8 +142,9 @@ async def project_socket(websocket: WebSocket, pid: str, since: int | None = Non
     hub: EventHub = state.hub
     sub, complete = hub.subscribe(project.id, since)
     state.watchers.acquire(project.id, project.path)
-    connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval,
-                               state.tab_commands)
+    # Viewers watch the stream; commands (debugger, stdin, device attach) need an editor.
+    commands = state.tab_commands if may_run else {}
+    connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval, commands)
     try:
         await connection.run(complete)
     finally:

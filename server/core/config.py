@@ -1,6 +1,7 @@
 """Settings, read from ``MNNWB_*`` environment variables (pydantic-settings)."""
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,10 +29,28 @@ class Settings(BaseSettings):
     replay_size: int = 2000
     webui_dist: Path = REPO_ROOT / "webui" / "dist"
     secure_cookies: bool = False
+    # Team mode: users log in with passwords; the local token is no longer accepted.
+    mode: Literal["local", "team"] = "local"
+    session_hours: float = 72.0
+    login_max_failures: int = 5
+    login_max_failures_per_address: int = 20
+    login_window_seconds: float = 900.0
+    # Only these peers may set X-Forwarded-For / X-Forwarded-Proto (a reverse proxy).
+    trusted_proxies: list[str] = Field(default_factory=list)
+    certfile: Path | None = None
+    keyfile: Path | None = None
 
     @property
     def db_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'workbench.db'}"
+
+    @property
+    def team(self) -> bool:
+        return self.mode == "team"
+
+    @property
+    def tls(self) -> bool:
+        return self.certfile is not None
 
     @property
     def projects_dir(self) -> Path:

@@ -1,10 +1,13 @@
-"""Local-mode authentication and browser protections (DESIGN §10).
+"""Authentication and browser protections (DESIGN §10).
 
-One ASGI middleware checks, in order: the Host header (DNS rebinding), a ``?token=`` exchange on
-page loads, authentication (``Authorization: Bearer`` or the session cookie), CSRF on
-state-changing requests, and the exact Origin of websockets. Everything is denied by default;
-only the health check, the static bundle and the device bridge (which authenticates in-protocol)
-are open.
+One ASGI middleware checks, in order: forwarded headers (only from trusted proxies), the Host
+header (DNS rebinding), a ``?token=`` exchange on page loads (local mode), authentication
+(``Authorization: Bearer`` or the session cookie), CSRF on state-changing requests, and the exact
+Origin of websockets. Everything is denied by default; only the health check, the static bundle,
+the device bridge (which authenticates in-protocol) and, in team mode, the login page are open.
+
+Local mode knows one secret, the token in the data dir. Team mode looks sessions and personal API
+tokens up in the database and puts ``"user:<id>"`` on the request instead of ``"local"``.
 """
 
 import hashlib
@@ -15,7 +18,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
+
+from anyio import to_thread
+from sqlmodel import Session
 
 from server.core.config import LOOPBACK_HOSTS, Settings
 
@@ -24,6 +30,8 @@ CSRF_HEADER = "x-mnnwb-csrf"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 PUBLIC_PREFIXES = ("/static/", "/bridge/")
 PUBLIC_PATHS = frozenset({"/api/health", "/favicon.ico"})
+# Open in team mode so people can sign in; the login POST still gets the CSRF check.
+LOGIN_PATHS = frozenset({"/login", "/api/auth/login"})
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -42,6 +50,29 @@ def load_or_create_token(path: Path) -> str:
     with os.fdopen(fd, "w") as handle:
         handle.write(token + "\n")
     return token
+
+
+def session_cookie(value: str, secure: bool, max_age: int | None = None) -> str:
+    """The Set-Cookie value: HttpOnly, SameSite=Strict, and Secure whenever TLS is in use."""
+    cookie = f"{COOKIE_NAME}={value}; Path=/; HttpOnly; SameSite=Strict"
+    if max_age is not None:
+        cookie += f"; Max-Age={max_age}"
+    return cookie + ("; Secure" if secure else "")
+
+
+def _team_credential(engine: Any, bearer: str | None, cookie: str | None) -> Any:
+    from server.users.sessions import session_credential, token_credential
+
+    with Session(engine) as session:
+        if bearer:
+            return token_credential(session, bearer)
+        return session_credential(session, cookie or "")
+
+
+async def _redirect(send: Send, location: str, extra: list[tuple[bytes, bytes]]) -> None:
+    headers = [(b"location", location.encode("latin-1")), (b"cache-control", b"no-store"), *extra]
+    await send({"type": "http.response.start", "status": 303, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})
 
 
 def session_value(token: str) -> str:
@@ -66,6 +97,33 @@ def host_name(host_header: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+def forwarded_client(scope: Scope, headers: dict[str, str], trusted: set[str]) -> None:
+    """Behind a trusted reverse proxy, take the client address and scheme it reports.
+
+    X-Forwarded-For is read right to left, skipping trusted hops, so a client cannot spoof its
+    address by sending the header itself. Anyone else's forwarded headers are ignored.
+    """
+    client = scope.get("client")
+    if not trusted or not client or client[0] not in trusted:
+        return
+    hops = [h.strip() for h in headers.get("x-forwarded-for", "").split(",") if h.strip()]
+    for hop in reversed(hops):
+        if hop not in trusted:
+            scope["client"] = (hop, 0)
+            break
+    proto = headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    if proto in ("http", "https"):
+        secure = proto == "https"
+        if scope["type"] == "websocket":
+            scope["scheme"] = "wss" if secure else "ws"
+        else:
+            scope["scheme"] = proto
+
+
+def is_secure(scope: Scope) -> bool:
+    return scope.get("scheme") in ("https", "wss")
+
+
 class SecurityMiddleware:
     """Host allowlist, auth, CSRF and websocket Origin checks for every request."""
 
@@ -78,28 +136,48 @@ class SecurityMiddleware:
             self.allowed_hosts.add(settings.host.lower())
         self.allowed_origins = set(settings.allowed_origins)
         self.secure_cookies = settings.secure_cookies
+        self.team = settings.team
+        self.trusted_proxies = set(settings.trusted_proxies)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
+        forwarded_client(scope, headers, self.trusted_proxies)
         if host_name(headers.get("host", "")) not in self.allowed_hosts:
             await self._deny(scope, send, 400, "bad_host", "host not allowed")
             return
         path = scope["path"]
         public = path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
-        if scope["type"] == "http" and await self._token_exchange(scope, send, path):
+        if scope["type"] == "http" and not self.team and await self._token_exchange(scope, send, path):
             return
-        if not public and not self._authenticated(headers):
+        principal = None if public else await self._principal(scope, headers)
+        if principal is None and not public and not (self.team and path in LOGIN_PATHS):
             await self._deny(scope, send, 401, "unauthorized", "authentication required")
             return
         problem = self._csrf_problem(scope, headers) if not public else None
         if problem:
             await self._deny(scope, send, 403, "forbidden", problem)
             return
-        scope.setdefault("state", {})["principal"] = "local"
+        scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
+
+    async def _principal(self, scope: Scope, headers: dict[str, str]) -> str | None:
+        """Who is calling: ``"local"``, ``"user:<id>"`` (team mode) or nobody."""
+        if not self.team:
+            return "local" if self._authenticated(headers) else None
+        auth = headers.get("authorization", "")
+        bearer = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+        cookie = _cookies(headers.get("cookie", "")).get(COOKIE_NAME)
+        if not bearer and not cookie:
+            return None
+        engine = scope["app"].state.engine
+        credential = await to_thread.run_sync(_team_credential, engine, bearer, cookie)
+        if credential is None:
+            return None
+        scope.setdefault("state", {})["credential"] = credential
+        return "user:" + credential.user_id
 
     def _authenticated(self, headers: dict[str, str]) -> bool:
         auth = headers.get("authorization", "")
@@ -138,22 +216,9 @@ class SecurityMiddleware:
             return True
         rest = urlencode([(k, v) for k, v in query if k != "token"])
         location = path + (f"?{rest}" if rest else "")
-        cookie = f"{COOKIE_NAME}={self.cookie}; Path=/; HttpOnly; SameSite=Strict"
-        if self.secure_cookies:
-            cookie += "; Secure"
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 303,
-                "headers": [
-                    (b"location", location.encode("latin-1")),
-                    (b"set-cookie", cookie.encode("latin-1")),
-                    (b"cache-control", b"no-store"),
-                    (b"referrer-policy", b"no-referrer"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": b""})
+        cookie = session_cookie(self.cookie, self.secure_cookies or is_secure(scope))
+        await _redirect(send, location, [(b"set-cookie", cookie.encode("latin-1")),
+                                         (b"referrer-policy", b"no-referrer")])
         return True
 
     async def _deny(self, scope: Scope, send: Send, status: int, code: str, detail: str) -> None:
@@ -161,6 +226,9 @@ class SecurityMiddleware:
             await send({"type": "websocket.close", "code": 1008, "reason": detail})
             return
         wants_html = scope["path"] in ("/",) or scope["path"].startswith("/p/")
+        if wants_html and status == 401 and self.team:
+            await _redirect(send, "/login?next=" + quote(scope["path"], safe="/"), [])
+            return
         if wants_html and status == 401:
             body = LOGIN_HINT.encode()
             content_type = b"text/html; charset=utf-8"

@@ -159,12 +159,12 @@ class _LineRelay:
             self._hub.publish(self._project_id, "tools", "log", data)
 
 
-def get_run(session: Session, user: User, run_id: str) -> ToolRun:
-    """A run the user may see: its project must be one the user may read."""
+def get_run(session: Session, user: User, run_id: str, need: str = "read") -> ToolRun:
+    """A run the user may see (or, with ``need="run"``, cancel): checked on its project."""
     run = session.get(ToolRun, run_id)
     if run is None:
         raise NotFound("no such tool run", code="run_not_found")
-    projects.get_project(session, user, run.project_id)
+    projects.get_project(session, user, run.project_id, need)
     return run
 
 

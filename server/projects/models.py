@@ -1,9 +1,9 @@
 """Projects: a named folder owned by a user, opened one browser tab each."""
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import JSON, Column
+from sqlalchemy import JSON, Column, ForeignKey, String
 from sqlmodel import Field, SQLModel
 
 from server.core.db import new_id, utcnow
@@ -52,3 +52,30 @@ class TemplateInfo(SQLModel):
 
 class UiState(SQLModel):
     state: dict[str, Any]
+
+
+ProjectRole = Literal["owner", "editor", "viewer"]
+
+
+class ProjectMember(SQLModel, table=True):
+    """A user's role on a project other than its creator's (who is always an owner)."""
+
+    __tablename__ = "project_members"
+
+    project_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("projects.id", ondelete="CASCADE"), primary_key=True)
+    )
+    user_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    )
+    role: str = Field(max_length=16)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class MemberPublic(SQLModel):
+    user: str
+    role: str
+
+
+class MemberUpdate(SQLModel):
+    role: ProjectRole

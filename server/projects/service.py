@@ -6,16 +6,22 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy.orm import object_session
+from sqlmodel import Session, col, or_, select
 
 from server.core.config import Settings
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
-from server.projects.models import Project, ProjectCreate, ProjectPublic
+from server.projects.models import MemberPublic, Project, ProjectCreate, ProjectMember, ProjectPublic
 from server.projects.templates import render_template
+from server.users import audit
 from server.users.models import User
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
 UI_STATE_MAX_BYTES = 256 * 1024
+# What each kind of action needs. Running code (jobs, tools, device sessions, push) is kept
+# apart from writing so the two can diverge, though today both need an editor.
+ROLE_RANK = {"viewer": 1, "editor": 2, "owner": 3}
+NEEDED_ROLE = {"read": "viewer", "write": "editor", "run": "editor", "own": "owner"}
 
 
 def check_name(name: str) -> str:
@@ -29,7 +35,8 @@ def check_name(name: str) -> str:
     return name
 
 
-def to_public(project: Project, owner: User) -> ProjectPublic:
+def to_public(project: Project, viewer: User) -> ProjectPublic:
+    owner = viewer if viewer.id == project.owner_id else _owner_of(project)
     return ProjectPublic(
         id=project.id,
         name=project.name,
@@ -40,22 +47,95 @@ def to_public(project: Project, owner: User) -> ProjectPublic:
     )
 
 
+def _owner_of(project: Project) -> User:
+    session = object_session(project)
+    owner = session.get(User, project.owner_id) if session is not None else None
+    if owner is None:
+        raise NotFound("the project's owner no longer exists", code="no_owner")
+    return owner
+
+
 def list_projects(session: Session, user: User) -> list[Project]:
-    query = select(Project).where(Project.owner_id == user.id).order_by(col(Project.created_at))
+    """Projects the user may open: all for an admin; owned or shared otherwise."""
+    query = select(Project).order_by(col(Project.created_at))
+    if user.role != "admin":
+        shared = select(ProjectMember.project_id).where(ProjectMember.user_id == user.id)
+        query = query.where(or_(Project.owner_id == user.id, col(Project.id).in_(shared)))
     return list(session.exec(query))
 
 
-def get_project(session: Session, user: User, project_id: str) -> Project:
+def role_of(session: Session, user: User, project: Project) -> str | None:
+    """The user's role on the project; admins and the creator are owners."""
+    if user.role == "admin" or project.owner_id == user.id:
+        return "owner"
+    member = session.get(ProjectMember, (project.id, user.id))
+    return member.role if member else None
+
+
+def allows(role: str | None, need: str) -> bool:
+    return role is not None and ROLE_RANK[role] >= ROLE_RANK[NEEDED_ROLE[need]]
+
+
+def get_project(session: Session, user: User, project_id: str, need: str = "read") -> Project:
+    """The project if the user's role allows ``need`` (read, write, run or own).
+
+    Non-members get "not found", so project ids do not leak to people outside a project.
+    """
     project = session.get(Project, project_id)
-    if project is None:
-        raise NotFound("no such project")
-    if project.owner_id != user.id:
-        raise Forbidden("you have no access to this project")
+    role = role_of(session, user, project) if project is not None else None
+    if project is None or role is None:
+        raise NotFound("no such project", code="no_project")
+    # Remembered for the request so later service calls can ask for more (see delete_project).
+    session.info.setdefault("project_roles", {})[project.id] = role
+    require_role(session, project, need)
     return project
 
 
-def _ensure_unique(session: Session, user: User, name: str, path: str | None = None) -> None:
-    same_name = select(Project).where(Project.owner_id == user.id, Project.name == name)
+def require_role(session: Session, project: Project, need: str) -> None:
+    """A further check on a project already fetched through ``get_project`` in this session."""
+    role = session.info.get("project_roles", {}).get(project.id)
+    if not allows(role, need):
+        needed = NEEDED_ROLE[need]
+        raise Forbidden(f"this needs the {needed} role on the project; you are a {role}",
+                        code="role_required", role=role, needed=needed)
+
+
+def list_members(session: Session, project: Project) -> list[MemberPublic]:
+    members = [MemberPublic(user=_owner_of(project).name, role="owner")]
+    query = (select(ProjectMember, User).where(ProjectMember.project_id == project.id)
+             .where(ProjectMember.user_id == User.id).order_by(User.name))
+    members += [MemberPublic(user=u.name, role=m.role) for m, u in session.exec(query)]
+    return members
+
+
+def set_member(session: Session, actor: User, project: Project, user: User,
+               role: str) -> MemberPublic:
+    if user.id == project.owner_id:
+        raise Invalid("the project's creator is always an owner", code="creator")
+    member = session.get(ProjectMember, (project.id, user.id))
+    member = member or ProjectMember(project_id=project.id, user_id=user.id, role=role)
+    member.role = role
+    session.add(member)
+    audit.record(session, "member.set", actor=actor.name, project=project.id, user=user.name,
+                 role=role)
+    session.commit()
+    return MemberPublic(user=user.name, role=role)
+
+
+def remove_member(session: Session, actor: User, project: Project, user: User) -> None:
+    """Owners remove anyone; any member may leave on their own."""
+    if actor.id != user.id and role_of(session, actor, project) != "owner":
+        raise Forbidden("only an owner may remove other members", code="role_required")
+    member = session.get(ProjectMember, (project.id, user.id))
+    if member is None:
+        raise NotFound(f"{user.name} is not a member of this project", code="no_member")
+    session.delete(member)
+    audit.record(session, "member.remove", actor=actor.name, project=project.id, user=user.name)
+    session.commit()
+
+
+def _ensure_unique(session: Session, owner_id: str, name: str, path: str | None = None) -> None:
+    same_name = select(Project).where(Project.owner_id == owner_id, Project.name == name)
     if session.exec(same_name).first() is not None:
         raise Conflict(f"a project named {name!r} already exists", code="duplicate")
     if path and session.exec(select(Project).where(Project.path == path)).first() is not None:
@@ -80,12 +160,16 @@ def create_project(
     sources = [s for s in (body.path, body.git_url) if s]
     if len(sources) > 1 or (sources and body.template):
         raise Invalid("give one of template, path or git_url", code="bad_source")
+    if settings.team and user.role != "admin":
+        _refuse_server_paths(body)
     if body.path:
         folder = _existing_folder(body.path)
-        _ensure_unique(session, user, name, str(folder))
+        _ensure_unique(session, user.id, name, str(folder))
         return _insert(session, Project(name=name, path=str(folder), owner_id=user.id))
-    folder = (settings.projects_dir / name).resolve()
-    _ensure_unique(session, user, name, str(folder))
+    # In team mode each user gets a folder of their own, so two people may both have a "demo".
+    base = settings.projects_dir / user.name if settings.team else settings.projects_dir
+    folder = (base / name).resolve()
+    _ensure_unique(session, user.id, name, str(folder))
     if folder.exists():
         raise Conflict(f"the folder {folder} already exists", code="duplicate")
     if body.git_url:
@@ -100,6 +184,14 @@ def create_project(
             raise
     project = Project(name=name, path=str(folder), template=template, owner_id=user.id)
     return _insert(session, project)
+
+
+def _refuse_server_paths(body: ProjectCreate) -> None:
+    """Members must not reach the server's own files (other users' folders, the database)."""
+    if body.path:
+        raise Forbidden("only an admin may open a folder on the server", code="admin_only")
+    if body.git_url and not body.git_url.startswith(("https://", "http://", "ssh://", "git@")):
+        raise Forbidden("only network Git URLs may be cloned", code="admin_only")
 
 
 def _clone(body: ProjectCreate, folder: Path) -> None:
@@ -122,7 +214,7 @@ def _insert(session: Session, project: Project) -> Project:
 def rename_project(session: Session, project: Project, user: User, name: str) -> Project:
     name = check_name(name)
     if name != project.name:
-        _ensure_unique(session, user, name)
+        _ensure_unique(session, project.owner_id, name)
         project.name = name
         session.add(project)
         session.commit()
@@ -134,9 +226,11 @@ def delete_project(
     session: Session, settings: Settings, project: Project, delete_files: bool
 ) -> None:
     """Forget a project; its files are removed only when asked and only if we created them."""
+    require_role(session, project, "own")
     folder = Path(project.path)
     if delete_files:
-        inside = folder.resolve().parent == settings.projects_dir.resolve()
+        home = settings.projects_dir.resolve()
+        inside = folder.resolve().parent in (home, home / _owner_of(project).name)
         if not inside:
             raise Invalid(
                 "files of a folder opened from elsewhere are never deleted; remove it yourself",
@@ -148,10 +242,18 @@ def delete_project(
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def save_ui_state(session: Session, project: Project, state: dict[str, Any]) -> dict[str, Any]:
+def ui_state_of(project: Project, user: User) -> dict[str, Any]:
+    """Each person's layout and open editors are their own, even in a shared project."""
+    state: dict[str, Any] = (project.ui_state or {}).get(user.id, {})
+    return state
+
+
+def save_ui_state(
+    session: Session, project: Project, user: User, state: dict[str, Any]
+) -> dict[str, Any]:
     if len(json.dumps(state)) > UI_STATE_MAX_BYTES:
         raise Invalid("the UI state is larger than 256 KB", code="too_large")
-    project.ui_state = state
+    project.ui_state = {**(project.ui_state or {}), user.id: state}
     session.add(project)
     session.commit()
     return state

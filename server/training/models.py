@@ -4,7 +4,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import Field as PydanticField
-from sqlalchemy import JSON, Column
+from pydantic import SecretStr
+from sqlalchemy import JSON, Column, Text
 from sqlmodel import Field, SQLModel
 
 from server.core.db import new_id, utcnow
@@ -41,10 +42,33 @@ class ProjectRuntime(SQLModel, table=True):
     interpreter: str = Field(max_length=4096)
 
 
+class PaiDlcConfig(SQLModel, table=True):
+    """The server's PAI-DLC settings (a single row). Secrets are stored sealed only."""
+
+    __tablename__ = "pai_dlc_settings"
+
+    id: int = Field(default=1, primary_key=True)
+    settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    credential_source: str = Field(default="chain", max_length=16)
+    access_key_id: str | None = Field(default=None, max_length=256)
+    sealed_secret: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 class JobCreate(SQLModel):
+    """A job to run. For ``pai-dlc`` the code must be committed and pushed: with
+    ``commit_and_push`` the server stages everything, commits with ``message`` and pushes
+    (with the optional Git credentials, used for this call only) first."""
+
     backend: str = "local"
     command: str | None = PydanticField(default=None, max_length=4096)
     config: dict[str, Any] = PydanticField(default_factory=dict)
+    commit_and_push: bool = False
+    message: str | None = PydanticField(default=None, max_length=10000)
+    author: str | None = PydanticField(default=None, max_length=512)
+    remote: str | None = PydanticField(default=None, max_length=100)
+    username: str | None = PydanticField(default=None, max_length=512)
+    password: SecretStr | None = None
 
 
 class JobPublic(SQLModel):

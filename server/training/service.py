@@ -8,7 +8,7 @@ log batches go to the ``log`` channel. At start it reconciles the rows left ``qu
 """
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,10 @@ from server.training.runtime import resolve_interpreter
 from server.training.venv import VENV_DIR, check_can_create, create_venv
 from server.users.models import User
 
+# Runs before a backend's job row exists (e.g. commit and push for a cloud run); returns the
+# commit the job runs and the config to store with it. A refusal raises an ``AppError``.
+Prepare = Callable[[Project, JobCreate], tuple[str | None, dict[str, Any]]]
+
 
 def head_commit(path: Path) -> str | None:
     try:
@@ -78,10 +82,13 @@ class JobManager:
         self._venv_builds: set[str] = set()
         self.runners: dict[str, Runner] = {
             "local": LocalRunner(self, self.jobs_dir, stop_grace=stop_grace)}
+        self._prepare: dict[str, Prepare] = {}
 
-    def register(self, backend: str, runner: Runner) -> None:
+    def register(self, backend: str, runner: Runner, prepare: Prepare | None = None) -> None:
         """Add a backend; do it before ``start`` so its jobs are reconciled too."""
         self.runners[backend] = runner
+        if prepare is not None:
+            self._prepare[backend] = prepare
 
     def start(self) -> None:
         """Resume every job an earlier server left active, on the runner of its backend.
@@ -157,9 +164,12 @@ class JobManager:
 
     def submit(self, session: Session, project: Project, body: JobCreate) -> Job:
         runner = self._runner(body.backend)
-        job = Job(project_id=project.id, backend=body.backend,
-                  command=body.command or default_command(project), config=body.config,
-                  commit=head_commit(Path(project.path)))
+        command = body.command or default_command(project)
+        prepare = self._prepare.get(body.backend)
+        commit, config = (prepare(project, body) if prepare
+                          else (head_commit(Path(project.path)), body.config))
+        job = Job(project_id=project.id, backend=body.backend, command=command, config=config,
+                  commit=commit)
         session.add(job)
         session.commit()
         self._project_of[job.id] = project.id
@@ -189,6 +199,7 @@ class JobManager:
 
     def stop(self, session: Session, user: User, job_id: str) -> Job:
         job = self.get_job(session, user, job_id)
+        projects.get_project(session, user, job.project_id, "run")
         self._backend_of(job).stop(job.id)
         session.refresh(job)
         return job

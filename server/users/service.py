@@ -1,9 +1,20 @@
-"""Who is calling: the principal the security middleware put on the request, as a ``User``."""
+"""Who is calling (the principal the security middleware put on the request), and user accounts.
 
-from sqlmodel import Session, select
+A principal is ``"local"`` in local mode, or ``"user:<id>"`` for a team-mode login or API token.
+"""
 
-from server.core.errors import Unauthorized
-from server.users.models import LOCAL_USER_NAME, User
+import re
+
+from sqlmodel import Session, col, func, select
+
+from server.core.errors import Conflict, Invalid, NotFound, Unauthorized
+from server.projects.models import Project
+from server.users import audit
+from server.users.models import LOCAL_USER_NAME, Role, User, UserInfo
+from server.users.passwords import hash_password
+
+USER_PREFIX = "user:"
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 
 def ensure_local_user(session: Session) -> User:
@@ -17,7 +28,91 @@ def ensure_local_user(session: Session) -> User:
     return user
 
 
+def principal_of(user: User) -> str:
+    return USER_PREFIX + user.id
+
+
 def user_for_principal(session: Session, principal: str | None) -> User:
-    if principal != LOCAL_USER_NAME:
-        raise Unauthorized("authentication required")
-    return ensure_local_user(session)
+    if principal == LOCAL_USER_NAME:
+        return ensure_local_user(session)
+    if principal and principal.startswith(USER_PREFIX):
+        user = session.get(User, principal.removeprefix(USER_PREFIX))
+        if user is not None and user.password_hash is not None:
+            return user
+    raise Unauthorized("authentication required")
+
+
+def find_user(session: Session, name: str) -> User:
+    user = session.exec(select(User).where(User.name == name.strip().lower())).first()
+    if user is None or user.password_hash is None:
+        raise NotFound(f"no such user: {name}", code="no_user")
+    return user
+
+
+def list_users(session: Session) -> list[UserInfo]:
+    query = select(User).where(col(User.password_hash).is_not(None)).order_by(User.name)
+    return [UserInfo(name=u.name, role=u.role, created_at=u.created_at) for u in session.exec(query)]
+
+
+def has_admin(session: Session) -> bool:
+    query = select(User).where(User.role == "admin", col(User.password_hash).is_not(None))
+    return session.exec(query).first() is not None
+
+
+def add_user(session: Session, name: str, password: str, role: Role = "member") -> User:
+    name = name.strip().lower()
+    if not NAME_RE.fullmatch(name) or name == LOCAL_USER_NAME:
+        raise Invalid("a user name is 1-64 lowercase letters, digits, dots, dashes or underscores "
+                      f"(and not {LOCAL_USER_NAME!r})", code="bad_name")
+    if session.exec(select(User).where(User.name == name)).first() is not None:
+        raise Conflict(f"user {name!r} already exists", code="duplicate")
+    user = User(name=name, password_hash=hash_password(password), role=role)
+    session.add(user)
+    audit.record(session, "user.add", name=name, role=role)
+    session.commit()
+    session.refresh(user)
+    return user
+
+
+def set_password(session: Session, name: str, password: str) -> None:
+    """Change a password; every session and token of the user stops working with it."""
+    from server.users.sessions import revoke_all
+
+    user = find_user(session, name)
+    user.password_hash = hash_password(password)
+    session.add(user)
+    revoke_all(session, user, tokens=False)
+    audit.record(session, "user.passwd", name=user.name)
+    session.commit()
+
+
+def set_role(session: Session, name: str, role: Role) -> None:
+    user = find_user(session, name)
+    user.role = role
+    session.add(user)
+    audit.record(session, "user.role", name=user.name, role=role)
+    session.commit()
+
+
+def remove_user(session: Session, name: str, transfer_to: str | None = None) -> None:
+    """Delete a user; projects they created must go to someone else first."""
+    user = find_user(session, name)
+    owned = list(session.exec(select(Project).where(Project.owner_id == user.id)))
+    if owned and transfer_to is None:
+        raise Conflict(f"{user.name} owns {len(owned)} project(s); give them to another user "
+                       "with --transfer-to NAME", code="owns_projects")
+    heir = find_user(session, transfer_to) if transfer_to else None
+    if heir is not None and heir.id == user.id:
+        raise Invalid("cannot transfer projects to the user being removed", code="bad_transfer")
+    for project in owned:
+        project.owner_id = heir.id if heir else project.owner_id
+        session.add(project)
+    session.flush()
+    session.delete(user)
+    audit.record(session, "user.remove", name=user.name, transfer_to=transfer_to)
+    session.commit()
+
+
+def count_team_users(session: Session) -> int:
+    query = select(func.count()).select_from(User).where(col(User.password_hash).is_not(None))
+    return int(session.exec(query).one())

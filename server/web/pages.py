@@ -1,18 +1,19 @@
 """Pages: ``/`` (projects) and ``/p/{pid}`` (one project), rendered around the Vite bundle."""
 
 import json
+import mimetypes
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from server import __version__
-from server.api.deps import CurrentUser, SessionDep
+from server.api.deps import CurrentUser, SessionDep, SettingsDep
 from server.core.errors import AppError
 from server.projects import service as projects
 
@@ -36,25 +37,77 @@ class BundleFiles(StaticFiles):
         )
         return response
 
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        """Serve the build's precompressed ``.gz`` twin when the browser takes gzip."""
+        accepts = dict(scope["headers"]).get(b"accept-encoding", b"")
+        if b"gzip" in accepts and path.startswith("assets/"):
+            full_path, stat_result = self.lookup_path(path + ".gz")
+            if stat_result is not None:
+                media_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
+                return FileResponse(
+                    full_path, stat_result=stat_result, media_type=media_type,
+                    headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding",
+                             "Cache-Control": "public, max-age=31536000, immutable"},
+                )
+        return await super().get_response(path, scope)
 
-def _bundle(dist: Path) -> tuple[str | None, list[str]]:
+
+PAGE_CHUNKS = {
+    "home": "src/features/home/mountHome.tsx",
+    "project": "src/features/workbench/mountWorkbench.tsx",
+}
+
+
+class Bundle(NamedTuple):
+    entry: str | None
+    css: list[str]
+    preload: list[str]
+
+
+def _bundle(dist: Path, page: str) -> Bundle:
+    """The entry script, and the page's own chunk with its imports to fetch beside it."""
     manifest_path = dist / ".vite" / "manifest.json"
-    if not manifest_path.exists():
-        return None, []
-    chunk = json.loads(manifest_path.read_text()).get(ENTRY)
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    chunk = manifest.get(ENTRY)
     if not chunk:
-        return None, []
-    return "/static/" + chunk["file"], ["/static/" + css for css in chunk.get("css", [])]
+        return Bundle(None, [], [])
+    files: list[str] = []
+    css = list(chunk.get("css", []))
+    pending = [PAGE_CHUNKS[page]] if page in PAGE_CHUNKS else []
+    while pending:
+        key = pending.pop()
+        part = manifest.get(key)
+        if key == ENTRY or not part or part["file"] in files:
+            continue
+        files.append(part["file"])
+        css.extend(c for c in part.get("css", []) if c not in css)
+        pending.extend(part.get("imports", []))
+    static = "/static/"
+    return Bundle(static + chunk["file"], [static + c for c in css], [static + f for f in files])
 
 
 def render_shell(
     request: Request, title: str, config: dict[str, Any], status: int = 200
 ) -> HTMLResponse:
-    entry, css = _bundle(request.app.state.settings.webui_dist)
+    bundle = _bundle(request.app.state.settings.webui_dist, config.get("page", ""))
     config = {"version": __version__, **config}
     page = _templates.get_template("shell.html")
-    html = page.render(title=title, css=css, entry=entry, config=config)
+    html = page.render(title=title, bundle=bundle, config=config)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+def safe_next(target: str) -> str:
+    """Only a path on this server; anything else (another site, ``//host``) goes home."""
+    ok = target.startswith("/") and not target.startswith(("//", "/\\"))
+    return target if ok else "/"
+
+
+@router.get("/login", response_model=None)
+def login_page(settings: SettingsDep, next: str = "/") -> HTMLResponse | RedirectResponse:
+    if not settings.team:
+        return RedirectResponse("/", status_code=303)
+    html = _templates.get_template("login.html").render(next=safe_next(next))
+    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/")

@@ -2,10 +2,24 @@
 
 from fastapi import APIRouter
 
-from server.api import ws
-from server.api.routes import files, git, jobs, projects, system, tools
+from server.api import device_ws, ws
+from server.api.routes import (
+    auth,
+    cloud,
+    device_shares,
+    devices,
+    files,
+    git,
+    jobs,
+    members,
+    netron,
+    projects,
+    system,
+    tools,
+)
 
 ROUTERS: list[APIRouter] = [
-    system.router, projects.router, files.router, git.router, jobs.router, tools.router,
-    ws.router,
+    system.router, projects.router, files.router, jobs.router, cloud.router, tools.router, ws.router,
+    devices.router, device_ws.router, git.router,
+    auth.router, members.router, device_shares.router, netron.router,
 ]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 
-from server.api.deps import ClientId, EditableProject, HubDep, ProjectDep
+from server.api.deps import ClientId, EditableProject, HubDep, ProjectDep, RunnerProject
 from server.core.events import EventHub
 from server.gitflow import service
 from server.gitflow.models import (
@@ -171,7 +171,7 @@ async def pull(body: SyncRequest, project: EditableProject, hub: HubDep, client:
 
 
 @router.post("/push")
-async def push(body: SyncRequest, project: EditableProject, hub: HubDep, client: ClientId) -> PushResult:
+async def push(body: SyncRequest, project: RunnerProject, hub: HubDep, client: ClientId) -> PushResult:
     remote, user, password, timeout = _sync_args(body)
     progress = _progress(hub, project, "push")
     return await _write(

@@ -6,7 +6,14 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from server.api.deps import CurrentUser, EditableProject, JobsDep, ProjectDep, SessionDep
+from server.api.deps import (
+    CurrentUser,
+    EditableProject,
+    JobsDep,
+    ProjectDep,
+    RunnerProject,
+    SessionDep,
+)
 from server.training.models import (
     JobCreate,
     JobMetrics,
@@ -29,7 +36,7 @@ def list_jobs(project: ProjectDep, session: SessionDep, jobs: JobsDep) -> list[J
 
 
 @router.post("/projects/{pid}/jobs", status_code=201)
-async def submit_job(body: JobCreate, project: EditableProject, session: SessionDep,
+async def submit_job(body: JobCreate, project: RunnerProject, session: SessionDep,
                      jobs: JobsDep) -> JobPublic:
     return to_public(await run_in_threadpool(jobs.submit, session, project, body))
 
@@ -67,5 +74,5 @@ def put_runtime(body: RuntimeUpdate, project: EditableProject,
 
 
 @router.post("/projects/{pid}/runtime/venv", status_code=202)
-def create_venv(body: VenvCreate, project: EditableProject, jobs: JobsDep) -> VenvStarted:
+def create_venv(body: VenvCreate, project: RunnerProject, jobs: JobsDep) -> VenvStarted:
     return jobs.create_venv(project, body)

@@ -56,10 +56,12 @@ def delete_project(
 
 
 @router.get("/projects/{pid}/ui-state")
-def get_ui_state(project: ProjectDep) -> UiState:
-    return UiState(state=project.ui_state or {})
+def get_ui_state(project: ProjectDep, user: CurrentUser) -> UiState:
+    return UiState(state=service.ui_state_of(project, user))
 
 
 @router.put("/projects/{pid}/ui-state")
-def put_ui_state(body: UiState, project: ProjectDep, session: SessionDep) -> UiState:
-    return UiState(state=service.save_ui_state(session, project, body.state))
+def put_ui_state(
+    body: UiState, project: ProjectDep, session: SessionDep, user: CurrentUser
+) -> UiState:
+    return UiState(state=service.save_ui_state(session, project, user, body.state))

@@ -4,7 +4,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from server import __version__
-from server.api.deps import CurrentUser
+from server.api.deps import CurrentUser, SettingsDep
 from server.users.models import UserPublic
 
 router = APIRouter(prefix="/api", tags=["system"])
@@ -21,5 +21,5 @@ def health() -> Health:
 
 
 @router.get("/auth/me")
-def me(user: CurrentUser) -> UserPublic:
-    return UserPublic(id=user.id, name=user.name, mode="local")
+def me(user: CurrentUser, settings: SettingsDep) -> UserPublic:
+    return UserPublic(id=user.id, name=user.name, mode=settings.mode, role=user.role)

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Body, Depends
 from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from server.api.deps import CurrentUser, EditableProject, ProjectDep, SessionDep
+from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep
 from server.modeltools import service
 from server.modeltools.models import ToolLog, ToolRunPublic
 from server.modeltools.schemas import ToolName
@@ -26,7 +26,7 @@ ToolsDep = Annotated[ToolManager, Depends(get_tools)]
 @router.post("/projects/{pid}/tools/{tool}", status_code=202)
 async def start_run(
     tool: ToolName,
-    project: EditableProject,
+    project: RunnerProject,
     session: SessionDep,
     tools: ToolsDep,
     body: Annotated[dict[str, Any], Body()],
@@ -41,7 +41,7 @@ def get_run(rid: str, session: SessionDep, user: CurrentUser) -> ToolRunPublic:
 
 @router.post("/tool-runs/{rid}/cancel")
 def cancel_run(rid: str, session: SessionDep, user: CurrentUser, tools: ToolsDep) -> ToolRunPublic:
-    return tools.cancel(session, service.get_run(session, user, rid))
+    return tools.cancel(session, service.get_run(session, user, rid, "run"))
 
 
 @router.get("/projects/{pid}/tool-runs")

@@ -1,0 +1,160 @@
+"""On-device MNN work in a child process: a benchmark with per-op times, or tensor watchpoints.
+
+Run as ``python -m device_bridge.agent.mnn_tasks``; reads one JSON job line from stdin. MNN's
+native code prints to the same stdout, so our lines carry the ``MNNWB_TASK `` prefix. A watch
+waits after each hit for a ``continue`` or ``stop`` line on stdin. Native crashes stay here.
+"""
+
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+MARK = "MNNWB_TASK "
+PRECISIONS = {"high": "high", "low": "low", "low_bf16": "Low_BF16"}
+PROFILE_RUNS = 10
+
+
+def emit(payload: dict[str, Any]) -> None:
+    sys.stdout.write(MARK + json.dumps(payload) + "\n")
+    sys.stdout.flush()
+
+
+def open_session(model: str, config: dict[str, Any]) -> tuple[Any, Any]:
+    import MNN
+
+    net = MNN.Interpreter(model)
+    return net, net.createSession(config)
+
+
+def fill_inputs(net: Any, session: Any, specs: dict[str, Any]) -> None:
+    """Each input from ``{"npy": path}``, ``{"fill": number}`` or random (the default)."""
+    import MNN
+
+    rng = np.random.default_rng(0)
+    for name, tensor in net.getSessionInputAll(session).items():
+        shape = [max(1, d) for d in tensor.getShape()]
+        spec = specs.get(name) or {}
+        fill = spec.get("fill", "random")
+        if spec.get("npy"):
+            data = np.load(spec["npy"], allow_pickle=False).astype(np.float32).reshape(shape)
+        elif isinstance(fill, int | float):
+            data = np.full(shape, fill, np.float32)
+        else:
+            data = rng.random(shape, dtype=np.float32)
+        host = MNN.Tensor(shape, MNN.Halide_Type_Float, data, MNN.Tensor_DimensionType_Caffe)
+        tensor.copyFrom(host)
+
+
+def percentile(sorted_ms: list[float], q: float) -> float:
+    return sorted_ms[min(len(sorted_ms) - 1, round(q * (len(sorted_ms) - 1)))]
+
+
+def bench(job: dict[str, Any]) -> dict[str, Any]:
+    config: dict[str, Any] = {"backend": job["backend"], "numThread": job["threads"]}
+    config["memory"] = job["memory"]
+    if job["precision"] in PRECISIONS:
+        config["precision"] = PRECISIONS[job["precision"]]
+    net, session = open_session(job["model"], config)
+    fill_inputs(net, session, {})
+    for _ in range(job["warmup"]):
+        net.runSession(session)
+    times = []
+    for _ in range(job["loops"]):
+        start = time.perf_counter()
+        net.runSession(session)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    result = {
+        "ok": True, "loops": job["loops"], "min_ms": times[0],
+        "median_ms": statistics.median(times),
+        "p90_ms": percentile(times, 0.9), "p99_ms": percentile(times, 0.99),
+        "mean_ms": statistics.fmean(times),
+        "ops": profile_ops(net, session) if job["per_op"] else [],
+    }
+    return result
+
+
+def profile_ops(net: Any, session: Any) -> list[dict[str, Any]]:
+    """Time each op in the callbacks (MNN's Python API has no profiler), averaged over runs."""
+    totals: dict[str, list[Any]] = {}
+    started: list[float] = [0.0]
+
+    def before(_tensors: Any, _info: Any) -> bool:
+        started[0] = time.perf_counter()
+        return True
+
+    def after(_tensors: Any, info: Any) -> bool:
+        elapsed = (time.perf_counter() - started[0]) * 1000
+        entry = totals.setdefault(info.getName(), [info.getType(), 0.0, info.getFlops()])
+        entry[1] += elapsed
+        return True
+
+    for _ in range(PROFILE_RUNS):
+        net.runSessionWithCallBackInfo(session, before, after)
+    whole = sum(entry[1] for entry in totals.values()) or 1.0
+    ops = [
+        {"name": name, "type": kind, "ms": total / PROFILE_RUNS,
+         "percent": 100 * total / whole, "mflops": float(flops)}
+        for name, (kind, total, flops) in totals.items()
+    ]
+    return sorted(ops, key=lambda op: op["ms"], reverse=True)
+
+
+def describe(tensor: Any, bins: int, sample: int) -> dict[str, Any]:
+    """Shape, stats, histogram and a sample of a float tensor (others: shape only — copying an
+    int8 tensor into a host tensor can double-free inside MNN)."""
+    import MNN
+
+    shape = list(tensor.getShape())
+    if tensor.getDataType() != MNN.Halide_Type_Float or 0 in shape:
+        return {"shape": shape, "stats": None, "histogram": None, "sample": []}
+    host = MNN.Tensor(shape, MNN.Halide_Type_Float, np.zeros(shape, np.float32),
+                      MNN.Tensor_DimensionType_Caffe)
+    tensor.copyToHostTensor(host)
+    values = np.asarray(host.getNumpyData(), dtype=np.float64).ravel()
+    counts, edges = np.histogram(values[np.isfinite(values)], bins=bins)
+    stats = {"min": float(values.min()), "max": float(values.max()),
+             "mean": float(values.mean()), "std": float(values.std())}
+    histogram = {"edges": edges.tolist(), "counts": counts.tolist()}
+    return {"shape": shape, "stats": stats, "histogram": histogram,
+            "sample": values[:sample].tolist()}
+
+
+def watch(job: dict[str, Any]) -> dict[str, Any]:
+    net, session = open_session(job["model"], {"numThread": 1})
+    fill_inputs(net, session, job["inputs"])
+    wanted = set(job["ops"])
+    hits = [0]
+
+    def before(_tensors: Any, _info: Any) -> bool:
+        return True
+
+    def after(tensors: Any, info: Any) -> bool:
+        if wanted and info.getName() not in wanted:
+            return True
+        for index, tensor in enumerate(tensors):
+            hits[0] += 1
+            emit({"hit": {"op": info.getName(), "op_type": info.getType(), "index": index,
+                          **describe(tensor, job["bins"], job["sample"])}})
+            if sys.stdin.readline().strip() != "continue":
+                return False
+        return True
+
+    net.runSessionWithCallBackInfo(session, before, after)
+    return {"ok": True, "hits": hits[0]}
+
+
+def main() -> None:
+    job = json.loads(sys.stdin.readline())
+    try:
+        emit({"result": bench(job) if job["type"] == "bench.start" else watch(job)})
+    except Exception as exc:  # noqa: BLE001 - any failure becomes the task's error result
+        emit({"result": {"ok": False, "error": f"{type(exc).__name__}: {exc}"}})
+
+
+if __name__ == "__main__":
+    main()

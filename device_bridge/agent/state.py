@@ -1,0 +1,89 @@
+"""The agent's state folder: its persistent device id, its device token and the sessions' files."""
+
+import hashlib
+import json
+import os
+import platform
+import socket
+import sys
+import uuid
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+AGENT_VERSION = "1"
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("MNNWB_AGENT_HOME") or Path.home() / ".mnnwb-agent")
+
+
+class AgentState:
+    """Files under the agent home: ``device.json`` (id, token) and ``sessions/<sid>/``."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.sessions_dir = home / "sessions"
+        self.sessions_dir.mkdir(exist_ok=True)
+        self._file = home / "device.json"
+        self._data = self._load()
+        if "id" not in self._data:
+            self._data["id"] = uuid.uuid4().hex
+            self._save()
+
+    def _load(self) -> dict[str, str]:
+        try:
+            loaded = json.loads(self._file.read_text())
+        except (OSError, ValueError):
+            return {}
+        return loaded if isinstance(loaded, dict) else {}
+
+    def _save(self) -> None:
+        tmp = self._file.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            json.dump(self._data, handle)
+        os.replace(tmp, self._file)
+
+    @property
+    def device_id(self) -> str:
+        return self._data["id"]
+
+    def token_for(self, pairing_code: str | None) -> str | None:
+        """The token to present: the stored device token, unless a new pairing code is given."""
+        stored = self._data.get("token")
+        if pairing_code and _digest(pairing_code) != self._data.get("paired_with"):
+            return pairing_code
+        return stored or pairing_code
+
+    def remember_token(self, token: str, pairing_code: str | None) -> None:
+        self._data["token"] = token
+        if pairing_code:
+            self._data["paired_with"] = _digest(pairing_code)
+        self._save()
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def device_info(device_id: str, name: str | None) -> dict[str, Any]:
+    """What the agent tells the hub about this device; MNN's version without importing it."""
+    try:
+        mnn_version: str | None = metadata.version("MNN")
+    except metadata.PackageNotFoundError:
+        mnn_version = None
+    return {
+        "id": device_id,
+        "name": (name or socket.gethostname() or "device")[:128],
+        "os": f"{platform.system()} {platform.release()}"[:128],
+        "arch": (platform.machine() or "unknown")[:64],
+        "python": platform.python_version(),
+        "mnn": mnn_version,
+        "cpus": os.cpu_count() or 0,
+        "mem": psutil.virtual_memory().total,
+        "agent": f"{AGENT_VERSION} ({sys.platform})",
+    }

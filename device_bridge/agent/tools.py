@@ -1,0 +1,94 @@
+"""Drives ``mnn_tasks`` child processes for a session: benchmarks and tensor watchpoints."""
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import device_bridge
+from device_bridge.agent.mnn_tasks import MARK
+from device_bridge.sync import UnsafePath, confined
+
+PACKAGE_PARENT = str(Path(device_bridge.__file__).resolve().parents[1])
+
+
+class MnnTask:
+    """At most one task per session at a time; a watch pauses between hits for ``resume``."""
+
+    def __init__(self, sid: str, cwd: Path, send: Callable[[dict[str, Any]], None]) -> None:
+        self.sid = sid
+        self.cwd = cwd
+        self._send = send
+        self._proc: asyncio.subprocess.Process | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._proc is not None and self._proc.returncode is None
+
+    def _fail(self, kind: str, error: str) -> None:
+        self._result(kind, {"ok": False, "error": error})
+
+    def _result(self, kind: str, result: dict[str, Any]) -> None:
+        reply = "bench.result" if kind == "bench.start" else "watch.done"
+        self._send({"type": reply, "sid": self.sid, **result})
+
+    async def start(self, job: dict[str, Any]) -> None:
+        if self.busy:
+            self._fail(job["type"], "another benchmark or watch is running in this session")
+            return
+        try:
+            job = {**job, "model": str(confined(self.cwd, job["model"])),
+                   "inputs": self._inputs(job.get("inputs", {}))}
+        except (UnsafePath, TypeError, AttributeError) as exc:
+            self._fail(job["type"], str(exc) or "bad inputs")
+            return
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([PACKAGE_PARENT, os.environ.get(
+            "PYTHONPATH", "")]).rstrip(os.pathsep)}
+        self._proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "device_bridge.agent.mnn_tasks", cwd=self.cwd, env=env,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=True,
+        )
+        self._write(json.dumps(job))
+        asyncio.create_task(self._follow(job["type"], self._proc))
+
+    def _inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        """Input specs with ``npy`` paths confined to the session folder."""
+        checked = {}
+        for name, spec in inputs.items():
+            npy = spec.get("npy")
+            checked[name] = {**spec, "npy": str(confined(self.cwd, npy)) if npy else None}
+        return checked
+
+    def _write(self, line: str) -> None:
+        if self.busy and self._proc is not None and self._proc.stdin is not None:
+            self._proc.stdin.write(line.encode() + b"\n")
+
+    def resume(self) -> None:
+        self._write("continue")
+
+    def stop(self) -> None:
+        self._write("stop")
+
+    async def _follow(self, kind: str, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None and proc.stderr is not None
+        errors = asyncio.create_task(proc.stderr.read())
+        result: dict[str, Any] | None = None
+        async for raw in proc.stdout:
+            line = raw.decode(errors="replace")
+            if not line.startswith(MARK):
+                continue
+            payload = json.loads(line[len(MARK) :])
+            if "hit" in payload:
+                self._send({"type": "watch.hit", "sid": self.sid, **payload["hit"]})
+            else:
+                result = payload["result"]
+        code = await proc.wait()
+        stderr = (await errors).decode(errors="replace").strip()[-500:]
+        if result is None:
+            self._fail(kind, f"the MNN task crashed (exit code {code}): {stderr}")
+        else:
+            self._result(kind, result)

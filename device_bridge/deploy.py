@@ -1,0 +1,64 @@
+"""Deploying a project folder to a session: manifest, the files the device lacks, done."""
+
+import asyncio
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from device_bridge import protocol as p
+from device_bridge.hub import DeviceHub, Link
+from device_bridge.sync import HashCache, build_manifest
+
+
+class SyncReport(BaseModel):
+    sid: str
+    files: int
+    sent: list[str]
+    bytes: int
+    deleted: list[str]
+    failed: list[str]
+
+
+def read_chunk(path: Path, offset: int, size: int) -> bytes:
+    with path.open("rb") as handle:
+        handle.seek(offset)
+        return handle.read(size)
+
+
+async def send_file(
+    link: Link, session_sid: str, root: Path, entry: p.ManifestEntry
+) -> int:
+    """Send one file as chunks; an empty file needs no chunk (the manifest already says so)."""
+    offset = 0
+    while offset < entry.size:
+        payload = await asyncio.to_thread(read_chunk, root / entry.path, offset, p.CHUNK_BYTES)
+        if not payload:
+            break
+        header = p.FileChunk(sid=session_sid, path=entry.path, offset=offset, total=entry.size)
+        await link.send(p.pack_chunk(header, payload))
+        offset += len(payload)
+    return offset
+
+
+async def deploy(hub: DeviceHub, project_id: str, sid: str, root: Path,
+                 cache: HashCache | None = None) -> SyncReport:
+    """Make the session's folder on the device equal to ``root``; only changed files travel."""
+    session = hub.session(project_id, sid)
+    async with session.lock:
+        listed = await asyncio.to_thread(build_manifest, root, cache)
+        manifest = [p.ManifestEntry(**entry) for entry in listed]
+        need = await hub.request(session, p.SyncManifest(sid=sid, files=manifest), "sync.need")
+        entries = {entry.path: entry for entry in manifest}
+        link = hub.link_for(session)
+        sent, total = [], 0
+        for path in need.paths:
+            entry = entries.get(path)
+            if entry is not None and entry.size > 0:
+                total += await send_file(link, sid, root, entry)
+            if entry is not None:
+                sent.append(path)
+        done = await hub.request(session, p.SyncDone(sid=sid), "sync.done")
+    report = SyncReport(sid=sid, files=len(manifest), sent=sent, bytes=total,
+                        deleted=need.deleted, failed=done.failed)
+    hub.sink.publish(project_id, "devices", "sync.done", report.model_dump())
+    return report

@@ -1,0 +1,79 @@
+"""Devices: registry, pairing, and a project's sessions on a device (DESIGN §5, §7)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from starlette.requests import HTTPConnection
+
+from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep
+from server.devices import service
+from server.devices.bridge import DeviceBridge
+from server.devices.models import (
+    DevicePublic,
+    DeviceSessionPublic,
+    DeviceUpdate,
+    PairingCreate,
+    PairingPublic,
+)
+
+router = APIRouter(prefix="/api", tags=["devices"])
+
+
+def get_bridge(conn: HTTPConnection) -> DeviceBridge:
+    bridge: DeviceBridge = conn.app.state.devices
+    return bridge
+
+
+BridgeDep = Annotated[DeviceBridge, Depends(get_bridge)]
+
+
+@router.get("/devices")
+def list_devices(session: SessionDep, user: CurrentUser, bridge: BridgeDep) -> list[DevicePublic]:
+    devices = service.list_devices(session, user)
+    return [service.to_public(d, bridge.is_online(d.id)) for d in devices]
+
+
+@router.get("/devices/{did}")
+def get_device(did: str, session: SessionDep, user: CurrentUser,
+               bridge: BridgeDep) -> DevicePublic:
+    return service.to_public(service.usable_device(session, user, did), bridge.is_online(did))
+
+
+@router.patch("/devices/{did}")
+def rename_device(did: str, body: DeviceUpdate, session: SessionDep, user: CurrentUser,
+                  bridge: BridgeDep) -> DevicePublic:
+    device = service.rename_device(session, user, did, body.name)
+    return service.to_public(device, bridge.is_online(did))
+
+
+@router.delete("/devices/{did}", status_code=204)
+async def delete_device(did: str, session: SessionDep, user: CurrentUser,
+                        bridge: BridgeDep) -> Response:
+    service.delete_device(session, user, did)
+    await bridge.revoke(did)
+    return Response(status_code=204)
+
+
+@router.post("/devices/pairings", status_code=201)
+def create_pairing(body: PairingCreate, request: Request, session: SessionDep,
+                   user: CurrentUser) -> PairingPublic:
+    return service.create_pairing(session, user, body.name, str(request.base_url))
+
+
+@router.get("/projects/{pid}/devices/sessions")
+def list_sessions(project: ProjectDep, bridge: BridgeDep) -> list[DeviceSessionPublic]:
+    return bridge.sessions(project.id)
+
+
+@router.post("/projects/{pid}/devices/{did}/sessions", status_code=201)
+async def open_session(did: str, project: RunnerProject, session: SessionDep,
+                       user: CurrentUser, bridge: BridgeDep) -> DeviceSessionPublic:
+    service.usable_device(session, user, did)
+    return await bridge.open_session(project.id, did)
+
+
+@router.delete("/projects/{pid}/devices/{did}/sessions/{sid}", status_code=204)
+async def close_session(did: str, sid: str, project: RunnerProject,
+                        bridge: BridgeDep) -> Response:
+    await bridge.close_session(project.id, sid)
+    return Response(status_code=204)

@@ -1,0 +1,120 @@
+"""The server's device bridge: the hub wired to the database, the event hub and projects.
+
+One ``DeviceBridge`` lives on ``app.state.devices``. It verifies device tokens against the
+database, records when devices were last seen, publishes session events to the project's tabs
+and takes the tabs' device commands.
+"""
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from device_bridge import protocol as p
+from device_bridge.errors import BridgeError, UnknownSession
+from device_bridge.hub import DeviceHub, Identity, Limits
+from device_bridge.tab_commands import TabCommands
+from device_bridge.transport import Transport
+from server.core.errors import NotFound, Unavailable
+from server.core.events import Envelope, EventHub
+from server.devices import service
+from server.devices.models import Device, DeviceSessionPublic
+from server.projects.models import Project
+from server.users import devices as sharing
+from server.users.models import User
+
+TAB_CHANNELS = ("devices", "dap", "log")
+
+
+class DeviceBridge:
+    def __init__(self, engine: Engine, events: EventHub, limits: Limits | None = None) -> None:
+        self._engine = engine
+        self.hub = DeviceHub(events, self._verify, limits, on_status=self._on_status)
+        self.commands = TabCommands(self.hub, self._project_root, self._may_attach)
+
+    async def serve(self, transport: Transport) -> None:
+        await self.hub.serve(transport)
+
+    async def handle_tab_command(self, project_id: str, envelope: Envelope) -> None:
+        """A tab's command on channel ``devices``, ``dap`` or ``log`` (see docs/protocol.md)."""
+        await self.commands.handle(project_id, envelope.type, envelope.data)
+
+    def is_online(self, device_id: str) -> bool:
+        return self.hub.is_online(device_id)
+
+    async def _verify(self, hello: p.Hello) -> Identity | None:
+        def check() -> Identity | None:
+            with Session(self._engine) as session:
+                return service.verify_token(session, hello.token, hello.device)
+
+        return await asyncio.to_thread(check)
+
+    def _on_status(self, device_id: str, online: bool, info: p.DeviceInfo) -> None:
+        def record() -> None:
+            with Session(self._engine) as session:
+                service.record_seen(session, device_id, info.model_dump())
+
+        asyncio.get_running_loop().run_in_executor(None, record)
+
+    async def close(self) -> None:
+        await self.hub.close()
+
+    async def _may_attach(self, project_id: str, device_id: str) -> bool:
+        """A project may use the devices its owner may use."""
+
+        def check() -> bool:
+            with Session(self._engine) as session:
+                project = session.get(Project, project_id)
+                device = session.get(Device, device_id)
+                owner = session.get(User, project.owner_id) if project else None
+                return owner is not None and device is not None and (
+                    sharing.may_use_device(session, owner, device))
+
+        return await asyncio.to_thread(check)
+
+    async def _project_root(self, project_id: str) -> Path:
+        def lookup() -> Path:
+            with Session(self._engine) as session:
+                project = session.get(Project, project_id)
+                if project is None:
+                    raise UnknownSession("the project is gone")
+                return Path(project.path)
+
+        return await asyncio.to_thread(lookup)
+
+    async def open_session(self, project_id: str, device_id: str) -> DeviceSessionPublic:
+        try:
+            session = await self.hub.open_session(project_id, device_id)
+        except BridgeError as exc:
+            raise _app_error(exc) from exc
+        return DeviceSessionPublic(**session.view())
+
+    async def close_session(self, project_id: str, sid: str) -> None:
+        try:
+            await self.hub.close_session(project_id, sid)
+        except BridgeError as exc:
+            raise _app_error(exc) from exc
+
+    def sessions(self, project_id: str) -> list[DeviceSessionPublic]:
+        return [DeviceSessionPublic(**s.view()) for s in self.hub.sessions(project_id)]
+
+    async def revoke(self, device_id: str) -> None:
+        await self.hub.disconnect(device_id, p.Close.REVOKED, "device removed")
+
+
+def _app_error(exc: BridgeError) -> Exception:
+    if isinstance(exc, UnknownSession):
+        return NotFound(exc.message, code=exc.code)
+    return Unavailable(exc.message, code=exc.code)
+
+
+def install(app_state: Any, engine: Engine, events: EventHub,
+            limits: Limits | None = None) -> DeviceBridge:
+    """Create the bridge on ``app.state.devices`` and take the tabs' device channels."""
+    bridge = DeviceBridge(engine, events, limits)
+    app_state.devices = bridge
+    for channel in TAB_CHANNELS:
+        app_state.tab_commands[channel] = bridge.handle_tab_command
+    return bridge

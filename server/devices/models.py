@@ -1,0 +1,63 @@
+"""Devices (paired agents) and pairings (one-time codes); tokens are stored as sha256 only."""
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from pydantic import Field as PydanticField
+from sqlalchemy import JSON, Column
+from sqlmodel import Field, SQLModel
+
+from server.core.db import new_id, utcnow
+
+
+class Device(SQLModel, table=True):
+    __tablename__ = "devices"
+
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    name: str = Field(max_length=128)
+    owner_id: str = Field(foreign_key="users.id", index=True, max_length=32)
+    agent_id: str = Field(max_length=64)
+    token_hash: str = Field(unique=True, max_length=64)
+    info: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    last_seen: datetime | None = None
+
+
+class Pairing(SQLModel, table=True):
+    __tablename__ = "device_pairings"
+
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    name: str = Field(max_length=128)
+    owner_id: str = Field(foreign_key="users.id", max_length=32)
+    code_hash: str = Field(unique=True, max_length=64)
+    expires_at: datetime
+
+
+class DevicePublic(BaseModel):
+    id: str
+    name: str
+    online: bool
+    info: dict[str, Any]
+    last_seen: datetime | None
+
+
+class DeviceUpdate(BaseModel):
+    name: str = PydanticField(min_length=1, max_length=128)
+
+
+class PairingCreate(BaseModel):
+    name: str = PydanticField(default="device", min_length=1, max_length=128)
+
+
+class PairingPublic(BaseModel):
+    token: str
+    command: str
+    expires_at: datetime
+
+
+class DeviceSessionPublic(BaseModel):
+    sid: str
+    project: str
+    device_id: str
+    state: Literal["open", "lost", "closed"]

@@ -1,0 +1,138 @@
+"""Device registry and pairing: one-time codes become per-device tokens, stored hashed.
+
+A device token authenticates only the device websocket (``/bridge/v1/device``); it is not an API
+token and no ``/api`` route accepts it.
+"""
+
+import hashlib
+import secrets
+import shlex
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import or_
+from sqlmodel import Session, col, select
+
+from device_bridge.hub import Identity
+from device_bridge.protocol import DeviceInfo
+from server.core.db import utcnow
+from server.core.errors import NotFound
+from server.devices.models import Device, DevicePublic, Pairing, PairingPublic
+from server.users import devices as sharing
+from server.users.models import User
+
+PAIRING_TTL = timedelta(minutes=15)
+CODE_FILE = "mnnwb-pairing-code.txt"
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; they were stored as UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def to_public(device: Device, online: bool) -> DevicePublic:
+    return DevicePublic(id=device.id, name=device.name, online=online, info=device.info,
+                        last_seen=aware(device.last_seen) if device.last_seen else None)
+
+
+def list_devices(session: Session, user: User) -> list[Device]:
+    """The devices the user may use: paired by them, shared with them, or all for an admin."""
+    query = select(Device).order_by(col(Device.created_at))
+    if user.role != "admin":
+        query = query.where(or_(col(Device.owner_id) == user.id,
+                                col(Device.id).in_(sharing.shared_device_ids(user))))
+    return list(session.exec(query))
+
+
+def get_device(session: Session, user: User, device_id: str) -> Device:
+    """A device the user owns: renaming, removing and sharing stay with the owner."""
+    device = session.get(Device, device_id)
+    if device is None or device.owner_id != user.id:
+        raise NotFound("no such device")
+    return device
+
+
+def usable_device(session: Session, user: User, device_id: str) -> Device:
+    """A device the user may open sessions on (owned, shared with them, or any for an admin)."""
+    device = session.get(Device, device_id)
+    if device is None or not sharing.may_use_device(session, user, device):
+        raise NotFound("no such device")
+    return device
+
+
+def rename_device(session: Session, user: User, device_id: str, name: str) -> Device:
+    device = get_device(session, user, device_id)
+    device.name = name
+    session.add(device)
+    session.commit()
+    session.refresh(device)
+    return device
+
+
+def delete_device(session: Session, user: User, device_id: str) -> None:
+    """Forget a device; its token stops working at once."""
+    session.delete(get_device(session, user, device_id))
+    session.commit()
+
+
+def agent_command(server_url: str, code: str) -> str:
+    url = shlex.quote(server_url.rstrip("/"))
+    return (f"printf '%s\\n' {shlex.quote(code)} > {CODE_FILE} && "
+            f"python3 -m device_bridge.agent --server {url} --token-file {CODE_FILE}")
+
+
+def create_pairing(session: Session, user: User, name: str, server_url: str) -> PairingPublic:
+    code = secrets.token_urlsafe(24)
+    expires = utcnow() + PAIRING_TTL
+    now = utcnow()
+    for stale in session.exec(select(Pairing).where(Pairing.owner_id == user.id)):
+        if aware(stale.expires_at) < now:
+            session.delete(stale)
+    session.add(Pairing(name=name, owner_id=user.id, code_hash=digest(code), expires_at=expires))
+    session.commit()
+    return PairingPublic(token=code, command=agent_command(server_url, code), expires_at=expires)
+
+
+def verify_token(session: Session, token: str, info: DeviceInfo) -> Identity | None:
+    """The device a hello's token belongs to; a valid pairing code is redeemed here, once."""
+    hashed = digest(token)
+    device = session.exec(select(Device).where(Device.token_hash == hashed)).first()
+    if device is not None:
+        return Identity(device.id, device.name)
+    pairing = session.exec(select(Pairing).where(Pairing.code_hash == hashed)).first()
+    if pairing is None:
+        return None
+    session.delete(pairing)
+    if aware(pairing.expires_at) < utcnow():
+        session.commit()
+        return None
+    return _redeem(session, pairing, info)
+
+
+def _redeem(session: Session, pairing: Pairing, info: DeviceInfo) -> Identity:
+    """Issue a device token; a device paired again by the same user keeps its id."""
+    token = secrets.token_urlsafe(32)
+    same = select(Device).where(Device.owner_id == pairing.owner_id,
+                                Device.agent_id == info.id)
+    device = session.exec(same).first() or Device(name=pairing.name, owner_id=pairing.owner_id,
+                                                  agent_id=info.id, token_hash="")
+    device.name = pairing.name
+    device.token_hash = digest(token)
+    device.info = info.model_dump()
+    session.add(device)
+    session.commit()
+    return Identity(device.id, device.name, token=token)
+
+
+def record_seen(session: Session, device_id: str, info: dict[str, Any]) -> None:
+    device = session.get(Device, device_id)
+    if device is None:
+        return
+    device.last_seen = utcnow()
+    device.info = info
+    session.add(device)
+    session.commit()

@@ -1,0 +1,176 @@
+"""Follows one PAI-DLC job: polls ``GetJob``, appends new pod log lines to the job's log file
+(and the tab), parses metrics, surfaces ``GetJobEvents`` and reports the end.
+
+Progress lives in ``cloud.json`` next to the log: the DLC job id, each pod's ``LogCursor`` and
+the log size those cursors account for. It is saved after every append, so a restarted server
+cuts the log back to that size and continues from the cursors: no line is lost or repeated.
+"""
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from pydantic import BaseModel
+
+from server.core.db import utcnow
+from server.core.errors import AppError
+from server.training.cloud import CloudJob, LogCursor, PaiDlcClient
+from server.training.cloud_settings import Connection
+from server.training.logfile import LOG_FILE, append_metrics, parse_metrics
+from server.training.runner import JobSink, JobStatus, Transition
+
+STATE_FILE = "cloud.json"
+MAX_BATCH = 64 * 1024  # bytes per log event, as for local jobs
+MAX_BACKOFF = 60.0
+log = logging.getLogger("mnnwb.training")
+
+Notify = Callable[[str, dict[str, Any]], None]
+
+
+class CloudState(BaseModel):
+    cloud_job_id: str
+    output_prefix: str
+    status: JobStatus = "queued"
+    cloud_status: str = ""
+    cursors: dict[str, LogCursor] = {}
+    log_size: int = 0
+    events_seen: int = 0
+    stop_requested: bool = False
+
+
+def load_state(job_dir: Path) -> CloudState | None:
+    try:
+        return CloudState.model_validate_json((job_dir / STATE_FILE).read_text())
+    except FileNotFoundError:
+        return None
+
+
+def save_state(job_dir: Path, state: CloudState) -> None:
+    temp = job_dir / (STATE_FILE + ".tmp")
+    temp.write_text(state.model_dump_json())
+    os.replace(temp, job_dir / STATE_FILE)
+
+
+def batches(lines: list[str], limit: int = MAX_BATCH) -> list[str]:
+    """Whole lines grouped into texts of at most ``limit`` bytes (a longer line goes alone)."""
+    out: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        width = len(line.encode()) + 1
+        if current and size + width > limit:
+            out.append("".join(current))
+            current, size = [], 0
+        current.append(line + "\n")
+        size += width
+    if current:
+        out.append("".join(current))
+    return out
+
+
+def final_transition(job: CloudJob, stop_requested: bool, seen_running: bool) -> Transition:
+    """How the job ended; a job that ran between two polls still gets its start time."""
+    status = job.runner_status
+    reason = None
+    if status == "stopped":
+        reason = "stopped on request" if stop_requested else "stopped in the cloud"
+    elif status == "failed":
+        reason = (f"{job.reason_message} [{job.reason_code}]" if job.reason_message
+                  else f"the cloud job failed [{job.reason_code or job.status}]")
+    return Transition(status, reason=reason, finished_at=utcnow(),  # type: ignore[arg-type]
+                      started_at=None if seen_running else job.running_at,
+                      extra={"cloud_job_id": job.job_id, "cloud_status": job.status})
+
+
+class CloudWatcher:
+    def __init__(self, job_id: str, job_dir: Path, state: CloudState,
+                 connect: Callable[[], Connection], sink: JobSink, notify: Notify,
+                 on_end: Callable[[str], None]) -> None:
+        self.job_id = job_id
+        self.job_dir = job_dir
+        self.state = state
+        self._connect = connect
+        self._sink = sink
+        self._notify = notify
+        self._on_end = on_end
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"cloud-job-{job_id}", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop following the job; it keeps running in the cloud."""
+        self._closing.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _run(self) -> None:
+        delay, backoff = 0.0, 1.0
+        with (self.job_dir / LOG_FILE).open("ab") as out:
+            while not self._closing.wait(delay):
+                try:
+                    connection = self._connect()
+                    if self._tick(connection.client, out):
+                        return
+                    delay, backoff = connection.poll_seconds, 1.0
+                except AppError as exc:  # the cloud or the settings: keep trying, tell the tab
+                    self._notify("job.cloud_error", {"job_id": self.job_id, "detail": exc.detail,
+                                                     "code": exc.code, **exc.extra})
+                    delay, backoff = backoff, min(backoff * 2, MAX_BACKOFF)
+                except Exception:  # a bug must not leave the job unwatched for good
+                    log.exception("watching cloud job %s failed; retrying", self.job_id)
+                    delay, backoff = backoff, min(backoff * 2, MAX_BACKOFF)
+
+    def _tick(self, client: PaiDlcClient, out: BinaryIO) -> bool:
+        """One poll; True once the job has ended and its end was reported."""
+        job = client.get_job(self.state.cloud_job_id)
+        if job.status != self.state.cloud_status:
+            self.state.cloud_status = job.status
+            self._notify("job.cloud_status", {"job_id": self.job_id, "status": job.status})
+        self._pump_logs(client, job, out)
+        self._pump_events(client)
+        if job.finished:
+            final = final_transition(job, self.state.stop_requested, self.state.status == "running")
+            self.state.status = final.status
+            save_state(self.job_dir, self.state)
+            self._on_end(self.job_id)
+            self._sink.transition(self.job_id, final)
+            return True
+        if job.runner_status == "running" and self.state.status != "running":
+            self.state.status = "running"
+            self._sink.transition(self.job_id, Transition(
+                "running", started_at=utcnow(), extra={"cloud_job_id": job.job_id}))
+        save_state(self.job_dir, self.state)
+        return False
+
+    def _pump_logs(self, client: PaiDlcClient, job: CloudJob, out: BinaryIO) -> None:
+        label = len(job.pods) > 1
+        for pod in job.pods:
+            chunk = client.pod_logs(job.job_id, pod.pod_id, self.state.cursors.get(pod.pod_id))
+            lines = [f"[{pod.pod_id}] {line}" if label else line for line in chunk.lines]
+            for text in batches(lines):
+                self._append(out, text)
+            self.state.cursors[pod.pod_id] = chunk.cursor
+            save_state(self.job_dir, self.state)
+
+    def _append(self, out: BinaryIO, text: str) -> None:
+        data = text.encode()
+        out.write(data)
+        out.flush()
+        start = self.state.log_size
+        self.state.log_size += len(data)
+        self._sink.log(self.job_id, start, text, self.state.log_size)
+        points = parse_metrics(text)
+        if points:
+            append_metrics(self.job_dir, points)
+            self._sink.metrics(self.job_id, points)
+
+    def _pump_events(self, client: PaiDlcClient) -> None:
+        events = client.job_events(self.state.cloud_job_id)
+        for event in events[self.state.events_seen:]:
+            self._notify("job.event", {"job_id": self.job_id, "event": event})
+        self.state.events_seen = max(self.state.events_seen, len(events))

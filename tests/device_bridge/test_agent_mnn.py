@@ -1,0 +1,99 @@
+"""On-device MNN benchmark with a per-op profile, and tensor watchpoints, on a real agent."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from device_bridge import protocol as p
+from device_bridge.deploy import deploy
+from tests.device_bridge.harness import AgentProcess, HubServer, wait_until
+
+BUILD_MODEL = """
+import sys
+import MNN
+F = MNN.expr
+x = F.placeholder([1, 3, 16, 16], F.NCHW)
+x.name = "input"
+y = F.sigmoid(F.relu(x) * F.scalar(2.0))
+y.name = "output"
+F.save([y], sys.argv[1])
+"""
+
+
+def session_with_model(server: HubServer, project: str, root: Path) -> str:
+    root.mkdir()
+    subprocess.run(
+        [sys.executable, "-c", BUILD_MODEL, str(root / "tiny.mnn")],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    sid = server.call(server.hub.open_session(project, "dev-a")).sid
+    server.call(deploy(server.hub, project, sid, root))
+    return sid
+
+
+def test_bench_reports_latency_distribution_and_ops(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    sid = session_with_model(hub_server, "p-bench", tmp_path / "proj")
+    job = p.BenchStart(sid=sid, model="tiny.mnn", threads=1, loops=20, warmup=2)
+    hub_server.call(hub_server.hub.send("p-bench", job))
+    result = hub_server.recorder.wait(lambda e: e.type == "bench.result" and e.data["sid"] == sid, 60).data
+    assert result["ok"], result["error"]
+    assert 0 < result["min_ms"] <= result["median_ms"] <= result["p90_ms"] <= result["p99_ms"]
+    types = {op["type"] for op in result["ops"]}
+    assert {"ReLU", "BinaryOp", "UnaryOp"} <= types
+    assert abs(sum(op["percent"] for op in result["ops"]) - 100) < 0.01
+    assert set(result["ops"][0]) == {"name", "type", "ms", "percent", "mflops"}
+
+
+def test_bench_of_a_missing_model_fails_cleanly(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    sid = session_with_model(hub_server, "p-bench-missing", tmp_path / "proj")
+    hub_server.call(hub_server.hub.send("p-bench-missing", p.BenchStart(sid=sid, model="../escape.mnn")))
+    result = hub_server.recorder.wait(lambda e: e.type == "bench.result" and e.data["sid"] == sid, 60).data
+    assert not result["ok"]
+    assert "unsafe path" in result["error"]
+
+
+def test_watchpoint_breaks_after_an_op_and_continues(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    sid = session_with_model(hub_server, "p-watch", tmp_path / "proj")
+    hub = hub_server.hub
+    inputs = {"input": p.InputSpec(fill=-1.0)}
+    hub_server.call(
+        hub.send("p-watch", p.WatchStart(sid=sid, model="tiny.mnn", inputs=inputs, bins=4, sample=5))
+    )
+
+    def hits() -> list[dict]:
+        return [
+            e.data
+            for e in hub_server.recorder.select(lambda e: e.type == "watch.hit" and e.data["sid"] == sid)
+        ]
+
+    def moved_on(seen: int) -> bool:
+        done = hub_server.recorder.select(lambda e: e.type == "watch.done" and e.data["sid"] == sid)
+        return len(hits()) > seen or bool(done)
+
+    def resume(seen: int) -> None:
+        hub_server.call(hub.send("p-watch", p.WatchContinue(sid=sid)))
+        wait_until(lambda: moved_on(seen), what="the next hit")
+
+    first = hub_server.recorder.wait(lambda e: e.type == "watch.hit" and e.data["sid"] == sid, 60).data
+    assert first["shape"] == [1, 3, 16, 16]
+    relu = None
+    while not hub_server.recorder.select(lambda e: e.type == "watch.done" and e.data["sid"] == sid):
+        seen = len(hits())
+        relu = relu or next((h for h in hits() if h["op_type"] == "ReLU"), None)
+        resume(seen)
+    assert relu is not None
+    assert relu["stats"] == {"min": 0.0, "max": 0.0, "mean": 0.0, "std": 0.0}
+    assert relu["sample"] == [0.0] * 5
+    assert sum(relu["histogram"]["counts"]) == 3 * 16 * 16
+    final = hits()[-1]
+    assert final["stats"]["min"] == final["stats"]["max"] == 0.5
+    done = hub_server.recorder.wait(lambda e: e.type == "watch.done" and e.data["sid"] == sid)
+    assert done.data["ok"] and done.data["hits"] == len(hits())

@@ -1,0 +1,84 @@
+"""A team-mode app with one user per role, each with a personal API token.
+
+``admin`` is an administrator; ``owner`` creates projects; ``editor`` and ``viewer`` are added to
+them as members; ``outsider`` is a member of the team but not of the project.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from server.app import create_app
+from server.core.config import REPO_ROOT, Settings
+from server.users import passwords, service, sessions
+from tests.conftest import CSRF
+
+PASSWORD = "correct horse battery"
+ROLES = ("outsider", "viewer", "editor", "owner", "admin")
+BASE_URL = "http://127.0.0.1:8765"
+
+
+@pytest.fixture(autouse=True)
+def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real argon2id at a test-sized cost: the default takes about a second per hash here."""
+    monkeypatch.setattr(
+        passwords, "current", passwords.Hasher(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    )
+
+
+def team_settings(data_dir: Path, **extra: Any) -> Settings:
+    return Settings(
+        data_dir=data_dir,
+        webui_dist=REPO_ROOT / "webui" / "dist",
+        mode="team",
+        watch_files=False,
+        login_max_failures=3,
+        login_max_failures_per_address=6,
+        **extra,
+    )
+
+
+@dataclass
+class Team:
+    client: TestClient
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def auth(self, who: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[who]}", **CSRF}
+
+    def session(self) -> Session:
+        return Session(self.client.app.state.engine)  # type: ignore[attr-defined]
+
+    def new_project(self, name: str = "demo") -> str:
+        """A project made by ``owner`` with ``editor`` and ``viewer`` as members."""
+        response = self.client.post("/api/projects", json={"name": name}, headers=self.auth("owner"))
+        assert response.status_code == 201, response.text
+        pid = response.json()["id"]
+        for who in ("editor", "viewer"):
+            added = self.client.put(
+                f"/api/projects/{pid}/members/{who}", json={"role": who}, headers=self.auth("owner")
+            )
+            assert added.status_code == 200, added.text
+        return str(pid)
+
+
+def start_team(settings: Settings) -> Iterator[Team]:
+    app = create_app(settings)
+    with TestClient(app, base_url=BASE_URL, headers=CSRF, raise_server_exceptions=False) as client:
+        team = Team(client)
+        with team.session() as session:
+            for who in ROLES:
+                user = service.add_user(session, who, PASSWORD, "admin" if who == "admin" else "member")
+                team.tokens[who] = sessions.create_token(session, user, "tests", None).token
+        yield team
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> Iterator[Team]:
+    yield from start_team(team_settings(tmp_path / "data"))

@@ -1,0 +1,77 @@
+"""The HTML shell and the static bundle: config in the page, caching, precompressed assets."""
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.app import create_app
+from server.core.config import Settings
+
+MANIFEST = {
+    "src/main.tsx": {"file": "assets/main-abc.js", "isEntry": True, "css": ["assets/main-abc.css"]},
+    "src/features/workbench/mountWorkbench.tsx": {
+        "file": "assets/wb-def.js", "isDynamicEntry": True, "imports": ["src/main.tsx", "_shared.js"],
+        "css": ["assets/wb-def.css"],
+    },
+    "_shared.js": {"file": "assets/shared-123.js"},
+}
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> TestClient:
+    dist = tmp_path / "dist"
+    (dist / ".vite").mkdir(parents=True)
+    (dist / "assets").mkdir()
+    (dist / ".vite" / "manifest.json").write_text(json.dumps(MANIFEST))
+    source = b"console.log('workbench');" * 100
+    (dist / "assets" / "main-abc.js").write_bytes(source)
+    (dist / "assets" / "main-abc.js.gz").write_bytes(gzip.compress(source))
+    settings = Settings(data_dir=tmp_path / "data", webui_dist=dist)
+    app = create_app(settings)
+    headers = {"Authorization": f"Bearer {app.state.token}", "X-MNNWB-CSRF": "1"}
+    with TestClient(app, base_url="http://127.0.0.1:8765", headers=headers) as client:
+        yield client
+
+
+def _config(html: str) -> dict:
+    start = html.index('id="mnnwb-config">') + len('id="mnnwb-config">')
+    return json.loads(html[start : html.index("</script>", start)])
+
+
+def test_project_page_carries_its_config_and_preloads_its_chunks(built):
+    project = built.post("/api/projects", json={"name": "p"}).json()
+    page = built.get(f"/p/{project['id']}")
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
+    config = _config(page.text)
+    assert config["page"] == "project" and config["project"]["id"] == project["id"]
+    assert config["ws_path"] == f"/api/projects/{project['id']}/ws"
+    assert '<script type="module" src="/static/assets/main-abc.js">' in page.text
+    assert '<link rel="modulepreload" href="/static/assets/wb-def.js">' in page.text
+    assert '<link rel="modulepreload" href="/static/assets/shared-123.js">' in page.text
+    assert '<link rel="stylesheet" href="/static/assets/wb-def.css">' in page.text
+
+
+def test_a_missing_project_page_says_so(built):
+    page = built.get("/p/nope")
+    assert page.status_code == 404 and _config(page.text)["page"] == "missing"
+
+
+def test_config_json_cannot_break_out_of_its_script_tag(built):
+    project = built.post("/api/projects", json={"name": "p"}).json()
+    built.patch(f"/api/projects/{project['id']}", json={"name": "x"})
+    html = built.get(f"/p/{project['id']}").text
+    assert html.count("</script>") == 2
+
+
+def test_hashed_assets_are_immutable_and_served_precompressed(built):
+    response = built.get("/static/assets/main-abc.js", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers["content-encoding"] == "gzip"
+    assert "immutable" in response.headers["cache-control"]
+    assert response.headers["content-type"].startswith("text/javascript")
+    assert response.content == b"console.log('workbench');" * 100
+    plain = built.get("/static/assets/main-abc.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and len(plain.content) == 2500
