@@ -100,6 +100,8 @@ def atomic_output(final: Path) -> Iterator[Path]:
         os.replace(partial, final)
     finally:
         partial.unlink(missing_ok=True)
+        # mnnquant leaves a ``<output>.json`` of its own beside the file it wrote.
+        partial.with_name(partial.name + ".json").unlink(missing_ok=True)
 
 
 def check_written(path: Path, text: str, marker: str, what: str) -> None:

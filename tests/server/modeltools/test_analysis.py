@@ -89,6 +89,7 @@ def test_int8_quantization_with_calibration_images(zoo: Models, tmp_path: Path) 
     assert result["samples"] == 6
     assert result["layers"] and all(0.9 < row["cosine"] <= 1.0 for row in result["layers"])
     assert result["output_size"] == int8.stat().st_size
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["conv.int8.mnn"]
     check = {"model": str(int8), "reference": str(zoo.conv_mnn), "threshold": 1.0}
     versus_fp32 = _ok(run_tool("compare", check, tmp_path / "cmp"))
     assert 0.95 < versus_fp32["cosine"] < 1.0
