@@ -2,9 +2,8 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
-from starlette.requests import HTTPConnection
 
 from server.api.deps import (
     CurrentUser,
@@ -25,7 +24,7 @@ from server.training.models import (
 )
 from server.training.runner import LogChunk
 from server.training.runtime import resolve_interpreter, set_interpreter
-from server.training.service import JobManager, to_public
+from server.training.service import to_public
 
 router = APIRouter(prefix="/api", tags=["jobs"])
 
