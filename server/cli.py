@@ -108,8 +108,15 @@ def doctor(settings: Settings) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["device"]:
+        # The device agent has its own options and must not need the server's packages.
+        from device_bridge.agent.__main__ import main as agent_main
+
+        return agent_main(words[1:])
     parser = argparse.ArgumentParser(prog="mnnwb", description="MNN Workbench Web")
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("device", help="run the device agent (same options as python -m device_bridge.agent)")
     for name, text in (("serve", "start the server"), ("url", "print the URL to open"),
                        ("doctor", "check the installation")):
         cmd = sub.add_parser(name, help=text)
@@ -121,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve_cmd.add_argument("--certfile", help="serve HTTPS with this certificate (PEM)")
     serve_cmd.add_argument("--keyfile", help="the certificate's private key (PEM)")
     user_cli.add_parser(sub)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     settings = _settings(args)
     if args.command == "serve":
         return serve(settings)
