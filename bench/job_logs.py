@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -48,29 +47,13 @@ for burst in range({lines} // 100):
 
 
 def serve(data_dir: Path, port: int) -> None:
-    """The server process: the real app, with the job manager wired into its lifespan if the
-    app's own lifespan does not provide one yet."""
+    """The server process: the real app, without the folder watcher (not under test here)."""
     import uvicorn
 
     from server.app import create_app
     from server.core.config import Settings
-    from server.training.service import running_job_manager
 
-    settings = Settings(data_dir=data_dir, port=port, watch_files=False)
-    app = create_app(settings)
-    original = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(app_):
-        async with original(app_):
-            if hasattr(app_.state, "jobs"):
-                yield
-                return
-            with running_job_manager(app_.state.engine, app_.state.hub,
-                                     data_dir) as app_.state.jobs:
-                yield
-
-    app.router.lifespan_context = lifespan
+    app = create_app(Settings(data_dir=data_dir, port=port, watch_files=False))
     asyncio.run(uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                               log_level="warning")).serve())
 

@@ -39,11 +39,16 @@ def settings(tmp_path: Path) -> Settings:
     )
 
 
-@pytest.fixture
-def client(settings: Settings) -> Iterator[TestClient]:
+def make_client(settings: Settings) -> TestClient:
+    """An authenticated client that sends the CSRF header; enter it to run the lifespan."""
     app = create_app(settings)
     headers = {"Authorization": f"Bearer {app.state.token}", **CSRF}
-    with TestClient(app, base_url="http://127.0.0.1:8765", headers=headers) as test_client:
+    return TestClient(app, base_url="http://127.0.0.1:8765", headers=headers)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with make_client(settings) as test_client:
         yield test_client
 
 

@@ -8,8 +8,7 @@ log batches go to the ``log`` channel. At start it reconciles the rows left ``qu
 """
 
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -240,15 +239,3 @@ class JobManager:
             raise Unavailable(f"the {job.backend!r} backend is not configured",
                               code="backend_unavailable")
         return runner
-
-
-@contextmanager
-def running_job_manager(engine: Engine, hub: EventHub, data_dir: Path, *,
-                        stop_grace: float = 5.0) -> Iterator[JobManager]:
-    """The manager for the app's lifespan: reconciled on entry, detached from jobs on exit."""
-    manager = JobManager(engine, hub, data_dir, stop_grace=stop_grace)
-    manager.start()
-    try:
-        yield manager
-    finally:
-        manager.close()

@@ -61,46 +61,46 @@ def read_run(ws: ClientConnection) -> tuple[str, int]:
             return text, event["data"]["code"]
 
 
-def test_pair_list_rename_and_device_token_is_no_api_token(device_server: LiveServer, tmp_path: Path) -> None:
-    _, agent = pair(device_server, tmp_path / "agent", exact=True)
+def test_pair_list_rename_and_device_token_is_no_api_token(live_server: LiveServer, tmp_path: Path) -> None:
+    _, agent = pair(live_server, tmp_path / "agent", exact=True)
     try:
-        [device] = devices(device_server)
+        [device] = devices(live_server)
         assert device["online"] and device["name"] == "pi"
         assert device["info"]["python"] and device["info"]["cpus"] >= 1
         renamed = httpx.patch(
-            f"{device_server.url}/api/devices/{device['id']}",
+            f"{live_server.url}/api/devices/{device['id']}",
             json={"name": "board"},
-            headers=device_server.auth,
+            headers=live_server.auth,
         )
         assert renamed.json()["name"] == "board"
 
         device_token = json.loads((tmp_path / "agent" / "device.json").read_text())["token"]
         for path in ("/api/devices", "/api/projects"):
             refused = httpx.get(
-                f"{device_server.url}{path}", headers={"Authorization": f"Bearer {device_token}"}
+                f"{live_server.url}{path}", headers={"Authorization": f"Bearer {device_token}"}
             )
             assert refused.status_code == 401
     finally:
         agent.kill()
-    wait_until(lambda: not devices(device_server)[0]["online"], what="the device to go offline")
-    assert devices(device_server)[0]["last_seen"] is not None
+    wait_until(lambda: not devices(live_server)[0]["online"], what="the device to go offline")
+    assert devices(live_server)[0]["last_seen"] is not None
 
 
-def test_tab_deploys_and_runs_on_the_device(device_server: LiveServer, tmp_path: Path) -> None:
+def test_tab_deploys_and_runs_on_the_device(live_server: LiveServer, tmp_path: Path) -> None:
     created = httpx.post(
-        f"{device_server.url}/api/projects", json={"name": "demo"}, headers=device_server.auth
+        f"{live_server.url}/api/projects", json={"name": "demo"}, headers=live_server.auth
     ).json()
     Path(created["path"], "main.py").write_text("import sys\nprint('on device', input())\n")
-    _, agent = pair(device_server, tmp_path / "agent")
+    _, agent = pair(live_server, tmp_path / "agent")
     try:
-        did = devices(device_server)[0]["id"]
+        did = devices(live_server)[0]["id"]
         opened = httpx.post(
-            f"{device_server.url}/api/projects/{created['id']}/devices/{did}/sessions",
-            headers=device_server.auth,
+            f"{live_server.url}/api/projects/{created['id']}/devices/{did}/sessions",
+            headers=live_server.auth,
         )
         assert opened.status_code == 201, opened.text
         sid = opened.json()["sid"]
-        with tab_socket(device_server, created["id"]) as ws:
+        with tab_socket(live_server, created["id"]) as ws:
             command(ws, "devices", "sync.start", sid=sid)
             assert "main.py" in next_event(ws, "sync.done")["sent"]
             command(ws, "log", "run.start", sid=sid, argv=["main.py"])
@@ -115,28 +115,28 @@ def test_tab_deploys_and_runs_on_the_device(device_server: LiveServer, tmp_path:
             command(ws, "devices", "device.attach", device_id=did)
             assert next_event(ws, "session.state")["sid"] == sid
         listed = httpx.get(
-            f"{device_server.url}/api/projects/{created['id']}/devices/sessions", headers=device_server.auth
+            f"{live_server.url}/api/projects/{created['id']}/devices/sessions", headers=live_server.auth
         ).json()
         assert [s["sid"] for s in listed] == [sid]
         closed = httpx.delete(
-            f"{device_server.url}/api/projects/{created['id']}/devices/{did}/sessions/{sid}",
-            headers=device_server.auth,
+            f"{live_server.url}/api/projects/{created['id']}/devices/{did}/sessions/{sid}",
+            headers=live_server.auth,
         )
         assert closed.status_code == 204
     finally:
         agent.kill()
 
 
-def test_revoking_a_device_disconnects_it_for_good(device_server: LiveServer, tmp_path: Path) -> None:
-    _, agent = pair(device_server, tmp_path / "agent")
+def test_revoking_a_device_disconnects_it_for_good(live_server: LiveServer, tmp_path: Path) -> None:
+    _, agent = pair(live_server, tmp_path / "agent")
     try:
-        did = devices(device_server)[0]["id"]
-        gone = httpx.delete(f"{device_server.url}/api/devices/{did}", headers=device_server.auth)
+        did = devices(live_server)[0]["id"]
+        gone = httpx.delete(f"{live_server.url}/api/devices/{did}", headers=live_server.auth)
         assert gone.status_code == 204
         assert agent.proc.wait(20) == 2
         assert "removed in the workbench" in agent.log()
-        assert devices(device_server) == []
-        again = AgentProcess(device_server.url, tmp_path / "agent", None, "pi")
+        assert devices(live_server) == []
+        again = AgentProcess(live_server.url, tmp_path / "agent", None, "pi")
         try:
             assert again.proc.wait(20) == 2
             assert "refused this device's token" in again.log()

@@ -1,20 +1,13 @@
 """Real small models, generated once per test session, and a helper to run a tool on them."""
 
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from server.app import create_app
-from server.core.config import Settings
 from server.modeltools.runner import Limits, Outcome, WorkerSpec, run_worker
-from server.modeltools.service import create_tool_manager
-from tests.conftest import CSRF
 from tests.fakes import models
 
 
@@ -61,30 +54,6 @@ def zoo(tmp_path_factory: pytest.TempPathFactory) -> Models:
 @pytest.fixture
 def run_dir(tmp_path: Path) -> Path:
     return tmp_path / "run"
-
-
-@pytest.fixture
-def tools_client(settings: Settings) -> Iterator[TestClient]:
-    """An authenticated client of an app whose lifespan provides ``app.state.tools``."""
-    app = create_app(settings)
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(app_: FastAPI) -> AsyncIterator[None]:
-        async with inner(app_):
-            own = getattr(app_.state, "tools", None) is None
-            if own:
-                app_.state.tools = create_tool_manager(settings, app_.state.engine, app_.state.hub)
-            try:
-                yield
-            finally:
-                if own:
-                    app_.state.tools.close()
-
-    app.router.lifespan_context = lifespan
-    headers = {"Authorization": f"Bearer {app.state.token}", **CSRF}
-    with TestClient(app, base_url="http://127.0.0.1:8765", headers=headers) as client:
-        yield client
 
 
 def wait_for_run(client: TestClient, run_id: str, timeout: float = 60.0) -> dict:

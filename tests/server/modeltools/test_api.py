@@ -12,8 +12,8 @@ from tests.server.modeltools.conftest import Models, wait_for_run
 
 
 @pytest.fixture
-def project(tools_client: TestClient, zoo: Models) -> dict:
-    response = tools_client.post("/api/projects", json={"name": "vision", "template": "empty"})
+def project(client: TestClient, zoo: Models) -> dict:
+    response = client.post("/api/projects", json={"name": "vision", "template": "empty"})
     assert response.status_code == 201, response.text
     project = response.json()
     shutil.copy(zoo.conv, Path(project["path"]) / "conv.onnx")
@@ -25,29 +25,29 @@ def _start(client: TestClient, project: dict, tool: str, body: dict):
     return client.post(f"/api/projects/{project['id']}/tools/{tool}", json=body)
 
 
-def test_convert_then_inspect_through_the_api(tools_client: TestClient, project: dict) -> None:
-    response = _start(tools_client, project, "convert", {"model": "conv.onnx", "fp16": True})
+def test_convert_then_inspect_through_the_api(client: TestClient, project: dict) -> None:
+    response = _start(client, project, "convert", {"model": "conv.onnx", "fp16": True})
     assert response.status_code == 202, response.text
     run = response.json()
     assert run["status"] == "queued"
     assert run["args"]["output"] == "conv.fp16.mnn"
-    run = wait_for_run(tools_client, run["id"])
+    run = wait_for_run(client, run["id"])
     assert run["status"] == "succeeded", run["error"]
     assert run["result"]["output"] == "conv.fp16.mnn"
     assert (Path(project["path"]) / "conv.fp16.mnn").is_file()
-    log = tools_client.get(f"/api/tool-runs/{run['id']}/log").json()
+    log = client.get(f"/api/tool-runs/{run['id']}/log").json()
     assert "Converted Success!" in log["text"] and log["complete"] is True
-    inspected = _start(tools_client, project, "inspect", {"model": "conv.fp16.mnn"}).json()
-    inspected = wait_for_run(tools_client, inspected["id"])
+    inspected = _start(client, project, "inspect", {"model": "conv.fp16.mnn"}).json()
+    inspected = wait_for_run(client, inspected["id"])
     assert inspected["result"]["inputs"][0]["shape"] == [1, 3, 32, 32]
-    runs = tools_client.get(f"/api/projects/{project['id']}/tool-runs").json()
+    runs = client.get(f"/api/projects/{project['id']}/tool-runs").json()
     assert [r["tool"] for r in runs] == ["inspect", "convert"]
 
 
-def test_events_on_the_tools_channel(tools_client: TestClient, project: dict) -> None:
-    run = _start(tools_client, project, "convert", {"model": "conv.onnx"}).json()
-    assert wait_for_run(tools_client, run["id"])["status"] == "succeeded"
-    hub = tools_client.app.state.hub
+def test_events_on_the_tools_channel(client: TestClient, project: dict) -> None:
+    run = _start(client, project, "convert", {"model": "conv.onnx"}).json()
+    assert wait_for_run(client, run["id"])["status"] == "succeeded"
+    hub = client.app.state.hub
     sub, _ = hub.subscribe(project["id"], since=0)
     events = []
     while not sub.queue.empty():
@@ -76,50 +76,50 @@ def test_events_on_the_tools_channel(tools_client: TestClient, project: dict) ->
     ],
 )
 def test_bad_requests_get_clear_errors(
-    tools_client: TestClient, project: dict, tool: str, body: dict, status: int, fragment: str
+    client: TestClient, project: dict, tool: str, body: dict, status: int, fragment: str
 ) -> None:
     root = Path(project["path"])
     (root / "random.mnn").write_bytes(b"\x01\x02\x03" * 100)
     (root / "notes.txt").write_text("not a model")
-    response = _start(tools_client, project, tool, body)
+    response = _start(client, project, tool, body)
     assert response.status_code == status, response.text
     assert fragment in response.json()["detail"]
-    assert tools_client.get("/api/health").status_code == 200
+    assert client.get("/api/health").status_code == 200
 
 
-def test_quantize_refuses_admm_before_running(tools_client: TestClient, project: dict) -> None:
+def test_quantize_refuses_admm_before_running(client: TestClient, project: dict) -> None:
     run = wait_for_run(
-        tools_client, _start(tools_client, project, "convert", {"model": "conv.onnx"}).json()["id"]
+        client, _start(client, project, "convert", {"model": "conv.onnx"}).json()["id"]
     )
     assert run["status"] == "succeeded"
     body = {"model": "conv.mnn", "calibration": "calib", "feature_method": "ADMM"}
-    response = _start(tools_client, project, "quantize", body)
+    response = _start(client, project, "quantize", body)
     assert response.status_code == 422
     assert "ADMM is refused" in response.json()["detail"]
 
 
-def test_cancel_a_running_benchmark(tools_client: TestClient, project: dict) -> None:
+def test_cancel_a_running_benchmark(client: TestClient, project: dict) -> None:
     run = wait_for_run(
-        tools_client, _start(tools_client, project, "convert", {"model": "conv.onnx"}).json()["id"]
+        client, _start(client, project, "convert", {"model": "conv.onnx"}).json()["id"]
     )
     body = {"model": "conv.mnn", "loops": 100000, "warmup": 10000}
-    run = _start(tools_client, project, "benchmark", body).json()
-    response = tools_client.post(f"/api/tool-runs/{run['id']}/cancel")
+    run = _start(client, project, "benchmark", body).json()
+    response = client.post(f"/api/tool-runs/{run['id']}/cancel")
     assert response.status_code == 200
-    run = wait_for_run(tools_client, run["id"], timeout=20)
+    run = wait_for_run(client, run["id"], timeout=20)
     assert run["status"] == "cancelled"
-    again = tools_client.post(f"/api/tool-runs/{run['id']}/cancel")
+    again = client.post(f"/api/tool-runs/{run['id']}/cancel")
     assert again.status_code == 409
 
 
-def test_unknown_run_is_404(tools_client: TestClient) -> None:
-    response = tools_client.get("/api/tool-runs/nope")
+def test_unknown_run_is_404(client: TestClient) -> None:
+    response = client.get("/api/tool-runs/nope")
     assert response.status_code == 404
     assert response.json()["code"] == "run_not_found"
 
 
-def test_runs_left_active_by_a_previous_server_are_failed(tools_client: TestClient, project: dict) -> None:
-    app = tools_client.app
+def test_runs_left_active_by_a_previous_server_are_failed(client: TestClient, project: dict) -> None:
+    app = client.app
     with Session(app.state.engine) as session:
         for status in ("queued", "running", "succeeded"):
             session.add(
@@ -139,6 +139,6 @@ def test_runs_left_active_by_a_previous_server_are_failed(tools_client: TestClie
         ("running", "failed"),
         ("succeeded", "succeeded"),
     ):
-        run = tools_client.get(f"/api/tool-runs/old-{status}").json()
+        run = client.get(f"/api/tool-runs/old-{status}").json()
         assert run["status"] == expected
-    assert tools_client.get("/api/tool-runs/old-running").json()["error"] == "server restarted"
+    assert client.get("/api/tool-runs/old-running").json()["error"] == "server restarted"

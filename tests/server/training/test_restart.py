@@ -10,7 +10,7 @@ from sqlmodel import Session
 from server.core.db import make_engine
 from server.training.local import RESTART_LOST
 from server.training.models import Job
-from tests.server.training.conftest import make_client
+from tests.conftest import make_client
 from tests.server.training.test_jobs_api import create_project, read_log, submit, wait_job
 
 SCRIPT = (

@@ -4,8 +4,8 @@ import json
 from pathlib import Path
 
 from server.core.config import Settings
+from tests.conftest import make_client
 from tests.fakes.paidlc import Emulator
-from tests.server.training.conftest import make_client
 
 from .conftest import make_git_project, push_body, read_log, settings_body, submit, wait_for, wait_job
 

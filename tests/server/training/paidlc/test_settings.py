@@ -7,8 +7,8 @@ from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 
 from server.core.config import Settings
+from tests.conftest import make_client
 from tests.fakes.paidlc import Emulator
-from tests.server.training.conftest import make_client
 
 from .conftest import settings_body
 
