@@ -5,13 +5,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session
 
 from server.users import service
 from tests.conftest import LiveServer, start_live_server
 from tests.server.team.conftest import PASSWORD, team_settings
-from tests.webui.conftest import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
@@ -40,14 +39,6 @@ def team_server(tmp_path: Path) -> Iterator[LiveServer]:
     finally:
         live.server.should_exit = True
         thread.join(timeout=15)
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def sign_in(page: Page, url: str, name: str, password: str = PASSWORD) -> None:

@@ -1,0 +1,95 @@
+"""Cold load of a project page to an editable editor, in headless chromium: median of 5.
+
+Starts its own server (``mnnwb serve`` on a free port with a temporary data dir), creates a
+project with one open file in its saved layout, then loads ``/p/{id}`` five times, each in a
+fresh browser context (empty cache), and times navigation start → the editor has the focus.
+
+Run: ``.venv/bin/python bench/page_load.py`` (needs the built web UI and /usr/bin/chromium).
+"""
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serverproc import start_server, stop_server  # noqa: E402
+
+RUNS = 5
+TARGET_S = 1.0
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Resolves with performance.now() once the editor's text input has the focus: the page is usable.
+# (Monaco takes keys through a textarea or, where the browser has it, an EditContext element.)
+EDITOR_READY = """() => {
+  const editor = document.querySelector('[data-testid=editor] .monaco-editor');
+  const focused = document.activeElement;
+  return editor && focused && editor.contains(focused) && editor.classList.contains('focused')
+    ? performance.now() : null;
+}"""
+
+
+def prepare_project(browser: Browser, base: str, token: str) -> tuple[str, list]:
+    """A project whose saved layout has README.md open; returns its page URL and the cookies."""
+    auth = {"Authorization": f"Bearer {token}", "X-MNNWB-CSRF": "1"}
+    project = httpx.post(
+        f"{base}/api/projects", headers=auth, json={"name": "bench", "template": "empty"}
+    ).json()
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}/?token={token}")
+    page.goto(f"{base}/p/{project['id']}")
+    page.locator("[data-testid=tree-item][data-path='README.md']").click()
+    page.wait_for_function(EDITOR_READY)
+    deadline = time.monotonic() + 10
+    while "README.md" not in httpx.get(f"{base}/api/projects/{project['id']}/ui-state", headers=auth).text:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the layout was not saved")
+        time.sleep(0.05)
+    cookies = context.cookies()
+    context.close()
+    return f"{base}/p/{project['id']}", cookies
+
+
+def cold_load(browser: Browser, url: str, cookies: list) -> float:
+    context = browser.new_context()
+    context.add_cookies(cookies)
+    page = context.new_page()
+    page.goto(url, wait_until="commit")
+    ready_ms = page.wait_for_function(EDITOR_READY, timeout=30_000).json_value()
+    context.close()
+    return float(ready_ms) / 1000
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as data_dir:
+        server, base, token = start_server(Path(data_dir))
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                url, cookies = prepare_project(browser, base, token)
+                times = [cold_load(browser, url, cookies) for _ in range(RUNS)]
+                browser.close()
+        finally:
+            stop_server(server)
+    median = statistics.median(times)
+    print("page load /p/{id} → editable editor, cold, headless chromium")
+    print("  runs (s): " + ", ".join(f"{t:.3f}" for t in times))
+    print(f"  median:   {median:.3f} s (target ≤ {TARGET_S:.1f} s) {'OK' if median <= TARGET_S else 'OVER'}")
+    return 0 if median <= TARGET_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

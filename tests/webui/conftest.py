@@ -1,0 +1,68 @@
+"""Playwright fixtures: Debian's chromium, one logged-in browser context per test, and a
+screenshot of every open page when a test fails."""
+
+from collections.abc import Generator, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
+
+from server.core.config import REPO_ROOT
+
+CHROMIUM = "/usr/bin/chromium"
+# A closed network: nothing in the browser may try to phone home.
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MANIFEST = REPO_ROOT / "webui" / "dist" / ".vite" / "manifest.json"
+FAILED = pytest.StashKey[bool]()
+# Generous for a busy 2-core machine; a passing assertion returns as soon as it holds.
+expect.set_options(timeout=10_000)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    if not MANIFEST.exists():
+        pytest.fail("the web UI is not built: run `npm --prefix webui ci && npm --prefix webui run build`")
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def context(
+    browser: Browser, live_server, request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[BrowserContext]:
+    """A browser context holding the session cookie of ``live_server``."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx.set_default_timeout(10_000)
+    page = ctx.new_page()
+    page.goto(f"{live_server.url}/?token={live_server.token}")
+    page.close()
+    yield ctx
+    if request.node.stash.get(FAILED, True):
+        for index, open_page in enumerate(ctx.pages):
+            open_page.screenshot(path=tmp_path / f"failure-{index}.png")
+    ctx.close()

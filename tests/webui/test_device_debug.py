@@ -1,0 +1,248 @@
+"""Devices and Run and Debug in a real browser against a real device agent process: set a
+breakpoint by clicking the editor's gutter, debug on the device, stop on that line, read a local in
+the Variables view, a watch and an evaluation, continue to the end and read the program's last
+output in the device console; pair, rename and revoke a device from the Devices panel; live perf
+charts, an on-device benchmark and the CSV export; typing into a program's stdin."""
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.conftest import LiveServer
+from tests.device_bridge.harness import AgentProcess, wait_until
+from tests.webui.workbench import create_project, editor_lines, open_file, open_project
+
+pytestmark = pytest.mark.browser
+
+SCRIPT = """total = 0
+for i in range(1, 5):
+    total = total + i * 10
+print("done", total)
+"""
+BREAK_LINE = 4
+
+
+@pytest.fixture
+def device(live_server: LiveServer, tmp_path: Path) -> Iterator[dict]:
+    """A real agent process, paired with the server and online."""
+    response = httpx.post(
+        f"{live_server.url}/api/devices/pairings", json={"name": "board"}, headers=live_server.auth
+    )
+    assert response.status_code == 201, response.text
+    agent = AgentProcess(live_server.url, tmp_path / "agent", response.json()["token"], "board")
+    try:
+        found = wait_until(lambda: online_devices(live_server), what="the device to come online")
+        yield found[0]
+    finally:
+        agent.kill()
+
+
+def online_devices(live_server: LiveServer) -> list[dict]:
+    devices = httpx.get(f"{live_server.url}/api/devices", headers=live_server.auth).json()
+    return [d for d in devices if d["online"]]
+
+
+def click_gutter(page: Page, path: str, line: int) -> None:
+    """Click the glyph margin (left of the line numbers) on ``line``."""
+    editor = page.locator(f"[data-testid=editor][data-path='{path}']")
+    # The editor is created again once its editing features have loaded: wait for that one.
+    expect(editor).to_have_attribute("data-features", "true")
+    number = editor.locator(".line-numbers", has_text=re.compile(rf"^\s*{line}\s*$"))
+    expect(number).to_be_visible()
+    row = number.bounding_box()
+    margin = editor.locator(".margin").bounding_box()
+    assert row and margin
+    page.mouse.click(margin["x"] + 8, row["y"] + row["height"] / 2)
+
+
+def test_breakpoint_in_gutter_stops_on_device(
+    context: BrowserContext, live_server: LiveServer, device: dict, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "blink")
+    (Path(project["path"]) / "main.py").write_text(SCRIPT)
+    page = open_project(context, live_server, project)
+    open_file(page, "main.py")
+
+    click_gutter(page, "main.py", BREAK_LINE)
+    expect(page.locator("[data-testid=editor][data-path='main.py'] .bp-glyph")).to_have_count(1)
+
+    page.get_by_test_id("action-run-debug").click()
+    panel = page.get_by_test_id("run-panel")
+    breakpoint_row = panel.get_by_test_id("breakpoint")
+    expect(breakpoint_row).to_have_attribute("data-line", str(BREAK_LINE))
+    panel.get_by_test_id("device-picker").select_option(device["id"])
+    panel.get_by_test_id("debug-start").click()
+
+    current = page.locator("[data-testid=editor][data-path='main.py'] .debug-current-line")
+    expect(current).to_have_count(1, timeout=30_000)
+    expect(panel.get_by_test_id("stop-reason")).to_contain_text("breakpoint")
+    line_top = editor_lines(page, "main.py").locator(".view-line").nth(BREAK_LINE - 1).bounding_box()
+    highlight = current.bounding_box()
+    assert line_top and highlight and abs(highlight["y"] - line_top["y"]) < 2
+    total = panel.locator("[data-testid=variable][data-name=total]")
+    expect(total.get_by_test_id("variable-value")).to_have_text("100")
+    panel.get_by_test_id("watch-input").fill("total * 2")
+    panel.get_by_test_id("watch-input").press("Enter")
+    watch = panel.locator("[data-testid=watch][data-expression='total * 2']")
+    expect(watch.get_by_test_id("watch-value")).to_have_text("200")
+    page.screenshot(path=tmp_path / "stopped.png")
+    panel.get_by_test_id("open-repl").click()
+    page.get_by_test_id("repl-input").fill("i + 1")
+    page.get_by_test_id("repl-input").press("Enter")
+    expect(page.get_by_test_id("repl-output")).to_have_text("5")
+
+    panel.get_by_test_id("debug-continue").click()
+    panel.get_by_test_id("open-console").click()
+    console = page.get_by_test_id("device-console")
+    expect(console).to_contain_text("done 100")
+    expect(console).to_contain_text("Process exited with code 0.")
+    expect(current).to_have_count(0)
+    expect(panel.get_by_test_id("run-state")).to_have_attribute("data-state", "idle")
+    page.screenshot(path=tmp_path / "ended.png")
+
+    # Saved with the project, and moved down with a line typed above it.
+    wait_until(
+        lambda: saved_breakpoints(live_server, project) == {"main.py": [BREAK_LINE]},
+        10,
+        "the breakpoint to be saved",
+    )
+    editor_lines(page, "main.py").click()
+    page.keyboard.press("ControlOrMeta+Home")
+    page.keyboard.press("Enter")
+    expect(breakpoint_row).to_have_attribute("data-line", str(BREAK_LINE + 1))
+    wait_until(
+        lambda: saved_breakpoints(live_server, project) == {"main.py": [BREAK_LINE + 1]},
+        10,
+        "the moved breakpoint to be saved",
+    )
+
+
+def saved_breakpoints(live_server: LiveServer, project: dict) -> dict | None:
+    url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
+    state = httpx.get(url, headers=live_server.auth).json()["state"]
+    return state.get("breakpoints", {}).get("lines")
+
+
+def test_pair_rename_and_revoke_a_device(
+    context: BrowserContext, live_server: LiveServer, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "devices")
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-devices").click()
+    panel = page.get_by_test_id("devices-panel")
+    panel.get_by_test_id("pair-device").click()
+    dialog = page.get_by_test_id("pair-dialog")
+    dialog.get_by_test_id("pair-name").fill("pi")
+    dialog.get_by_test_id("pair-create").click()
+    expect(dialog.get_by_test_id("pair-expiry")).to_contain_text("expires at")
+    page.screenshot(path=tmp_path / "pair.png")
+    agent = AgentProcess.from_shell(dialog.get_by_test_id("pair-command").inner_text(), tmp_path / "agent")
+    try:
+        expect(dialog.get_by_test_id("pair-status")).to_contain_text("pi is connected", timeout=20_000)
+        dialog.get_by_test_id("pair-done").click()
+        row = panel.get_by_test_id("device-row")
+        expect(row).to_have_attribute("data-online", "true")
+        expect(row).to_contain_text("Python 3.")
+        page.screenshot(path=tmp_path / "devices.png")
+
+        row.hover()
+        row.get_by_test_id("device-rename").click()
+        page.get_by_test_id("prompt-input").fill("bench board")
+        page.get_by_test_id("prompt-ok").click()
+        expect(row.get_by_test_id("device-name")).to_have_text("bench board")
+
+        row.get_by_test_id("device-revoke").click()
+        page.get_by_test_id("confirm-ok").click()
+        expect(row).to_have_count(0)
+        wait_until(lambda: agent.proc.poll() is not None, 20, "the revoked agent to stop")
+    finally:
+        agent.kill()
+
+
+PERF_SCRIPT = """import json
+import time
+
+for step in range(25):
+    started = time.perf_counter()
+    sum(i * i for i in range(30000))
+    latency = (time.perf_counter() - started) * 1000
+    print("MNNWB_METRIC " + json.dumps({"step": step, "latency_ms": round(latency, 3)}), flush=True)
+    time.sleep(0.06)
+"""
+BUILD_MODEL = """
+import sys
+import MNN
+F = MNN.expr
+x = F.placeholder([1, 3, 16, 16], F.NCHW)
+x.name = "input"
+y = F.sigmoid(F.relu(x) * F.scalar(2.0))
+y.name = "output"
+F.save([y], sys.argv[1])
+"""
+
+
+def test_perf_charts_benchmark_and_csv(
+    context: BrowserContext, live_server: LiveServer, device: dict, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "perf")
+    root = Path(project["path"])
+    (root / "app.py").write_text(PERF_SCRIPT)
+    subprocess.run(
+        [sys.executable, "-c", BUILD_MODEL, str(root / "tiny.mnn")],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    page = open_project(context, live_server, project)
+    open_file(page, "app.py")
+    page.get_by_test_id("action-run-debug").click()
+    run_panel = page.get_by_test_id("run-panel")
+    run_panel.get_by_test_id("device-picker").select_option(device["id"])
+    run_panel.get_by_test_id("run-start").click()
+    page.get_by_test_id("action-perf").click()
+    perf = page.get_by_test_id("perf-panel")
+    expect(perf.get_by_test_id("perf-latest")).to_contain_text("RSS", timeout=30_000)
+    expect(run_panel.get_by_test_id("run-state")).to_have_attribute("data-state", "idle", timeout=30_000)
+    latency = perf.locator("[data-testid=perf-chart][data-metric=latency]")
+    expect(latency).to_have_attribute("data-points", "25")
+    points = perf.locator("[data-testid=perf-chart][data-metric=cpu]").get_attribute("data-points")
+    assert int(points or 0) >= 5
+
+    expect(perf.get_by_test_id("bench-model")).to_have_value("tiny.mnn")
+    perf.get_by_test_id("bench-start").click()
+    expect(perf.get_by_test_id("bench-stats")).to_contain_text("median", timeout=60_000)
+    expect(perf.locator(".op-row").first).to_be_visible()
+    page.screenshot(path=tmp_path / "perf.png")
+
+    with page.expect_download() as download:
+        perf.get_by_test_id("perf-export").click()
+    rows = Path(download.value.path()).read_text().splitlines()
+    assert rows[0] == "t,cpu_percent,rss_mb,threads"
+    assert len(rows) > 5 and all(len(row.split(",")) == 4 for row in rows[1:])
+
+
+def test_console_sends_typed_lines_to_stdin(
+    context: BrowserContext, live_server: LiveServer, device: dict
+) -> None:
+    project = create_project(live_server, "greet")
+    (Path(project["path"]) / "greet.py").write_text('name = input("name? ")\nprint("hello", name)\n')
+    page = open_project(context, live_server, project)
+    open_file(page, "greet.py")
+    page.get_by_test_id("action-run-debug").click()
+    panel = page.get_by_test_id("run-panel")
+    panel.get_by_test_id("device-picker").select_option(device["id"])
+    panel.get_by_test_id("run-start").click()
+    console = page.get_by_test_id("device-console")
+    expect(console).to_contain_text("name?", timeout=30_000)
+    console.locator(".xterm").click()
+    expect(console.locator(".xterm-helper-textarea")).to_be_focused()
+    page.keyboard.type("Ada")
+    page.keyboard.press("Enter")
+    expect(console).to_contain_text("hello Ada")
+    expect(console).to_contain_text("Process exited with code 0.")

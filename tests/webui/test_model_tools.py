@@ -1,0 +1,71 @@
+"""Model tools from the file tree: convert an ONNX model to fp16 MNN, read the result, inspect it."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.fakes.models import conv_net
+from tests.webui.workbench import create_project, open_project
+
+pytestmark = pytest.mark.browser
+
+# A conversion or an inspection of the small net takes about a second; the machine may be busy.
+RUN_TIMEOUT_MS = 30_000
+
+
+def size_text(size: int) -> str:
+    """How the result view writes a file size."""
+    if size < 1024:
+        return f"{size} B"
+    kb = size / 1024
+    return f"{kb:.2f} KB" if kb < 10 else f"{kb:.1f} KB"
+
+
+def tool_from_menu(page: Page, path: str, item: str):
+    page.locator(f"[data-testid=tree-item][data-path='{path}']").click(button="right")
+    page.get_by_test_id(f"menu-tool-{item}").click()
+    panel = page.locator(f"[data-testid=tool-panel][data-tool={item}][data-model='{path}']")
+    expect(panel).to_be_visible()
+    return panel
+
+
+def test_convert_to_fp16_then_inspect_the_new_model(
+    context: BrowserContext, live_server, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "vision")
+    root = Path(project["path"])
+    source = conv_net(root / "net.onnx")
+    page = open_project(context, live_server, project)
+
+    convert = tool_from_menu(page, "net.onnx", "convert")
+    convert.get_by_test_id("tool-field-fp16").check()
+    convert.get_by_test_id("tool-run").click()
+    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+
+    output = root / "net.fp16.mnn"
+    size = output.stat().st_size
+    expect(convert.get_by_test_id("tool-output")).to_have_text("net.fp16.mnn")
+    expect(convert.get_by_test_id("result-output-size")).to_have_text(size_text(size))
+    ratio = source.stat().st_size / size
+    expect(convert.get_by_test_id("result-compression")).to_have_text(f"{ratio:.2f}×")
+    expect(page.locator("[data-testid=tree-item][data-path='net.fp16.mnn']")).to_be_visible()
+    page.screenshot(path=tmp_path / "convert.png")
+
+    inspect = tool_from_menu(page, "net.fp16.mnn", "inspect")
+    expect(inspect).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    row = inspect.locator("[data-testid=io-input][data-name=input]")
+    expect(row.get_by_test_id("io-shape")).to_have_text("[1, 3, 32, 32]")
+    expect(inspect.get_by_test_id("result-file-size")).to_have_text(size_text(size))
+    page.screenshot(path=tmp_path / "inspect.png")
+
+    # The same run, opened in a new browser tab from the panel's header.
+    run_id = inspect.get_attribute("data-run")
+    with context.expect_page() as opened:
+        inspect.get_by_test_id("tool-new-tab").click()
+    tab = opened.value
+    moved = tab.locator(f"[data-testid=tool-panel][data-tool=inspect][data-run='{run_id}']")
+    expect(moved).to_have_attribute("data-status", "succeeded")
+    expect(moved.locator("[data-testid=io-input][data-name=input] [data-testid=io-shape]")).to_have_text(
+        "[1, 3, 32, 32]"
+    )

@@ -1,0 +1,64 @@
+"""What a person does on the workbench pages, as small steps the browser tests share."""
+
+import time
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import BrowserContext, Page, expect
+
+
+def create_project(live_server, name: str, template: str = "empty") -> dict:
+    response = httpx.post(
+        f"{live_server.url}/api/projects", headers=live_server.auth, json={"name": name, "template": template}
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def open_project(context: BrowserContext, live_server, project: dict) -> Page:
+    page = context.new_page()
+    page.goto(f"{live_server.url}/p/{project['id']}")
+    expect(page.get_by_test_id("status-connection")).to_have_attribute("data-state", "connected")
+    return page
+
+
+def open_file(page: Page, path: str) -> None:
+    page.locator(f"[data-testid=tree-item][data-path='{path}']").click()
+    expect(editor_lines(page, path)).to_be_visible()
+
+
+def editor_lines(page: Page, path: str):
+    # Monaco recycles its line elements: always look them up again from the editor.
+    return page.locator(f"[data-testid=editor][data-path='{path}'] .view-lines")
+
+
+def replace_text(page: Page, path: str, text: str) -> None:
+    editor_lines(page, path).click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type(text)
+    expect(tab(page, path)).to_have_attribute("data-state", "dirty")
+
+
+def save(page: Page) -> None:
+    page.keyboard.press("ControlOrMeta+s")
+
+
+def tab(page: Page, path: str):
+    return page.locator(f"[data-testid=editor-tab][data-path='{path}']")
+
+
+def expect_saved(page: Page, path: str) -> None:
+    expect(tab(page, path)).to_have_attribute("data-state", "clean")
+
+
+def disk_text(project: dict, path: str) -> str:
+    return (Path(project["path"]) / path).read_text()
+
+
+def wait_for_saved_layout(live_server, project: dict, path: str, timeout: float = 10) -> None:
+    """Polls the project's server-side UI state until its layout shows an editor on ``path``."""
+    url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
+    deadline = time.monotonic() + timeout
+    while f"editor:{path}" not in httpx.get(url, headers=live_server.auth).text:
+        assert time.monotonic() < deadline, f"the layout with {path} was never saved"
+        time.sleep(0.05)

@@ -1,0 +1,129 @@
+// Devices and their sessions (docs/protocol.md §9): hand-kept types of server/devices/models.py
+// and the tab-facing device events, one function per route.
+import { request } from './client';
+
+export interface DeviceInfo {
+  id?: string;
+  name?: string;
+  os?: string;
+  arch?: string;
+  python?: string;
+  mnn?: string | null;
+  cpus?: number;
+  mem?: number;
+  agent?: string;
+}
+
+export interface Device {
+  id: string;
+  name: string;
+  online: boolean;
+  info: DeviceInfo;
+  last_seen: string | null;
+}
+
+export interface Pairing {
+  /** The one-time pairing code. */
+  token: string;
+  /** The exact shell line to run on the device. */
+  command: string;
+  expires_at: string;
+}
+
+export type SessionState = 'open' | 'lost' | 'closed';
+
+export interface DeviceSession {
+  sid: string;
+  project: string;
+  device_id: string;
+  state: SessionState;
+}
+
+export interface SessionStateEvent extends DeviceSession {
+  reason: string;
+}
+
+export interface SyncDone {
+  sid: string;
+  files: number;
+  sent: string[];
+  bytes: number;
+  deleted: string[];
+  failed: string[];
+}
+
+export interface DeviceError {
+  sid: string | null;
+  code: string;
+  message: string;
+  ref?: string;
+}
+
+export interface RunStarted {
+  sid: string;
+  pid: number;
+  cwd: string;
+  debug: boolean;
+}
+
+export interface RunLog {
+  sid: string;
+  stream: 'stdout' | 'stderr' | 'system';
+  text: string;
+}
+
+export interface RunExit {
+  sid: string;
+  code: number | null;
+  signal: number | null;
+}
+
+export interface PerfSample {
+  t: number;
+  cpu: number;
+  rss: number;
+  threads: number;
+}
+
+export interface OpTime {
+  name: string;
+  type: string;
+  ms: number;
+  percent: number;
+  mflops: number;
+}
+
+export interface BenchResult {
+  sid: string;
+  ok: boolean;
+  error: string | null;
+  loops: number;
+  min_ms: number;
+  median_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  mean_ms: number;
+  ops: OpTime[];
+}
+
+export const listDevices = () => request<Device[]>('GET', '/api/devices');
+
+export const renameDevice = (did: string, name: string) =>
+  request<Device>('PATCH', `/api/devices/${encodeURIComponent(did)}`, { json: { name } });
+
+export const revokeDevice = (did: string) =>
+  request<void>('DELETE', `/api/devices/${encodeURIComponent(did)}`);
+
+export const createPairing = (name: string) =>
+  request<Pairing>('POST', '/api/devices/pairings', { json: { name } });
+
+const sessionsBase = (pid: string) => `/api/projects/${encodeURIComponent(pid)}/devices`;
+
+export const listSessions = (pid: string) =>
+  request<DeviceSession[]>('GET', `${sessionsBase(pid)}/sessions`);
+
+export const openSession = (pid: string, did: string) =>
+  request<DeviceSession>('POST', `${sessionsBase(pid)}/${encodeURIComponent(did)}/sessions`);
+
+export const closeSession = (pid: string, did: string, sid: string) =>
+  request<void>('DELETE', `${sessionsBase(pid)}/${encodeURIComponent(did)}/sessions/${encodeURIComponent(sid)}`);

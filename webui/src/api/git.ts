@@ -1,0 +1,172 @@
+// The Git flow's HTTP API (DESIGN §5): hand-kept types of server/gitflow/models.py and one
+// function per route under /api/projects/{pid}/git/.
+import { apiUrl, request } from './client';
+import type { ToolRun } from './tools';
+
+export type ChangeKind = 'added' | 'modified' | 'deleted' | 'renamed' | 'typechange';
+
+export interface GitFileChange {
+  path: string;
+  kind: ChangeKind;
+  old_path?: string | null;
+}
+
+export interface GitStatus {
+  branch: string | null;
+  head: string | null;
+  staged: GitFileChange[];
+  unstaged: GitFileChange[];
+  untracked: GitFileChange[];
+  conflicted: GitFileChange[];
+}
+
+export interface GitDiff {
+  path: string;
+  old: string | null;
+  new: string | null;
+  binary: boolean;
+  old_size: number | null;
+  new_size: number | null;
+  old_sha: string | null;
+  new_sha: string | null;
+}
+
+export interface CommitInfo {
+  sha: string;
+  parents: string[];
+  author: string;
+  author_email: string;
+  committer: string;
+  time: number;
+  summary: string;
+  message: string;
+}
+
+export interface CommitDetail extends CommitInfo {
+  files: GitFileChange[];
+}
+
+export interface Branch {
+  name: string;
+  commit: string;
+  current: boolean;
+  upstream: string | null;
+  ahead: number;
+  behind: number;
+}
+
+export interface Remote {
+  name: string;
+  url: string;
+}
+
+export interface StashEntry {
+  index: number;
+  message: string;
+  commit: string;
+}
+
+export interface StashApplied {
+  index: number;
+  dropped: boolean;
+  files: string[];
+}
+
+export interface Credentials {
+  username?: string;
+  password?: string;
+}
+
+export interface SyncBody extends Credentials {
+  remote: string;
+  branch?: string | null;
+  /** Keep the credentials (encrypted, server-side) once the call succeeds. */
+  remember?: boolean;
+}
+
+/** A remote with remembered credentials: the username only, the password never comes back. */
+export interface SavedCredential {
+  remote: string;
+  username: string;
+}
+
+export interface FetchResult {
+  remote: string;
+  updated: string[];
+}
+
+export interface PullResult {
+  remote: string;
+  branch: string;
+  outcome: 'up_to_date' | 'fast_forward' | 'merged' | 'conflicts';
+  commit: string | null;
+  conflicts: string[];
+}
+
+export interface PushResult {
+  remote: string;
+  branch: string;
+  commit: string;
+}
+
+export type SyncOp = 'fetch' | 'pull' | 'push';
+export type SyncResult = FetchResult | PullResult | PushResult;
+
+const git = (pid: string, rest: string) => `/api/projects/${encodeURIComponent(pid)}/git/${rest}`;
+const seg = encodeURIComponent;
+
+export const getStatus = (pid: string) => request<GitStatus>('GET', git(pid, 'status'));
+export const initRepo = (pid: string) => request<GitStatus>('POST', git(pid, 'init'), { json: {} });
+
+export const getDiff = (pid: string, path: string, staged: boolean) =>
+  request<GitDiff>('GET', git(pid, 'diff'), { query: { path, staged } });
+
+export const stagePaths = (pid: string, paths: string[]) =>
+  request<GitStatus>('POST', git(pid, 'stage'), { json: { paths } });
+export const unstagePaths = (pid: string, paths: string[]) =>
+  request<GitStatus>('POST', git(pid, 'unstage'), { json: { paths } });
+export const discardPaths = (pid: string, paths: string[]) =>
+  request<GitStatus>('POST', git(pid, 'discard'), { json: { paths } });
+
+export const commit = (pid: string, message: string, amend = false) =>
+  request<CommitInfo>('POST', git(pid, 'commit'), { json: { message, amend } });
+
+export const getLog = (pid: string, limit = 200, skip = 0) =>
+  request<CommitInfo[]>('GET', git(pid, 'log'), { query: { limit: String(limit), skip: String(skip) } });
+export const getCommit = (pid: string, sha: string) => request<CommitDetail>('GET', git(pid, `commits/${seg(sha)}`));
+export const getCommitDiff = (pid: string, sha: string, path: string) =>
+  request<GitDiff>('GET', git(pid, `commits/${seg(sha)}/diff`), { query: { path } });
+
+export const listBranches = (pid: string) => request<Branch[]>('GET', git(pid, 'branches'));
+export const createBranch = (pid: string, name: string) =>
+  request<Branch>('POST', git(pid, 'branches'), { json: { name } });
+export const deleteBranch = (pid: string, name: string, force = false) =>
+  request<void>('DELETE', git(pid, `branches/${name.split('/').map(seg).join('/')}`), { query: { force } });
+export const checkout = (pid: string, branch: string) =>
+  request<GitStatus>('POST', git(pid, 'checkout'), { json: { branch } });
+
+export const listRemotes = (pid: string) => request<Remote[]>('GET', git(pid, 'remotes'));
+export const addRemote = (pid: string, name: string, url: string) =>
+  request<Remote>('POST', git(pid, 'remotes'), { json: { name, url } });
+export const removeRemote = (pid: string, name: string) =>
+  request<void>('DELETE', git(pid, `remotes/${seg(name)}`));
+
+export const listSavedCredentials = (pid: string) => request<SavedCredential[]>('GET', git(pid, 'credentials'));
+export const forgetSavedCredentials = (pid: string, remote: string) =>
+  request<void>('DELETE', git(pid, `credentials/${seg(remote)}`));
+
+export const sync = (pid: string, op: SyncOp, body: SyncBody) =>
+  request<SyncResult>('POST', git(pid, op), { json: body });
+
+export const listStashes = (pid: string) => request<StashEntry[]>('GET', git(pid, 'stashes'));
+export const pushStash = (pid: string, message: string, includeUntracked: boolean) =>
+  request<StashEntry>('POST', git(pid, 'stashes'), { json: { message, include_untracked: includeUntracked } });
+export const applyStash = (pid: string, index: number, pop: boolean) =>
+  request<StashApplied>('POST', git(pid, `stashes/${index}/${pop ? 'pop' : 'apply'}`), { json: {} });
+export const dropStash = (pid: string, index: number) => request<void>('DELETE', git(pid, `stashes/${index}`));
+
+/** A file as it is at a revision: a commit, `HEAD`, `<rev>^` (its first parent) or `:0` (the index). */
+export const blobUrl = (pid: string, rev: string, path: string) => apiUrl(git(pid, 'blob'), { rev, path });
+/** Starts Inspect on a model as it is at a revision (the run is followed like any tool run). */
+export const inspectBlob = (pid: string, rev: string, path: string) =>
+  request<ToolRun>('POST', git(pid, 'blob-inspect'), { json: { rev, path } });

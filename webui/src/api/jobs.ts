@@ -1,0 +1,168 @@
+// Training jobs, the project's interpreter and the PAI-DLC settings (DESIGN §5, §8): hand-kept
+// types of server/training/models.py and the cloud routes, one function per route.
+import { request } from './client';
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+export type Backend = 'local' | 'pai-dlc';
+
+export interface Job {
+  id: string;
+  project_id: string;
+  backend: Backend | string;
+  command: string;
+  config: Record<string, unknown>;
+  commit: string | null;
+  status: JobStatus;
+  reason: string | null;
+  exit_code: number | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface JobCreate {
+  backend: Backend;
+  command?: string;
+  config?: Record<string, unknown>;
+  /** PAI-DLC only: stage everything, commit with `message` and push before submitting. */
+  commit_and_push?: boolean;
+  message?: string;
+}
+
+/** The body of a 409 `not_pushed`: what stands between the work tree and a cloud job. */
+export interface NotPushed {
+  uncommitted: string[];
+  branch: string;
+  remote: string;
+  ahead: number;
+  upstream: string | null;
+}
+
+export interface LogChunk {
+  text: string;
+  offset: number;
+  eof: boolean;
+}
+
+export type MetricPoint = Record<string, unknown>;
+
+export interface JobMetrics {
+  job_id: string;
+  points: MetricPoint[];
+}
+
+export interface Runtime {
+  interpreter: string;
+  source: 'setting' | 'venv' | 'server';
+}
+
+/** Websocket payloads on the `jobs` and `log` channels (docs/training.md). */
+export interface JobLogEvent {
+  job_id: string;
+  offset: number;
+  next_offset: number;
+  text: string;
+}
+
+export interface JobMetricEvent {
+  job_id: string;
+  points: MetricPoint[];
+}
+
+export interface ArtifactsProgress {
+  job_id: string;
+  path: string;
+  file_done: number;
+  file_total: number;
+  done: number;
+  total: number;
+}
+
+export interface PulledFile {
+  path: string;
+  size: number;
+  crc64: string;
+  skipped: boolean;
+}
+
+export interface ArtifactsPulled {
+  job_id: string;
+  /** Project-relative folder the files landed in. */
+  folder: string;
+  files: PulledFile[];
+}
+
+/** Where and how cloud jobs run (server/training/cloud_settings.py). */
+export interface PaiDlcOptions {
+  region: string;
+  endpoint: string | null;
+  workspace_endpoint: string | null;
+  protocol: 'https' | 'http';
+  workspace_id: string;
+  resource_id: string;
+  image: string;
+  ecs_spec: string;
+  pod_count: number;
+  job_type: string;
+  oss_bucket: string;
+  oss_prefix: string;
+  oss_endpoint: string | null;
+  oss_path_style: boolean;
+  timeout_seconds: number;
+  poll_seconds: number;
+}
+
+export type CredentialSource = 'chain' | 'access_key';
+
+export interface PaiDlcSettings extends PaiDlcOptions {
+  configured: boolean;
+  credentials: CredentialSource;
+  /** Masked (e.g. `LTAI****abcd`); never sent back. */
+  access_key_id: string | null;
+  has_secret: boolean;
+  has_security_token: boolean;
+}
+
+/** Replaces the settings. Secrets are write-only: left out (null), the stored ones stay. */
+export interface PaiDlcSettingsUpdate extends PaiDlcOptions {
+  credentials: CredentialSource;
+  access_key_id: string | null;
+  access_key_secret: string | null;
+  security_token: string | null;
+}
+
+export interface EcsSpec {
+  instance_type: string;
+  cpu: number;
+  memory_gb: number;
+  gpu: number;
+  gpu_type: string;
+  accelerator_type: string;
+  available: boolean;
+}
+
+const seg = encodeURIComponent;
+const projectPath = (pid: string, rest: string) => `/api/projects/${seg(pid)}/${rest}`;
+const jobPath = (jid: string, rest = '') => `/api/jobs/${seg(jid)}${rest}`;
+
+export const listJobs = (pid: string) => request<Job[]>('GET', projectPath(pid, 'jobs'));
+export const submitJob = (pid: string, body: JobCreate) => request<Job>('POST', projectPath(pid, 'jobs'), { json: body });
+export const getJob = (jid: string) => request<Job>('GET', jobPath(jid));
+export const stopJob = (jid: string) => request<Job>('POST', jobPath(jid, '/stop'), { json: {} });
+export const getLogs = (jid: string, offset: number) =>
+  request<LogChunk>('GET', jobPath(jid, '/logs'), { query: { offset: String(offset) } });
+export const getMetrics = (jid: string) => request<JobMetrics>('GET', jobPath(jid, '/metrics'));
+export const pullArtifacts = (jid: string) => request<ArtifactsPulled>('POST', jobPath(jid, '/artifacts/pull'), { json: {} });
+
+export const getRuntime = (pid: string) => request<Runtime>('GET', projectPath(pid, 'runtime'));
+export const setRuntime = (pid: string, interpreter: string | null) =>
+  request<Runtime>('PUT', projectPath(pid, 'runtime'), { json: { interpreter } });
+export const createVenv = (pid: string, inheritServerPackages: boolean) =>
+  request<{ path: string; status: 'started' }>('POST', projectPath(pid, 'runtime/venv'), {
+    json: { inherit_server_packages: inheritServerPackages },
+  });
+
+export const getPaiSettings = () => request<PaiDlcSettings>('GET', '/api/settings/pai-dlc');
+export const putPaiSettings = (body: PaiDlcSettingsUpdate) =>
+  request<PaiDlcSettings>('PUT', '/api/settings/pai-dlc', { json: body });
+export const listEcsSpecs = () => request<EcsSpec[]>('GET', '/api/settings/pai-dlc/ecs-specs');

@@ -1,0 +1,159 @@
+// Model tools: runs of convert / quantize / inspect / compare / benchmark (docs/model-tools.md).
+import { request } from './client';
+
+export type ToolName = 'convert' | 'quantize' | 'inspect' | 'compare' | 'benchmark';
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'crashed' | 'cancelled';
+
+export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running'];
+
+export interface ToolRun {
+  id: string;
+  project_id: string;
+  tool: ToolName;
+  status: RunStatus;
+  args: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface ToolLog {
+  offset: number;
+  next_offset: number;
+  text: string;
+  complete: boolean;
+}
+
+/** `progress` events on the `tools` channel. */
+export interface ToolProgress {
+  id: string;
+  fraction: number;
+  stage: string;
+}
+
+/** `log` events on the `tools` channel: one line of a run's log. */
+export interface ToolLogLine {
+  id: string;
+  line: string;
+}
+
+export interface TensorInfo {
+  name: string;
+  shape?: (number | string)[] | null;
+  dtype?: string | null;
+  layout?: string | null;
+}
+
+export interface ConvertResult {
+  output: string;
+  framework: string;
+  input_size: number;
+  output_size: number;
+  compression_ratio: number;
+  inputs: TensorInfo[];
+  outputs: TensorInfo[];
+  warnings: string[];
+}
+
+export interface QuantizeLayer {
+  name: string;
+  tensor?: string;
+  cosine: number | null;
+  overflow_ratio?: number | null;
+}
+
+export interface QuantizeResult {
+  output: string;
+  input_size: number;
+  output_size: number;
+  compression_ratio: number;
+  samples: number;
+  layers: QuantizeLayer[];
+  cosine: number | null;
+  inputs: TensorInfo[];
+  outputs: TensorInfo[];
+}
+
+export interface InspectResult {
+  format: string;
+  file_size: number;
+  inputs: TensorInfo[];
+  outputs: TensorInfo[];
+  op_histogram: { type: string; count: number }[];
+  op_count: number;
+  params: number | null;
+  mflops: number | null;
+  memory_mb: number | null;
+  version: string | null;
+  uuid: string | null;
+  biz_code: string | null;
+  source_format?: string | null;
+  producer?: string | null;
+  converted_for_inspection?: boolean;
+}
+
+export interface ErrorFigures {
+  max_abs_error: number;
+  mean_abs_error: number;
+  relative_error: number;
+  cosine: number;
+}
+
+export interface CompareOutput extends ErrorFigures {
+  name: string;
+  shape: number[];
+  passed: boolean;
+}
+
+export interface CompareResult extends ErrorFigures {
+  reference_kind: 'onnxruntime' | 'mnn';
+  inputs: { name: string; shape: number[]; source: string }[];
+  seed: number;
+  threshold: number;
+  outputs: CompareOutput[];
+  passed: boolean;
+  layers: (ErrorFigures & { name: string; shape: number[] })[];
+}
+
+export interface BenchmarkOp {
+  name: string;
+  type: string;
+  ms: number;
+  percent: number;
+  mflops: number | null;
+}
+
+export interface BenchmarkResult {
+  config: Record<string, unknown>;
+  min_ms: number;
+  median_ms: number;
+  mean_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  histogram: { edges: number[]; counts: number[] };
+  mflops: number | null;
+  memory_mb: number | null;
+  ops: BenchmarkOp[];
+  op_total_ms: number | null;
+  profiled_median_ms: number | null;
+  op_coverage: number | null;
+  per_op_loops: number;
+}
+
+const projectBase = (pid: string) => `/api/projects/${encodeURIComponent(pid)}`;
+const runBase = (rid: string) => `/api/tool-runs/${encodeURIComponent(rid)}`;
+
+export const startRun = (pid: string, tool: ToolName, args: Record<string, unknown>) =>
+  request<ToolRun>('POST', `${projectBase(pid)}/tools/${tool}`, { json: args });
+
+export const getRun = (rid: string) => request<ToolRun>('GET', runBase(rid));
+
+export const cancelRun = (rid: string) => request<ToolRun>('POST', `${runBase(rid)}/cancel`);
+
+export const listRuns = (pid: string, limit = 100) =>
+  request<ToolRun[]>('GET', `${projectBase(pid)}/tool-runs`, { query: { limit: String(limit) } });
+
+export const readRunLog = (rid: string, offset = 0) =>
+  request<ToolLog>('GET', `${runBase(rid)}/log`, { query: { offset: String(offset) } });

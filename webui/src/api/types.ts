@@ -1,0 +1,96 @@
+// Hand-kept types for the server's HTTP API v1 and the per-tab websocket envelope.
+
+export interface Project {
+  id: string;
+  name: string;
+  path: string;
+  template: string | null;
+  owner: string;
+  created_at: string;
+}
+
+export interface Template {
+  name: string;
+  title: string;
+  description: string;
+  default_command: string | null;
+}
+
+export interface Health {
+  status: string;
+  version: string;
+}
+
+export interface Me {
+  id: string;
+  name: string;
+  mode: string;
+}
+
+export type CreateProjectBody =
+  | { name: string; template?: string }
+  | { name: string; path: string }
+  | { name: string; git_url: string };
+
+export interface FileEntry {
+  name: string;
+  path: string;
+  type: 'file' | 'dir';
+  size: number;
+  mtime: number;
+}
+
+export interface FileContent {
+  path: string;
+  content: string | null;
+  etag: string;
+  encoding: string | null;
+  binary: boolean;
+  size: number;
+}
+
+export interface SaveResult {
+  path: string;
+  etag: string;
+  size: number;
+}
+
+export interface ConflictBody {
+  detail: string;
+  code: 'conflict';
+  current: { content: string | null; etag: string };
+}
+
+export type FileOp = 'mkdir' | 'create' | 'rename' | 'delete';
+
+export interface UiState {
+  state: Record<string, unknown>;
+}
+
+export interface PageConfig {
+  page: 'home' | 'project' | 'missing';
+  project: Project | null;
+  version: string;
+  ws_path: string | null;
+  /** Why the page has no project, when page is "missing". */
+  error?: string;
+}
+
+export interface Envelope<D = Record<string, unknown>> {
+  v: 1;
+  seq: number;
+  channel: string;
+  type: string;
+  data: D;
+}
+
+export interface FileChange {
+  kind: 'added' | 'modified' | 'deleted';
+  path: string;
+  etag?: string;
+}
+
+export interface FilesChanged {
+  changes: FileChange[];
+  client?: string;
+}

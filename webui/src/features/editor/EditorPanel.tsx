@@ -1,0 +1,84 @@
+// One dock panel per open file: a Monaco editor on the document's model, with the
+// "changed on disk" prompt above it.
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { errorMessage } from '../../api/client';
+import { rawUrl } from '../../api/files';
+import { featuresLoaded, loadEditorFeatures } from '../../monaco/editorFeatures';
+import { EDITOR_OPTIONS, monaco } from '../../monaco/setup';
+import { notify } from '../../ui/toast';
+import type { PanelProps } from '../workbench/panels';
+import { pid } from '../workbench/session';
+import { answerDiskChange } from './diskSync';
+import { openDoc, saveDoc, type Doc } from './documents';
+import { applyEditorExtensions } from './extensions';
+
+export const editorPanelId = (path: string) => `editor:${path}`;
+
+export function saveWithNotice(doc: Doc): void {
+  saveDoc(doc).catch((err) => notify(errorMessage(err)));
+}
+
+function DiskBar({ doc }: { doc: Doc }) {
+  const disk = doc.disk.value;
+  if (!disk) return null;
+  const deleted = disk.kind === 'deleted';
+  return (
+    <div class="disk-bar" data-testid="disk-changed-bar" role="alert">
+      <span>{deleted ? 'This file was deleted on disk.' : 'This file changed on disk and you have unsaved changes.'}</span>
+      {!deleted && <button class="btn btn-small" data-testid="disk-reload" onClick={() => answerDiskChange(doc, 'reload')}>Reload from disk</button>}
+      <button class="btn btn-small" data-testid="disk-keep" onClick={() => answerDiskChange(doc, 'keep')}>Keep mine</button>
+    </div>
+  );
+}
+
+function MonacoHost({ doc }: { doc: Doc }) {
+  const host = useRef<HTMLDivElement>(null);
+  // Carried across a re-creation of the editor (when the editing features arrive).
+  const view = useRef<{ state: monaco.editor.ICodeEditorViewState | null; focused: boolean }>({ state: null, focused: true });
+  const withFeatures = featuresLoaded.value;
+  // Layout effects: the editor exists before the next paint, not one frame after it.
+  useLayoutEffect(() => {
+    const editor = monaco.editor.create(host.current!, { ...EDITOR_OPTIONS, model: doc.model });
+    // An action, not addCommand: commands of several editors on one page would collide.
+    editor.addAction({
+      id: 'mnnwb.save',
+      label: 'Save',
+      keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS],
+      run: () => saveWithNotice(doc),
+    });
+    const extensions = applyEditorExtensions(editor, doc);
+    if (view.current.state) editor.restoreViewState(view.current.state);
+    if (view.current.focused) editor.focus();
+    loadEditorFeatures();
+    return () => {
+      view.current = { state: editor.saveViewState(), focused: editor.hasTextFocus() };
+      extensions.forEach((extension) => extension.dispose());
+      editor.dispose();
+    };
+  }, [doc, withFeatures]);
+  return <div class="monaco-host" ref={host} data-testid="editor" data-path={doc.path} data-features={withFeatures} />;
+}
+
+export function EditorPanel({ params }: PanelProps) {
+  const path = String(params.path);
+  const [doc, setDoc] = useState<Doc | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useLayoutEffect(() => {
+    openDoc(path).then(setDoc, (err) => setError(errorMessage(err)));
+  }, [path]);
+  if (error) return <div class="panel-message" data-testid="editor-error">Cannot open {path}: {error}</div>;
+  if (!doc) return <div class="panel-message">Loading {path}…</div>;
+  if (doc.binary) {
+    return (
+      <div class="panel-message">
+        {path} is a binary file ({doc.size} bytes). <a href={rawUrl(pid(), path)} download>Download</a>
+      </div>
+    );
+  }
+  return (
+    <div class="editor-panel">
+      <DiskBar doc={doc} />
+      <MonacoHost doc={doc} />
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+// Open documents of this tab: one Monaco model per file, its etag, dirty and save state, plus the
+// two ways a file can diverge from disk — a 409 on save and a change made elsewhere.
+import { signal, type Signal } from '@preact/signals';
+import { ApiError, errorMessage } from '../../api/client';
+import { readFile, writeFile } from '../../api/files';
+import type { ConflictBody } from '../../api/types';
+import { languageFor, monaco } from '../../monaco/setup';
+import { takePrefetchedContent } from '../workbench/prefetch';
+import { pid } from '../workbench/session';
+
+export type SaveState = 'clean' | 'dirty' | 'saving' | 'error';
+
+export interface DiskChange {
+  kind: 'modified' | 'deleted';
+  content: string | null;
+  etag: string | null;
+}
+
+export interface Doc {
+  path: string;
+  model: monaco.editor.ITextModel | null;
+  binary: boolean;
+  size: number;
+  etag: string | null;
+  savedVersion: number;
+  state: Signal<SaveState>;
+  disk: Signal<DiskChange | null>;
+}
+
+export interface Conflict {
+  doc: Doc;
+  mine: string;
+  theirs: string;
+  theirsEtag: string;
+}
+
+const docs = new Map<string, Promise<Doc>>();
+const loaded = new Map<string, Doc>();
+export const conflict = signal<Conflict | null>(null);
+/** Bumped whenever any document's save state changes, for the tabs and the status bar. */
+export const docsVersion = signal(0);
+
+function setState(doc: Doc, state: SaveState): void {
+  doc.state.value = state;
+  docsVersion.value += 1;
+}
+
+function trackDirty(doc: Doc): void {
+  doc.model?.onDidChangeContent(() => {
+    if (doc.state.value === 'saving') return;
+    setState(doc, doc.model!.getAlternativeVersionId() === doc.savedVersion ? 'clean' : 'dirty');
+  });
+}
+
+async function load(path: string): Promise<Doc> {
+  const file = await (takePrefetchedContent(path) ?? readFile(pid(), path));
+  const model = file.binary ? null : monaco.editor.createModel(file.content ?? '', languageFor(path));
+  const doc: Doc = {
+    path,
+    model,
+    binary: file.binary,
+    size: file.size,
+    etag: file.etag,
+    savedVersion: model?.getAlternativeVersionId() ?? 0,
+    state: signal('clean'),
+    disk: signal(null),
+  };
+  trackDirty(doc);
+  loaded.set(path, doc);
+  return doc;
+}
+
+export function openDoc(path: string): Promise<Doc> {
+  let pending = docs.get(path);
+  if (!pending) {
+    pending = load(path);
+    pending.catch(() => docs.delete(path));
+    docs.set(path, pending);
+  }
+  return pending;
+}
+
+export function closeDoc(path: string): void {
+  loaded.get(path)?.model?.dispose();
+  loaded.delete(path);
+  docs.delete(path);
+  docsVersion.value += 1;
+}
+
+export const getDoc = (path: string): Doc | undefined => loaded.get(path);
+export const openDocs = (): Doc[] => [...loaded.values()];
+
+/** Replaces the model's text with what is on disk, keeping undo history, and marks it clean. */
+export function applyDiskContent(doc: Doc, content: string, etag: string): void {
+  const model = doc.model;
+  if (!model) return;
+  if (model.getValue() !== content) {
+    model.pushEditOperations([], [{ range: model.getFullModelRange(), text: content }], () => null);
+  }
+  doc.etag = etag;
+  doc.savedVersion = model.getAlternativeVersionId();
+  doc.disk.value = null;
+  setState(doc, 'clean');
+}
+
+async function put(doc: Doc, content: string, etag: string | null): Promise<void> {
+  const version = doc.model!.getAlternativeVersionId();
+  setState(doc, 'saving');
+  try {
+    const saved = await writeFile(pid(), doc.path, content, etag ?? undefined);
+    doc.etag = saved.etag;
+    doc.savedVersion = version;
+    doc.disk.value = null;
+    setState(doc, doc.model!.getAlternativeVersionId() === version ? 'clean' : 'dirty');
+  } catch (err) {
+    setState(doc, 'dirty');
+    if (err instanceof ApiError && err.code === 'conflict') {
+      const current = (err.body as unknown as ConflictBody).current;
+      conflict.value = { doc, mine: content, theirs: current.content ?? '', theirsEtag: current.etag };
+      return;
+    }
+    setState(doc, 'error');
+    throw new Error(`Could not save ${doc.path}: ${errorMessage(err)}`);
+  }
+}
+
+export async function saveDoc(doc: Doc): Promise<void> {
+  if (!doc.model || doc.state.value === 'saving') return;
+  await put(doc, doc.model.getValue(), doc.etag);
+}
+
+/** Conflict resolution: overwrite the disk with my text, or take theirs into the editor. */
+export async function resolveConflict(choice: 'mine' | 'theirs'): Promise<void> {
+  const current = conflict.value;
+  if (!current) return;
+  conflict.value = null;
+  const { doc } = current;
+  if (choice === 'theirs') {
+    applyDiskContent(doc, current.theirs, current.theirsEtag);
+    return;
+  }
+  await put(doc, doc.model!.getValue(), current.theirsEtag);
+}

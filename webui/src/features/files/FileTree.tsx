@@ -1,0 +1,102 @@
+// The file tree panel: lazily expanded folders, a toolbar, and a context menu on every entry.
+import type { FileEntry } from '../../api/types';
+import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
+import { openEditor } from '../editor/openEditor';
+import { modelMenuItems } from '../modeltools/menu';
+import { session } from '../workbench/session';
+import { deleteEntry, download, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
+import { expanded, listings, reloadTree, selected, toggleDir } from './treeStore';
+
+function folderItems(dir: string): MenuItem[] {
+  return [
+    { label: 'New file…', testid: 'menu-new-file', action: () => void newFile(dir) },
+    { label: 'New folder…', testid: 'menu-new-folder', action: () => void newFolder(dir) },
+    { label: 'Upload files…', testid: 'menu-upload', action: () => uploadInto(dir) },
+  ];
+}
+
+function entryItems(entry: FileEntry): MenuItem[] {
+  const common: MenuItem[] = [
+    { label: 'Rename…', testid: 'menu-rename', action: () => void renameEntry(entry) },
+    { label: 'Delete', testid: 'menu-delete', action: () => void deleteEntry(entry), danger: true },
+  ];
+  if (entry.type === 'dir') return [...folderItems(entry.path), ...common];
+  return [
+    { label: 'Open', testid: 'menu-open', action: () => openEditor(entry.path) },
+    { label: 'Download', testid: 'menu-download', action: () => download(entry) },
+    ...modelMenuItems(entry),
+    ...common,
+  ];
+}
+
+function activate(entry: FileEntry): void {
+  selected.value = entry.path;
+  if (entry.type === 'dir') toggleDir(entry.path);
+  else openEditor(entry.path);
+}
+
+function TreeRow({ entry, depth }: { entry: FileEntry; depth: number }) {
+  const isDir = entry.type === 'dir';
+  const open = isDir && expanded.value.has(entry.path);
+  return (
+    <>
+      <div
+        class={selected.value === entry.path ? 'tree-row selected' : 'tree-row'}
+        style={{ paddingLeft: `${8 + depth * 14}px` }}
+        role="treeitem"
+        aria-expanded={isDir ? open : undefined}
+        data-testid="tree-item"
+        data-path={entry.path}
+        data-type={entry.type}
+        tabIndex={0}
+        onClick={() => activate(entry)}
+        onKeyDown={(ev) => ev.key === 'Enter' && activate(entry)}
+        onContextMenu={(ev) => {
+          selected.value = entry.path;
+          openContextMenu(ev, entryItems(entry));
+        }}
+      >
+        <span class={isDir ? `twisty ${open ? 'open' : ''}` : 'twisty none'} aria-hidden="true" />
+        <span class={isDir ? 'icon icon-dir' : 'icon icon-file'} aria-hidden="true" />
+        <span class="tree-name">{entry.name}</span>
+      </div>
+      {open && <TreeLevel dir={entry.path} depth={depth + 1} />}
+    </>
+  );
+}
+
+function TreeLevel({ dir, depth }: { dir: string; depth: number }) {
+  const entries = listings.value[dir];
+  if (!entries) return <div class="tree-note" style={{ paddingLeft: `${22 + depth * 14}px` }}>Loading…</div>;
+  if (entries.length === 0 && depth > 0) return <div class="tree-note" style={{ paddingLeft: `${22 + depth * 14}px` }}>empty</div>;
+  return (
+    <>
+      {entries.map((e) => <TreeRow key={e.path} entry={e} depth={depth} />)}
+    </>
+  );
+}
+
+function ToolButton(props: { label: string; testid: string; glyph: string; onClick: () => void }) {
+  return (
+    <button class="icon-btn" title={props.label} aria-label={props.label} data-testid={props.testid} onClick={props.onClick}>
+      {props.glyph}
+    </button>
+  );
+}
+
+export function FileTree() {
+  return (
+    <div class="file-tree" data-testid="file-tree">
+      <div class="panel-toolbar">
+        <span class="panel-toolbar-title">{session().project.name}</span>
+        <ToolButton label="New file" testid="tree-new-file" glyph="+" onClick={() => void newFile('')} />
+        <ToolButton label="New folder" testid="tree-new-folder" glyph="⊞" onClick={() => void newFolder('')} />
+        <ToolButton label="Upload files" testid="tree-upload" glyph="⇪" onClick={() => uploadInto('')} />
+        <ToolButton label="Refresh" testid="tree-refresh" glyph="↻" onClick={() => void reloadTree()} />
+      </div>
+      <div class="tree-body" role="tree" data-testid="tree-body" onContextMenu={(ev) => openContextMenu(ev, folderItems(''))}>
+        <TreeLevel dir="" depth={0} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+// The status bar's branch switcher: the current branch; a click lists the branches with
+// ahead/behind, switches, creates and deletes. Mounting it starts the tab's Git status sync (and hosts the
+// Git dialogs), so the status is live even while the Source Control panel is closed.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorMessage } from '../../api/client';
+import { listBranches, type Branch } from '../../api/git';
+import { promptDialog } from '../../ui/dialogs';
+import { checkout, createBranch, deleteBranch } from './actions';
+import { GitDialogHost } from './dialogs';
+import { busy, repoState, startGitSync, status } from './store';
+import { pid } from '../workbench/session';
+
+interface ItemProps {
+  branch: Branch;
+  onPick: (name: string) => void;
+  onDelete: (name: string) => void;
+}
+
+function BranchItem({ branch, onPick, onDelete }: ItemProps) {
+  return (
+    <li role="menuitem" class={branch.current ? 'current' : undefined} data-testid="branch-item" data-name={branch.name}
+      onClick={() => onPick(branch.name)}>
+      <span class="branch-check">{branch.current ? '✓' : ''}</span>
+      <span class="branch-name">{branch.name}</span>
+      <span class="branch-track muted" title={branch.upstream ? `tracking ${branch.upstream}` : 'no upstream'}>
+        {branch.upstream ? `↑${branch.ahead} ↓${branch.behind}` : ''}
+      </span>
+      {!branch.current && (
+        <button class="icon-btn branch-delete" title={`Delete ${branch.name}`} aria-label={`Delete ${branch.name}`}
+          data-testid="branch-delete" onClick={(ev) => { ev.stopPropagation(); onDelete(branch.name); }}>
+          ×
+        </button>
+      )}
+    </li>
+  );
+}
+
+function BranchMenu({ onClose }: { onClose: () => void }) {
+  const [list, setList] = useState<Branch[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    listBranches(pid()).then(setList, (err) => setError(errorMessage(err)));
+    const away = (ev: PointerEvent) => !box.current?.contains(ev.target as Node) && onClose();
+    const esc = (ev: KeyboardEvent) => ev.key === 'Escape' && onClose();
+    window.addEventListener('pointerdown', away);
+    window.addEventListener('keydown', esc);
+    return () => {
+      window.removeEventListener('pointerdown', away);
+      window.removeEventListener('keydown', esc);
+    };
+  }, []);
+  const pick = (name: string) => {
+    onClose();
+    if (name !== status.value?.branch) void checkout(name);
+  };
+  const remove = (name: string) => {
+    onClose();
+    void deleteBranch(name);
+  };
+  const create = async () => {
+    onClose();
+    const name = await promptDialog('Create branch', 'New branch name (created from HEAD and checked out)', '', 'Create');
+    if (name) void createBranch(name);
+  };
+  return (
+    <div class="branch-menu" ref={box} role="menu" data-testid="branch-menu">
+      <div class="branch-create" role="menuitem" data-testid="branch-create" onClick={() => void create()}>+ Create new branch…</div>
+      {error && <div class="form-error">{error}</div>}
+      {!list && !error && <div class="muted branch-loading">Loading…</div>}
+      <ul>{list?.map((b) => <BranchItem key={b.name} branch={b} onPick={pick} onDelete={remove} />)}</ul>
+    </div>
+  );
+}
+
+export function BranchSwitcher() {
+  const [menu, setMenu] = useState(false);
+  useEffect(startGitSync, []);
+  const st = status.value;
+  const ready = repoState.value === 'ready';
+  const label = st?.branch ?? (st?.head ? st.head.slice(0, 7) : 'no commits');
+  return (
+    <>
+      {ready && (
+        <span class="status-git">
+          <button class="status-item status-button" data-testid="status-branch" data-branch={st?.branch ?? ''}
+            title="Switch branch" disabled={busy.value !== null} onClick={() => setMenu(!menu)}>
+            ⎇ {label}
+          </button>
+          {menu && <BranchMenu onClose={() => setMenu(false)} />}
+        </span>
+      )}
+      <GitDialogHost />
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+// The history: commits newest first beside a lane graph; a click shows the commit's message and
+// files, and a file opens its diff against the commit's parent.
+import type { ComponentChild } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { errorMessage } from '../../api/client';
+import { getCommit, getLog, type CommitDetail, type CommitInfo } from '../../api/git';
+import { pid } from '../workbench/session';
+import { badgeFor } from './badges';
+import { GraphCell } from './GraphCell';
+import { childrenFirst, laneCount, layoutGraph } from './graph';
+import { openDiff } from './open';
+import { status } from './store';
+
+const LOG_LIMIT = 300;
+
+function when(seconds: number): string {
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function CommitFiles({ sha }: { sha: string }) {
+  const [detail, setDetail] = useState<CommitDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setDetail(null);
+    getCommit(pid(), sha).then(setDetail, (err) => setError(errorMessage(err)));
+  }, [sha]);
+  if (error) return <div class="form-error">{error}</div>;
+  if (!detail) return <div class="muted scm-empty">Loading…</div>;
+  return (
+    <div class="scm-commit-detail" data-testid="git-commit-detail" data-sha={detail.sha}>
+      <div class="scm-commit-meta">
+        <span class="mono">{detail.sha.slice(0, 10)}</span> · {detail.author} &lt;{detail.author_email}&gt; · {when(detail.time)}
+      </div>
+      <pre class="scm-commit-message">{detail.message.trim()}</pre>
+      {detail.files.map((f) => {
+        const badge = badgeFor('staged', f.kind);
+        return (
+          <div key={f.path} class="scm-row" data-testid="git-commit-file" data-path={f.path} tabIndex={0}
+            onClick={() => openDiff({ path: f.path, sha: detail.sha })}
+            onKeyDown={(ev) => ev.key === 'Enter' && openDiff({ path: f.path, sha: detail.sha })}>
+            <span class={`scm-name kind-${badge.letter}`}>{f.path}</span>
+            <span class="scm-dir" />
+            <span class={`scm-badge kind-${badge.letter}`} title={badge.label}>{badge.letter}</span>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function LogRow(props: { commit: CommitInfo; lane: number; cell: ComponentChild; selected: boolean; onSelect: () => void }) {
+  const { commit } = props;
+  return (
+    <div class={props.selected ? 'scm-log-row selected' : 'scm-log-row'} data-testid="git-commit" data-sha={commit.sha} data-lane={props.lane}
+      tabIndex={0} onClick={props.onSelect} onKeyDown={(ev) => ev.key === 'Enter' && props.onSelect()}>
+      {props.cell}
+      <span class="scm-log-summary" title={commit.message}>{commit.summary}</span>
+      <span class="scm-log-author">{commit.author}</span>
+      <span class="scm-log-date">{when(commit.time)}</span>
+      <span class="mono scm-log-sha">{commit.sha.slice(0, 7)}</span>
+    </div>
+  );
+}
+
+export function HistoryPanel() {
+  const [log, setLog] = useState<CommitInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const head = status.value?.head ?? null;
+  useEffect(() => {
+    getLog(pid(), LOG_LIMIT).then((list) => { setLog(childrenFirst(list)); setError(null); }, (err) => setError(errorMessage(err)));
+  }, [head]);
+  const rows = useMemo(() => layoutGraph(log ?? []), [log]);
+  const lanes = laneCount(rows);
+  if (error) return <div class="panel-message" data-testid="git-history-error">{error}</div>;
+  if (!log) return <div class="panel-message">Loading…</div>;
+  return (
+    <div class="scm-history" data-testid="git-history">
+      <div class="scm-log">
+        {log.length === 0 && <div class="panel-message">No commits yet.</div>}
+        {log.map((c, i) => (
+          <LogRow key={c.sha} commit={c} lane={rows[i].lane} selected={c.sha === selected} onSelect={() => setSelected(c.sha)}
+            cell={<GraphCell row={rows[i]} sha={c.sha} lanes={lanes} />} />
+        ))}
+      </div>
+      {selected && <CommitFiles sha={selected} />}
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+// The Source Control panel: a toolbar (history, pull, push, more), the commit box, the changed
+// files grouped by state, and the stash list — compact, like VS Code's side bar view.
+import { useEffect, useState } from 'preact/hooks';
+import { getLog, type SyncOp } from '../../api/git';
+import { openContextMenu } from '../../ui/contextMenu';
+import { commit, initRepository, stashPush, syncOp } from './actions';
+import { ChangeGroup, type GroupSpec } from './ChangeGroup';
+import { showRemotes } from './dialogs';
+import { openHistory } from './open';
+import { StashList } from './StashList';
+import { busy, progress, refresh, repoError, repoState, status } from './store';
+import { pid } from '../workbench/session';
+
+function ToolButton(props: { label: string; glyph: string; testid: string; onClick: (ev: MouseEvent) => void; disabled?: boolean }) {
+  return (
+    <button class="icon-btn" title={props.label} aria-label={props.label} data-testid={props.testid}
+      disabled={props.disabled} onClick={props.onClick}>
+      {props.glyph}
+    </button>
+  );
+}
+
+const sync = (op: SyncOp) => void syncOp(op);
+
+function moreMenu(ev: MouseEvent): void {
+  openContextMenu(ev, [
+    { label: 'Fetch', testid: 'scm-fetch', action: () => sync('fetch') },
+    { label: 'Remotes…', testid: 'scm-remotes', action: showRemotes },
+    { label: 'Stash changes…', testid: 'scm-stash', action: () => void stashPush() },
+    { label: 'Refresh', testid: 'scm-refresh', action: () => void refresh() },
+  ]);
+}
+
+function Toolbar() {
+  const ready = repoState.value === 'ready';
+  const working = busy.value !== null;
+  return (
+    <div class="panel-toolbar">
+      <span class="panel-toolbar-title">Source Control</span>
+      <ToolButton label="History" glyph="◷" testid="scm-history" disabled={!ready} onClick={openHistory} />
+      <ToolButton label="Pull" glyph="↓" testid="scm-pull" disabled={!ready || working} onClick={() => sync('pull')} />
+      <ToolButton label="Push" glyph="↑" testid="scm-push" disabled={!ready || working} onClick={() => sync('push')} />
+      <ToolButton label="More actions" glyph="⋯" testid="scm-more" disabled={!ready} onClick={moreMenu} />
+    </div>
+  );
+}
+
+function Progress() {
+  if (!busy.value) return <div class="scm-progress idle" />;
+  return (
+    <>
+      <div class="scm-progress" role="progressbar" aria-label={busy.value} />
+      <div class="scm-progress-text" data-testid="scm-busy">{busy.value}{progress.value ? ` ${progress.value}` : ''}</div>
+    </>
+  );
+}
+
+function CommitBox() {
+  const [message, setMessage] = useState('');
+  const [amend, setAmend] = useState(false);
+  const staged = status.value?.staged.length ?? 0;
+  const branch = status.value?.branch;
+  const hasHead = Boolean(status.value?.head);
+  // Amending may only reword the last commit, so it needs no staged change.
+  const disabled = (staged === 0 && !amend) || !message.trim() || busy.value !== null;
+  const hint = staged === 0 && !amend ? 'Stage changes to commit them.' : !message.trim() ? 'Type a commit message.' : '';
+  const submit = async () => {
+    if (disabled) return;
+    if (await commit(message.trim(), amend)) {
+      setMessage('');
+      setAmend(false);
+    }
+  };
+  const toggleAmend = async (on: boolean) => {
+    setAmend(on);
+    if (!on || message.trim()) return;
+    const [last] = await getLog(pid(), 1).catch(() => []);
+    if (last) setMessage((current) => current || last.message.trimEnd());
+  };
+  return (
+    <div class="scm-commit">
+      <textarea class="scm-message" data-testid="scm-message" rows={2} value={message}
+        placeholder={`Message (Ctrl+Enter to commit${branch ? ` on "${branch}"` : ''})`}
+        onInput={(ev) => setMessage(ev.currentTarget.value)}
+        onKeyDown={(ev) => {
+          if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+            ev.preventDefault();
+            void submit();
+          }
+        }} />
+      <button class="btn btn-primary scm-commit-btn" data-testid="scm-commit" disabled={disabled} title={hint || 'Commit the staged changes'}
+        onClick={() => void submit()}>
+        ✓ {amend ? 'Amend' : 'Commit'}
+      </button>
+      <label class="checkbox scm-amend" title="Replace the last commit with the staged changes and this message">
+        <input type="checkbox" data-testid="scm-amend" checked={amend} disabled={!hasHead}
+          onChange={(ev) => void toggleAmend(ev.currentTarget.checked)} />
+        Amend last commit
+      </label>
+      {staged === 0 && !amend && <div class="scm-hint" data-testid="scm-commit-hint">{hint}</div>}
+    </div>
+  );
+}
+
+function Changes() {
+  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const st = status.value;
+  if (!st) return null;
+  const groups: GroupSpec[] = [
+    { id: 'conflicted', title: 'Merge Changes', files: st.conflicted },
+    { id: 'staged', title: 'Staged Changes', files: st.staged },
+    { id: 'unstaged', title: 'Changes', files: st.unstaged },
+    { id: 'untracked', title: 'Untracked', files: st.untracked },
+  ];
+  const toggle = (id: string) => {
+    const next = new Set(closed);
+    if (!next.delete(id)) next.add(id);
+    setClosed(next);
+  };
+  if (groups.every((g) => g.files.length === 0)) return <div class="scm-empty" data-testid="scm-clean">No changes.</div>;
+  return (
+    <div role="tree">
+      {groups.map((g) => <ChangeGroup key={g.id} spec={g} open={!closed.has(g.id)} onToggle={() => toggle(g.id)} />)}
+    </div>
+  );
+}
+
+function NoRepository() {
+  return (
+    <div class="scm-empty" data-testid="scm-no-repo">
+      <p>This project is not a Git repository yet.</p>
+      <button class="btn btn-primary" data-testid="scm-init" disabled={busy.value !== null} onClick={() => void initRepository()}>
+        Initialize repository
+      </button>
+    </div>
+  );
+}
+
+function Body() {
+  const state = repoState.value;
+  if (state === 'loading') return <div class="scm-empty">Loading…</div>;
+  if (state === 'none') return <NoRepository />;
+  if (state === 'error') return <div class="form-error scm-error" data-testid="scm-error">{repoError.value}</div>;
+  return (
+    <>
+      <CommitBox />
+      <Changes />
+      <StashList />
+    </>
+  );
+}
+
+export function SourceControlPanel() {
+  useEffect(() => void refresh(), []);
+  return (
+    <div class="scm-panel" data-testid="scm-panel" data-state={repoState.value}>
+      <Toolbar />
+      <Progress />
+      <div class="scm-body">
+        <Body />
+      </div>
+    </div>
+  );
+}

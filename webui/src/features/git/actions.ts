@@ -1,0 +1,156 @@
+// What the Git panel's buttons do: each operation reports failures the way a person can act on
+// them — blocking files in a list, a credential prompt on an auth failure, the rest as a toast.
+import { ApiError, errorMessage } from '../../api/client';
+import * as api from '../../api/git';
+import type { GitFileChange, SyncOp, SyncResult } from '../../api/git';
+import { confirmDialog } from '../../ui/dialogs';
+import { notify } from '../../ui/toast';
+import { pid } from '../workbench/session';
+import { signedIn } from './credentials';
+import { askCredentials, askStash, showBlocked, showRemotes } from './dialogs';
+import { busy, progress, refresh, setStatus } from './store';
+
+
+function blockingFiles(err: unknown): string[] | null {
+  if (!(err instanceof ApiError)) return null;
+  const files = err.body.files;
+  return Array.isArray(files) && files.length > 0 ? files.map(String) : null;
+}
+
+function report(err: unknown, title: string): void {
+  const files = blockingFiles(err);
+  if (files) showBlocked(title, errorMessage(err), files);
+  else notify(errorMessage(err));
+}
+
+async function run<T>(label: string, title: string, work: () => Promise<T>): Promise<T | null> {
+  busy.value = label;
+  progress.value = null;
+  try {
+    return await work();
+  } catch (err) {
+    report(err, title);
+    return null;
+  } finally {
+    busy.value = null;
+    progress.value = null;
+    void refresh();
+  }
+}
+
+const paths = (files: GitFileChange[]) => files.map((f) => f.path);
+
+export const stage = (files: GitFileChange[]) =>
+  run('Staging…', 'Cannot stage', async () => setStatus(await api.stagePaths(pid(), paths(files))));
+
+export const unstage = (files: GitFileChange[]) =>
+  run('Unstaging…', 'Cannot unstage', async () => setStatus(await api.unstagePaths(pid(), paths(files))));
+
+export async function discard(files: GitFileChange[], untracked: boolean): Promise<void> {
+  const what = files.length === 1 ? files[0].path : `${files.length} files`;
+  const message = untracked
+    ? `${what} will be deleted. This cannot be undone.`
+    : `Your changes to ${what} will be lost. This cannot be undone.`;
+  const answer = await confirmDialog(untracked ? `Delete ${what}?` : `Discard changes in ${what}?`, message, {
+    confirm: untracked ? 'Delete' : 'Discard',
+    danger: true,
+  });
+  if (!answer.ok) return;
+  await run('Discarding…', 'Cannot discard', async () => setStatus(await api.discardPaths(pid(), paths(files))));
+}
+
+export const commit = (message: string, amend = false) =>
+  run(amend ? 'Amending…' : 'Committing…', 'Cannot commit', () => api.commit(pid(), message, amend));
+
+export const initRepository = () =>
+  run('Initializing…', 'Cannot initialize', async () => setStatus(await api.initRepo(pid())));
+
+export const checkout = (branch: string) =>
+  run(`Switching to ${branch}…`, `Cannot switch to ${branch}`, async () => setStatus(await api.checkout(pid(), branch)));
+
+export const createBranch = (name: string) =>
+  run('Creating branch…', 'Cannot create the branch', async () => {
+    await api.createBranch(pid(), name);
+    setStatus(await api.checkout(pid(), name));
+  });
+
+/** Deletes a branch after asking; when Git refuses it as unmerged, offers to force it. */
+export async function deleteBranch(name: string): Promise<void> {
+  const answer = await confirmDialog(`Delete branch ${name}?`, `The branch ${name} will be deleted.`, {
+    confirm: 'Delete',
+    danger: true,
+  });
+  if (!answer.ok) return;
+  busy.value = `Deleting ${name}…`;
+  try {
+    await api.deleteBranch(pid(), name);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'unmerged_branch') return report(err, `Cannot delete ${name}`);
+    const force = await confirmDialog(`${name} is not merged`, `${err.message} Its commits may be lost. Delete it anyway?`, {
+      confirm: 'Force delete',
+      danger: true,
+    });
+    if (force.ok) await api.deleteBranch(pid(), name, true).catch((e: unknown) => report(e, `Cannot delete ${name}`));
+  } finally {
+    busy.value = null;
+    void refresh();
+  }
+}
+
+const SYNC_LABELS: Record<SyncOp, string> = { fetch: 'Fetching…', pull: 'Pulling…', push: 'Pushing…' };
+
+// Without typed credentials the server uses the ones it remembers for this remote, if any.
+async function syncWithPrompt(op: SyncOp, remote: string): Promise<SyncResult> {
+  let remember = false;
+  for (;;) {
+    try {
+      return await api.sync(pid(), op, { remote, ...signedIn.get(remote), remember });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'auth_failed') throw err;
+      signedIn.delete(remote);
+      const given = await askCredentials(remote, err.message);
+      if (!given) throw new Error(`${op} cancelled: ${err.message}`);
+      signedIn.set(remote, { username: given.username, password: given.password });
+      remember = given.remember;
+    }
+  }
+}
+
+
+function describe(result: SyncResult): string {
+  if ('outcome' in result) {
+    if (result.outcome === 'conflicts') return `Pulled with conflicts in ${result.conflicts.length} file(s)`;
+    return result.outcome === 'up_to_date' ? 'Already up to date' : `Pulled ${result.branch}`;
+  }
+  if ('updated' in result) return result.updated.length ? `Fetched ${result.updated.length} ref(s)` : 'Nothing new to fetch';
+  return `Pushed ${result.branch} to ${result.remote}`;
+}
+
+/** "origin" when there is one, else the first remote; null when the repository has none. */
+async function defaultRemote(): Promise<string | null> {
+  const list = await api.listRemotes(pid());
+  return (list.find((r) => r.name === 'origin') ?? list[0])?.name ?? null;
+}
+
+/** Fetch, pull or push with the default remote; without a remote, the remotes dialog opens. */
+export async function syncOp(op: SyncOp): Promise<void> {
+  const remote = await defaultRemote().catch((err: unknown) => void report(err, `${op} failed`));
+  if (remote === null) showRemotes();
+  if (!remote) return;
+  const result = await run(SYNC_LABELS[op], `${op} failed`, () => syncWithPrompt(op, remote));
+  if (result) notify(describe(result), 'info');
+}
+
+export async function stashPush(): Promise<void> {
+  const answer = await askStash();
+  if (!answer) return;
+  await run('Stashing…', 'Cannot stash', () => api.pushStash(pid(), answer.message, answer.includeUntracked));
+}
+
+export const stashApply = (index: number, pop: boolean) =>
+  run(pop ? 'Popping stash…' : 'Applying stash…', 'The stash was kept', () => api.applyStash(pid(), index, pop));
+
+export async function stashDrop(index: number, message: string): Promise<void> {
+  const answer = await confirmDialog('Drop this stash?', `"${message}" will be deleted.`, { confirm: 'Drop', danger: true });
+  if (answer.ok) await run('Dropping stash…', 'Cannot drop the stash', () => api.dropStash(pid(), index));
+}

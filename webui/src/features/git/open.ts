@@ -1,0 +1,74 @@
+// Where the Git panels open: Source Control under the file tree, so both stay in view while
+// editing; diffs and history in the editor area.
+import type { AddPanelPositionOptions } from 'dockview';
+import { FILES_PANEL } from '../editor/openEditor';
+import { dock, showPanel } from '../workbench/panels';
+
+export const SCM_PANEL = 'git';
+export const DIFF_PANEL = 'git-diff';
+export const HISTORY_PANEL = 'git-history';
+
+const SIDE_PANELS = new Set([FILES_PANEL, SCM_PANEL]);
+
+function sidePosition(): AddPanelPositionOptions | undefined {
+  const api = dock();
+  if (api.getPanel(FILES_PANEL)) return { referencePanel: FILES_PANEL, direction: 'below' };
+  const first = api.groups[0];
+  return first ? { referenceGroup: first, direction: 'left' } : undefined;
+}
+
+function editorAreaPosition(): AddPanelPositionOptions | undefined {
+  const api = dock();
+  const active = api.activePanel;
+  if (active && !SIDE_PANELS.has(active.id)) return { referencePanel: active };
+  const area = api.groups.find((g) => !g.panels.some((p) => SIDE_PANELS.has(p.id)));
+  if (area) return { referenceGroup: area };
+  const side = api.getPanel(SCM_PANEL) ?? api.getPanel(FILES_PANEL);
+  return side ? { referencePanel: side, direction: 'right' } : undefined;
+}
+
+export function openSourceControl(): void {
+  const api = dock();
+  showPanel({
+    id: SCM_PANEL,
+    component: SCM_PANEL,
+    title: 'Source Control',
+    position: api.getPanel(SCM_PANEL) ? undefined : sidePosition(),
+  });
+}
+
+export interface DiffTarget {
+  path: string;
+  /** Index vs HEAD when true, work tree vs index otherwise; ignored when `sha` is set. */
+  staged?: boolean;
+  /** A commit: the file in it against its first parent. */
+  sha?: string;
+}
+
+const diffId = (t: DiffTarget) => `diff:${t.sha ? t.sha.slice(0, 12) : t.staged ? 'staged' : 'work'}:${t.path}`;
+
+function diffTitle(t: DiffTarget): string {
+  const name = t.path.slice(t.path.lastIndexOf('/') + 1);
+  if (t.sha) return `${name} (${t.sha.slice(0, 7)})`;
+  return `${name} (${t.staged ? 'Index' : 'Working Tree'})`;
+}
+
+export function openDiff(target: DiffTarget): void {
+  const id = diffId(target);
+  showPanel({
+    id,
+    component: DIFF_PANEL,
+    title: diffTitle(target),
+    params: { ...target },
+    position: dock().getPanel(id) ? undefined : editorAreaPosition(),
+  });
+}
+
+export function openHistory(): void {
+  showPanel({
+    id: HISTORY_PANEL,
+    component: HISTORY_PANEL,
+    title: 'History',
+    position: dock().getPanel(HISTORY_PANEL) ? undefined : editorAreaPosition(),
+  });
+}

@@ -1,0 +1,39 @@
+import { useEffect } from 'preact/hooks';
+import { ContextMenuHost } from '../../ui/contextMenu';
+import { DialogHost } from '../../ui/dialogs';
+import { notify, ToastHost } from '../../ui/toast';
+import { errorMessage } from '../../api/client';
+import { loadAccount } from '../team/account';
+import { UserMenu } from '../team/UserMenu';
+import { NewProject } from './NewProject';
+import { ProjectList } from './ProjectList';
+import { loadTemplates, refreshProjects } from './store';
+
+export function HomePage({ version }: { version: string }) {
+  useEffect(() => {
+    void refreshProjects();
+    void loadTemplates();
+    loadAccount().catch((err) => notify(errorMessage(err)));
+    // Another tab may have created or renamed projects meanwhile.
+    const onFocus = () => void refreshProjects();
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, []);
+  return (
+    <div class="home">
+      <header class="topbar">
+        <span class="logo">MNN Workbench</span>
+        <span class="muted">v{version}</span>
+        <span class="status-spacer" />
+        <UserMenu />
+      </header>
+      <main class="home-main">
+        <ProjectList />
+        <NewProject />
+      </main>
+      <DialogHost />
+      <ContextMenuHost />
+      <ToastHost />
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+// The "new project" card: from a template, from an existing folder, or cloned from Git.
+import { useState } from 'preact/hooks';
+import { errorMessage } from '../../api/client';
+import { createProject, projectUrl } from '../../api/projects';
+import type { CreateProjectBody } from '../../api/types';
+import { refreshProjects, templates } from './store';
+
+type Source = 'template' | 'folder' | 'git';
+
+const SOURCES: { id: Source; label: string }[] = [
+  { id: 'template', label: 'From template' },
+  { id: 'folder', label: 'Open folder' },
+  { id: 'git', label: 'Clone from Git' },
+];
+
+export function openProjectTab(pid: string): void {
+  // noopener: the new tab starts its own session storage, hence its own client id.
+  window.open(projectUrl(pid), '_blank', 'noopener');
+}
+
+function bodyFor(source: Source, name: string, template: string, location: string): CreateProjectBody {
+  if (source === 'folder') return { name, path: location };
+  if (source === 'git') return { name, git_url: location };
+  return { name, template };
+}
+
+export function NewProject() {
+  const [source, setSource] = useState<Source>('template');
+  const [name, setName] = useState('');
+  const [template, setTemplate] = useState('');
+  const [location, setLocation] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const chosen = template || templates.value[0]?.name || '';
+  const needsLocation = source !== 'template';
+
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
+      setName('');
+      setLocation('');
+      await refreshProjects();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="card" data-testid="new-project">
+      <h2>New project</h2>
+      <div class="segmented" role="tablist">
+        {SOURCES.map((s) => (
+          <button key={s.id} type="button" role="tab" aria-selected={source === s.id} class={source === s.id ? 'active' : ''}
+            data-testid={`source-${s.id}`} onClick={() => { setSource(s.id); setError(null); }}>
+            {s.label}
+          </button>
+        ))}
+      </div>
+      <form onSubmit={submit} class="form">
+        <label class="field">
+          <span>Name</span>
+          <input data-testid="new-project-name" value={name} placeholder="my-model" required onInput={(ev) => setName(ev.currentTarget.value)} />
+        </label>
+        {source === 'template' && (
+          <div class="field">
+            <span>Template</span>
+            <div class="template-list" role="radiogroup">
+              {templates.value.map((t) => (
+                <label key={t.name} class={chosen === t.name ? 'template selected' : 'template'} data-testid={`template-${t.name}`}>
+                  <input type="radio" name="template" value={t.name} checked={chosen === t.name} onChange={() => setTemplate(t.name)} />
+                  <strong>{t.title}</strong>
+                  <small>{t.description}</small>
+                </label>
+              ))}
+            </div>
+          </div>
+        )}
+        {needsLocation && (
+          <label class="field">
+            <span>{source === 'folder' ? 'Folder path on the server' : 'Git URL'}</span>
+            <input data-testid="new-project-location" value={location} required
+              placeholder={source === 'folder' ? '/home/me/code/my-model' : 'https://example.com/team/repo.git'}
+              onInput={(ev) => setLocation(ev.currentTarget.value)} />
+          </label>
+        )}
+        {error && <div class="form-error" data-testid="new-project-error">{error}</div>}
+        <div class="form-actions">
+          <button class="btn btn-primary" type="submit" disabled={busy || !name.trim()} data-testid="new-project-submit">
+            {source === 'git' ? 'Clone' : source === 'folder' ? 'Open' : 'Create'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+// The model tools: a dock panel per tool run, the run history panel and its title-bar button,
+// the `tools` events, and the tool named in the page's URL (a tool opened in a new tab).
+import { lazyPanel } from '../workbench/lazyPanel';
+import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { openFromQuery, openRuns, RUNS_PANEL, TOOL_PANEL } from './open';
+import { wireToolEvents } from './store';
+
+export function registerModelToolsFeature(): void {
+  // Charts and result views load with the first tool panel, not with the project page.
+  registerPanel(TOOL_PANEL, lazyPanel(() => import('./lazy').then((m) => m.toolPanel)));
+  registerPanel(RUNS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.runsPanel)));
+  registerTitleAction({ id: 'tool-runs', label: 'Tool runs', glyph: '⚙', run: openRuns });
+  wireToolEvents();
+  openFromQuery();
+}

@@ -1,0 +1,67 @@
+// What a conversion or a full int8 quantization produced: the new file, its size against the
+// source, its inputs and outputs, and (quantize) how closely each layer follows the float model.
+import type { ConvertResult, QuantizeResult } from '../../../api/tools';
+import { revealInTree } from '../reveal';
+import { formatBytes, formatError } from '../format';
+import { Section, Stats, TensorTable } from './common';
+
+function OutputLink({ path }: { path: string }) {
+  return <button class="link-btn mono" data-testid="tool-output" title="Show in the file tree" onClick={() => revealInTree(path)}>{path}</button>;
+}
+
+const ratio = (value: number) => `${value.toFixed(2)}×`;
+
+export function ConvertView({ result }: { result: ConvertResult }) {
+  return (
+    <div class="tool-result" data-testid="convert-result">
+      <Stats items={[
+        { label: 'Output', value: <OutputLink path={result.output} /> },
+        { label: 'Output size', value: formatBytes(result.output_size), testid: 'result-output-size' },
+        { label: 'Source size', value: formatBytes(result.input_size) },
+        { label: 'Compression', value: ratio(result.compression_ratio), testid: 'result-compression' },
+        { label: 'From', value: result.framework },
+      ]} />
+      {result.warnings.length > 0 && (
+        <Section title={`Warnings (${result.warnings.length})`} testid="convert-warnings">
+          <ul class="tool-warnings">{result.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul>
+        </Section>
+      )}
+      <Section title="Inputs and outputs"><TensorTable inputs={result.inputs} outputs={result.outputs} /></Section>
+    </div>
+  );
+}
+
+const COSINE_WARN = 0.99;
+const COSINE_BAD = 0.95;
+const cosineTone = (c: number | null) => (c === null ? '' : c < COSINE_BAD ? 'tone-bad' : c < COSINE_WARN ? 'tone-warn' : 'tone-ok');
+
+export function QuantizeView({ result }: { result: QuantizeResult }) {
+  // The worst layers first: those are where int8 costs accuracy.
+  const layers = [...result.layers].sort((a, b) => (a.cosine ?? 1) - (b.cosine ?? 1));
+  return (
+    <div class="tool-result" data-testid="quantize-result">
+      <Stats items={[
+        { label: 'Output', value: <OutputLink path={result.output} /> },
+        { label: 'Output size', value: formatBytes(result.output_size), testid: 'result-output-size' },
+        { label: 'Compression', value: ratio(result.compression_ratio), testid: 'result-compression' },
+        { label: 'Samples', value: result.samples },
+        { label: 'Worst cosine', value: formatError(result.cosine), tone: result.cosine !== null && result.cosine < COSINE_BAD ? 'bad' : 'ok' },
+      ]} />
+      <Section title={`Per-layer cosine (${layers.length})`} testid="quantize-layers">
+        <table class="tool-table">
+          <thead><tr><th>Layer</th><th class="num">Cosine</th><th class="num">Overflow</th></tr></thead>
+          <tbody>
+            {layers.map((l) => (
+              <tr key={`${l.name}:${l.tensor}`}>
+                <td class="mono" title={l.tensor}>{l.name}</td>
+                <td class={`num mono ${cosineTone(l.cosine)}`}>{formatError(l.cosine)}</td>
+                <td class="num mono">{formatError(l.overflow_ratio)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Section>
+      <Section title="Inputs and outputs" open={false}><TensorTable inputs={result.inputs} outputs={result.outputs} /></Section>
+    </div>
+  );
+}

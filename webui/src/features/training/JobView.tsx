@@ -1,0 +1,79 @@
+// One job: what ran and how it ended, stop and pull buttons, the live log and the metric charts.
+import type { Job } from '../../api/jobs';
+import { pull, revealFolder, stop } from './actions';
+import { formatBytes, jobDuration, shortCommit, shortId } from './format';
+import { StatusBadge } from './JobList';
+import { LogTerminal } from './LogTerminal';
+import { MetricCharts } from './MetricCharts';
+import { isActive, now, pulls } from './store';
+
+function outcome(job: Job): string | null {
+  if (job.reason) return job.reason;
+  if (job.exit_code !== null && job.status !== 'succeeded') return `exit code ${job.exit_code}`;
+  return null;
+}
+
+function PullStatus({ job }: { job: Job }) {
+  const state = pulls.value[job.id];
+  if (!state) return null;
+  if (state.error) return <span class="job-pull-error" data-testid="pull-error" title={state.error}>{state.error}</span>;
+  if (state.result) {
+    const { files, folder } = state.result;
+    return (
+      <button class="link-btn job-pull-done" data-testid="pull-done" data-folder={folder}
+        title={`Show ${folder}/ in the file tree`} onClick={() => revealFolder(folder)}>
+        ✓ Pulled {files.length} file{files.length === 1 ? '' : 's'}
+      </button>
+    );
+  }
+  const progress = state.progress;
+  return (
+    <span class="job-pull" data-testid="pull-progress" title={progress?.path}>
+      <progress max={progress?.total || 1} value={progress ? progress.done : undefined} />
+      {progress ? `${formatBytes(progress.done)} / ${formatBytes(progress.total)}` : 'Pulling…'}
+    </span>
+  );
+}
+
+function Header({ job }: { job: Job }) {
+  const duration = jobDuration(job, now.value);
+  const commit = shortCommit(job.commit);
+  const why = outcome(job);
+  const pulling = pulls.value[job.id]?.running ?? false;
+  return (
+    <div class="job-header" data-testid="job-header" data-status={job.status}>
+      <StatusBadge status={job.status} />
+      <span class="job-command mono" title={job.command}>{job.command}</span>
+      <span class="job-meta muted">
+        <span class="mono" title={job.id}>#{shortId(job.id)}</span>
+        <span>{job.backend === 'pai-dlc' ? 'PAI-DLC' : 'local'}</span>
+        {commit && <span class="mono" title={job.commit ?? ''}>@{commit}</span>}
+        {duration && <span>{duration}</span>}
+        {why && <span class={job.status === 'failed' ? 'job-reason failed' : 'job-reason'} title={why}>{why}</span>}
+      </span>
+      <span class="status-spacer" />
+      <PullStatus job={job} />
+      {!isActive(job) && (
+        <button class="btn btn-small" data-testid="job-pull" disabled={pulling} onClick={() => void pull(job)}
+          title={`Bring the job's outputs into artifacts/${job.id}/`}>
+          ⇣ Pull artifacts
+        </button>
+      )}
+      {isActive(job) && (
+        <button class="btn btn-small btn-danger-ghost" data-testid="job-stop" onClick={() => void stop(job)}>■ Stop</button>
+      )}
+    </div>
+  );
+}
+
+export function JobView({ job }: { job: Job }) {
+  return (
+    <div class="job-view" data-testid="job-view" data-job-id={job.id}>
+      <Header job={job} />
+      <div class="job-body">
+        <LogTerminal jobId={job.id} ended={!isActive(job)} />
+        <MetricCharts jobId={job.id} ended={!isActive(job)} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// The Training panel: a toolbar (new job, interpreter, PAI-DLC settings), the job list on the
+// left and the selected job on the right.
+import { createPortal } from 'preact/compat';
+import type { Runtime } from '../../api/jobs';
+import { useEffect } from 'preact/hooks';
+import { openDialog } from './dialogState';
+import { InterpreterDialog } from './InterpreterDialog';
+import { JobList } from './JobList';
+import { JobView } from './JobView';
+import { NewJobDialog } from './NewJobDialog';
+import { PaiSettingsDialog } from './PaiSettingsDialog';
+import { loadRuntime, runtime } from './runtime';
+import { loadJobs, selectedJob } from './store';
+
+function interpreterLabel(runtime: Runtime): string {
+  if (runtime.source === 'venv') return '.venv';
+  if (runtime.source === 'server') return 'server default';
+  return runtime.interpreter.split('/').slice(-2).join('/');
+}
+
+function Toolbar() {
+  const current = runtime.value;
+  return (
+    <div class="panel-toolbar training-toolbar">
+      <button class="btn btn-small btn-primary" data-testid="job-new" onClick={() => (openDialog.value = 'new-job')}>▶ New job</button>
+      <button class="training-interp" data-testid="interpreter-open" title={current ? `Interpreter: ${current.interpreter}` : 'Project interpreter'}
+        onClick={() => (openDialog.value = 'interpreter')}>
+        <span class="muted">Python:</span> <span>{current ? interpreterLabel(current) : '…'}</span>
+      </button>
+      <button class="icon-btn" title="PAI-DLC settings" aria-label="PAI-DLC settings" data-testid="pai-settings-open"
+        onClick={() => (openDialog.value = 'pai-settings')}>⚙</button>
+      <button class="icon-btn" title="Refresh" aria-label="Refresh" data-testid="jobs-refresh" onClick={() => void loadJobs()}>↻</button>
+    </div>
+  );
+}
+
+function Dialogs() {
+  const which = openDialog.value;
+  if (!which) return null;
+  const dialog = which === 'new-job' ? <NewJobDialog /> : which === 'interpreter' ? <InterpreterDialog /> : <PaiSettingsDialog />;
+  return createPortal(dialog, document.body);
+}
+
+export function TrainingPanel() {
+  useEffect(() => {
+    void loadJobs();
+    void loadRuntime();
+  }, []);
+  const job = selectedJob.value;
+  return (
+    <div class="training-panel" data-testid="training-panel">
+      <Toolbar />
+      <div class="training-body">
+        <div class="training-jobs"><JobList /></div>
+        <div class="training-detail">
+          {job ? <JobView key={job.id} job={job} /> : <div class="job-note">Select a job to see its log and metrics.</div>}
+        </div>
+      </div>
+      <Dialogs />
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+// The tab's view of the project's jobs: the list (newest first), the selected job, a clock for
+// live durations, and artifact pulls in progress — kept fresh from the `jobs` channel.
+import { computed, signal } from '@preact/signals';
+import { errorMessage } from '../../api/client';
+import { listJobs, type ArtifactsProgress, type ArtifactsPulled, type Job } from '../../api/jobs';
+import { pid, session } from '../workbench/session';
+
+export const jobs = signal<Job[]>([]);
+export const jobsError = signal<string | null>(null);
+export const loaded = signal(false);
+export const selectedId = signal<string | null>(null);
+export const selectedJob = computed(() => jobs.value.find((j) => j.id === selectedId.value) ?? null);
+/** Milliseconds since the epoch, ticking once a second while a job is active. */
+export const now = signal(Date.now());
+
+export interface PullState {
+  running: boolean;
+  progress?: ArtifactsProgress;
+  result?: ArtifactsPulled;
+  error?: string;
+}
+
+/** Artifact pulls by job id: running, done or failed (this tab's and other tabs'). */
+export const pulls = signal<Record<string, PullState>>({});
+
+const TICK_MS = 1000;
+let ticker: number | undefined;
+
+export const isActive = (job: Job): boolean => job.status === 'queued' || job.status === 'running';
+
+function keepTicking(): void {
+  const active = jobs.value.some(isActive);
+  if (active && ticker === undefined) {
+    ticker = window.setInterval(() => (now.value = Date.now()), TICK_MS);
+  } else if (!active && ticker !== undefined) {
+    window.clearInterval(ticker);
+    ticker = undefined;
+    now.value = Date.now();
+  }
+}
+
+/** Puts a job into the list (new ones first), replacing an older copy of it. */
+export function upsertJob(job: Job): void {
+  const rest = jobs.value.filter((j) => j.id !== job.id);
+  const known = rest.length !== jobs.value.length;
+  jobs.value = known ? jobs.value.map((j) => (j.id === job.id ? job : j)) : [job, ...rest];
+  keepTicking();
+}
+
+export async function loadJobs(): Promise<void> {
+  try {
+    jobs.value = await listJobs(pid());
+    jobsError.value = null;
+    if (!selectedId.value && jobs.value.length) selectedId.value = jobs.value[0].id;
+  } catch (err) {
+    jobsError.value = errorMessage(err);
+  } finally {
+    loaded.value = true;
+    keepTicking();
+  }
+}
+
+export function setPull(jobId: string, state: PullState): void {
+  pulls.value = { ...pulls.value, [jobId]: state };
+}
+
+function onJobEvent(type: string, data: Record<string, unknown>): void {
+  if (type === 'job.status') upsertJob((data as unknown as { job: Job }).job);
+  else if (type === 'artifacts.progress') {
+    const progress = data as unknown as ArtifactsProgress;
+    setPull(progress.job_id, { ...pulls.value[progress.job_id], running: true, progress });
+  } else if (type === 'artifacts.pulled') {
+    const result = data as unknown as ArtifactsPulled;
+    setPull(result.job_id, { running: false, result });
+  }
+}
+
+/** Listens to job events for the whole life of the tab (the list stays right while hidden). */
+export function wireJobEvents(): void {
+  const { socket } = session();
+  socket.on('jobs', (msg) => onJobEvent(msg.type, msg.data));
+  socket.on('sys', (msg) => {
+    if (msg.type === 'resync' && loaded.value) void loadJobs();
+  });
+}

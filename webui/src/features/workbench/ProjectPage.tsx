@@ -1,0 +1,116 @@
+// The project page: the dock between a slim title bar and the status bar, wired to the tab's
+// websocket for file events.
+import type { DockviewApi } from 'dockview';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { FilesChanged } from '../../api/types';
+import { ContextMenuHost } from '../../ui/contextMenu';
+import { DialogHost } from '../../ui/dialogs';
+import { ToastHost } from '../../ui/toast';
+import { ConflictDialog } from '../editor/ConflictDialog';
+import { onFilesChanged, recheckAll } from '../editor/diskSync';
+import { closeDoc, getDoc } from '../editor/documents';
+import { saveWithNotice } from '../editor/EditorPanel';
+import { FILES_PANEL } from '../editor/openEditor';
+import { loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../files/treeStore';
+import { StatusBar } from '../status/StatusBar';
+import { activePath } from './active';
+import { createDock, restoreLayout } from './dock';
+import { setDockApi, titleActions } from './panels';
+import { session } from './session';
+import { loadUiState, persistUiState } from './uiState';
+
+const TREE_WIDTH = 260;
+
+/** The file tree on the left and an (empty) editor area next to it. */
+function addDefaultPanels(api: DockviewApi): void {
+  if (api.getPanel(FILES_PANEL)) return;
+  const files = api.addPanel({ id: FILES_PANEL, component: FILES_PANEL, title: 'Files' });
+  if (api.groups.length === 1) api.addGroup({ referencePanel: FILES_PANEL, direction: 'right' });
+  files.group.api.setSize({ width: TREE_WIDTH });
+}
+
+function trackActiveEditor(api: DockviewApi): void {
+  // The current file stays the last editor used, also while the file tree has the focus.
+  api.onDidActivePanelChange(({ panel }) => {
+    const path = panel?.params?.path;
+    if (panel?.id.startsWith('editor:') && typeof path === 'string') activePath.value = path;
+  });
+  api.onDidRemovePanel((panel) => {
+    const path = panel.params?.path;
+    if (typeof path !== 'string' || !panel.id.startsWith('editor:')) return;
+    closeDoc(path);
+    if (activePath.value === path) activePath.value = null;
+  });
+}
+
+function wireSocket(): void {
+  const { socket } = session();
+  socket.on('files', (msg) => {
+    if (msg.type !== 'changed') return;
+    const event = msg.data as unknown as FilesChanged;
+    onTreeChanges(event.changes);
+    onFilesChanged(event);
+  });
+  socket.on('sys', (msg) => {
+    if (msg.type !== 'resync') return;
+    void reloadTree();
+    recheckAll();
+  });
+  socket.connect();
+}
+
+function onSaveKey(ev: KeyboardEvent): void {
+  // Inside an editor Monaco's own save action has handled (and prevented) the key already.
+  if (ev.defaultPrevented || ev.key.toLowerCase() !== 's' || !(ev.ctrlKey || ev.metaKey)) return;
+  // The browser's "save page" is never what is meant here.
+  ev.preventDefault();
+  const doc = activePath.value ? getDoc(activePath.value) : undefined;
+  if (doc) saveWithNotice(doc);
+}
+
+async function startWorkbench(element: HTMLElement): Promise<DockviewApi> {
+  const saved = await loadUiState();
+  const api = createDock(element);
+  setDockApi(api);
+  trackActiveEditor(api);
+  restoreExpanded(saved.expanded ?? []);
+  if (!restoreLayout(api, saved.layout)) api.clear();
+  addDefaultPanels(api);
+  persistUiState(api);
+  return api;
+}
+
+export function ProjectPage({ version }: { version: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const { project } = session();
+  // A layout effect: the dock starts before the first paint instead of a frame later.
+  useLayoutEffect(() => {
+    document.title = `${project.name} — MNN Workbench`;
+    void loadDir('');
+    wireSocket();
+    void startWorkbench(host.current!);
+    window.addEventListener('keydown', onSaveKey);
+  }, []);
+  return (
+    <div class="workbench">
+      <header class="titlebar">
+        <a class="logo" href="/" target="_blank" rel="noopener" title="All projects">MNN Workbench</a>
+        <span class="titlebar-project" data-testid="project-title">{project.name}</span>
+        <span class="muted mono titlebar-path">{project.path}</span>
+        <span class="status-spacer" />
+        {titleActions.value.map((action) => (
+          <button key={action.id} class="icon-btn" title={action.label} aria-label={action.label}
+            data-testid={`action-${action.id}`} onClick={action.run}>
+            {action.glyph}
+          </button>
+        ))}
+      </header>
+      <div class="dock-host" ref={host} />
+      <StatusBar version={version} />
+      <ConflictDialog />
+      <DialogHost />
+      <ContextMenuHost />
+      <ToastHost />
+    </div>
+  );
+}

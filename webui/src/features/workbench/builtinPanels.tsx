@@ -1,0 +1,24 @@
+// The panels every project has. Other features register theirs the same way (see features.ts).
+import { EditorPanel } from '../editor/EditorPanel';
+import { EditorTab } from '../editor/EditorTab';
+import { EDITOR_PANEL, FILES_PANEL } from '../editor/openEditor';
+import { FileTree } from '../files/FileTree';
+import { dock, registerPanel, registerTab, registerTitleAction, showPanel } from './panels';
+
+/** Brings the file tree back (on the far left) after it was closed. */
+function showFiles(): void {
+  const first = dock().groups[0];
+  showPanel({
+    id: FILES_PANEL,
+    component: FILES_PANEL,
+    title: 'Files',
+    position: dock().getPanel(FILES_PANEL) || !first ? undefined : { referenceGroup: first, direction: 'left' },
+  });
+}
+
+export function registerBuiltinPanels(): void {
+  registerPanel(FILES_PANEL, () => <FileTree />);
+  registerTab(EDITOR_PANEL, (props) => <EditorTab {...props} />);
+  registerPanel(EDITOR_PANEL, (props) => <EditorPanel {...props} />, { tab: EDITOR_PANEL });
+  registerTitleAction({ id: 'files', label: 'Files', glyph: '☰', run: showFiles });
+}

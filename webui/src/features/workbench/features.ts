@@ -1,0 +1,12 @@
+// Every feature that brings dock panels or title-bar actions registers itself here, one line
+// each; the shell runs these before it restores the saved layout.
+import { registerGitFeature } from '../git/register';
+import { registerModelToolsFeature } from '../modeltools/register';
+import { registerTrainingFeature } from '../training/register';
+import { registerQuickOpen } from '../quickopen/QuickOpen';
+import { registerDebugFeature } from '../debug/register';
+import { registerDevicesFeature } from '../devices/register';
+import { registerTeamFeature } from '../team/register';
+import { registerBuiltinPanels } from './builtinPanels';
+
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature];

@@ -1,0 +1,13 @@
+// The project page's own chunk: Monaco, dockview and the workbench features.
+import { render } from 'preact';
+import 'dockview/dist/styles/dockview.css';
+import type { PageConfig } from '../../api/types';
+import { FEATURES } from './features';
+import { ProjectPage } from './ProjectPage';
+import { startSession } from './session';
+
+export function mountProject(root: HTMLElement, config: PageConfig): void {
+  startSession(config.project!, config.ws_path!);
+  for (const register of FEATURES) register();
+  render(<ProjectPage version={config.version} />, root);
+}

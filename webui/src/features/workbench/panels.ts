@@ -1,0 +1,75 @@
+// The panel registry: features add dock panels (file tree, editors, source control, training, …)
+// by name, and the shell renders whatever is registered without knowing about them.
+import { signal } from '@preact/signals';
+import type { ComponentChild } from 'preact';
+import type { AddPanelOptions, DockviewApi, DockviewPanelApi } from 'dockview';
+
+export interface PanelProps {
+  api: DockviewPanelApi;
+  containerApi: DockviewApi;
+  params: Record<string, unknown>;
+}
+
+export type PanelFactory = (props: PanelProps) => ComponentChild;
+
+export interface PanelOptions {
+  /** The name of a tab renderer registered with registerTab; the default tab otherwise. */
+  tab?: string;
+}
+
+export interface RegisteredPanel {
+  factory: PanelFactory;
+  options: PanelOptions;
+}
+
+const panels = new Map<string, RegisteredPanel>();
+const tabs = new Map<string, PanelFactory>();
+
+/** Registers a dock panel; wrap heavy ones in lazyPanel() so their code loads on first show. */
+export function registerPanel(name: string, factory: PanelFactory, options: PanelOptions = {}): void {
+  panels.set(name, { factory, options });
+}
+
+export function registerTab(name: string, factory: PanelFactory): void {
+  tabs.set(name, factory);
+}
+
+export const registeredPanel = (name: string): RegisteredPanel | undefined => panels.get(name);
+export const registeredTab = (name: string): PanelFactory | undefined => tabs.get(name);
+
+/** A button in the title bar, e.g. to open a feature's panel. */
+export interface TitleAction {
+  id: string;
+  label: string;
+  glyph: string;
+  run: () => void;
+}
+
+export const titleActions = signal<TitleAction[]>([]);
+
+export function registerTitleAction(action: TitleAction): void {
+  titleActions.value = [...titleActions.value.filter((a) => a.id !== action.id), action];
+}
+
+let dockApi: DockviewApi | null = null;
+
+export function setDockApi(api: DockviewApi | null): void {
+  dockApi = api;
+}
+
+export function dock(): DockviewApi {
+  if (!dockApi) throw new Error('the dock is not ready');
+  return dockApi;
+}
+
+/** Shows the panel `id`, adding it first when it is not in the dock yet. */
+export function showPanel(options: AddPanelOptions): void {
+  const api = dock();
+  const existing = api.getPanel(options.id);
+  if (existing) {
+    existing.api.setActive();
+    return;
+  }
+  const tab = registeredPanel(options.component)?.options.tab;
+  api.addPanel({ ...options, tabComponent: options.tabComponent ?? tab } as AddPanelOptions);
+}

@@ -1,0 +1,52 @@
+// Runs from the entry chunk, before the heavy workbench code (Monaco, dockview) has downloaded:
+// fetches the saved layout and the files its visible editors show, so those requests overlap
+// with the download and start-up of the bundle instead of following it.
+import { getUiState, readFile } from '../../api/files';
+import type { FileContent } from '../../api/types';
+
+export interface SavedState {
+  layout?: unknown;
+  expanded?: string[];
+}
+
+let savedState: Promise<SavedState> | null = null;
+const contents = new Map<string, Promise<FileContent>>();
+
+/** Paths of the editors a saved dockview layout shows: the active view of each group. */
+export function visibleEditorPaths(layout: unknown): string[] {
+  if (!layout || typeof layout !== 'object') return [];
+  const panels = (layout as { panels?: Record<string, { params?: { path?: unknown } }> }).panels ?? {};
+  const active: string[] = [];
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const view = (node as { activeView?: unknown }).activeView;
+    if (typeof view === 'string') active.push(view);
+    Object.values(node).forEach(walk);
+  };
+  walk((layout as { grid?: unknown }).grid);
+  return active
+    .filter((id) => id.startsWith('editor:'))
+    .map((id) => panels[id]?.params?.path)
+    .filter((path): path is string => typeof path === 'string');
+}
+
+export function prefetchWorkbench(pid: string): void {
+  savedState = getUiState(pid).then((res) => res.state as SavedState, () => ({}));
+  void savedState.then((state) => {
+    for (const path of visibleEditorPaths(state.layout)) {
+      const content = readFile(pid, path);
+      content.catch(() => undefined);
+      contents.set(path, content);
+    }
+  });
+}
+
+/** The saved UI state, fetched early when the entry started the prefetch. */
+export const prefetchedState = (): Promise<SavedState> | null => savedState;
+
+/** A file's content fetched early, handed out once: later reads must go to the server. */
+export function takePrefetchedContent(path: string): Promise<FileContent> | undefined {
+  const content = contents.get(path);
+  contents.delete(path);
+  return content;
+}

@@ -1,0 +1,22 @@
+// The project this tab works on and its websocket: one of each per browser tab.
+import type { Project } from '../../api/types';
+import { ProjectSocket } from '../../ws/socket';
+
+export interface Session {
+  project: Project;
+  socket: ProjectSocket;
+}
+
+let current: Session | null = null;
+
+export function startSession(project: Project, wsPath: string): Session {
+  current = { project, socket: new ProjectSocket(wsPath) };
+  return current;
+}
+
+export function session(): Session {
+  if (!current) throw new Error('no project session');
+  return current;
+}
+
+export const pid = (): string => session().project.id;

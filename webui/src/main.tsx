@@ -1,0 +1,35 @@
+// Entry point: the server renders the shell with this tab's config; load the page it names.
+// The entry stays small: the project page's data requests start before its code arrives.
+import { render } from 'preact';
+import './styles/base.css';
+import type { PageConfig } from './api/types';
+import { prefetchWorkbench } from './features/workbench/prefetch';
+
+function readConfig(): PageConfig {
+  const node = document.getElementById('mnnwb-config');
+  return JSON.parse(node?.textContent || '{}') as PageConfig;
+}
+
+function MissingPage({ message }: { message: string }) {
+  return (
+    <div class="missing" data-testid="missing-project">
+      <p>{message}</p>
+      <a href="/">All projects</a>
+    </div>
+  );
+}
+
+function mount(): void {
+  const config = readConfig();
+  const root = document.getElementById('app')!;
+  if (config.page === 'project' && config.project && config.ws_path) {
+    prefetchWorkbench(config.project.id);
+    void import('./features/workbench/mountWorkbench').then((m) => m.mountProject(root, config));
+  } else if (config.page === 'missing') {
+    render(<MissingPage message={config.error ?? 'This project does not exist.'} />, root);
+  } else {
+    void import('./features/home/mountHome').then((m) => m.mountHome(root, config));
+  }
+}
+
+mount();

@@ -1,0 +1,13 @@
+// The slim entry has no editing features at all; these are the ones people reach for every day.
+// This module is its own chunk, loaded once the first editor is usable (see editorFeatures.ts).
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/folding/register';
+import 'monaco-editor/features/bracketMatching/register';
+import 'monaco-editor/features/comment/register';
+import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/linesOperations/register';
+import 'monaco-editor/features/wordHighlighter/register';
+import 'monaco-editor/features/wordOperations/register';
+import 'monaco-editor/features/clipboard/register';
+import 'monaco-editor/features/contextmenu/register';
+import 'monaco-editor/features/indentation/register';

@@ -1,0 +1,127 @@
+// Promise-based modal dialogs (prompt, confirm, message) rendered by one <DialogHost/> per page.
+import { signal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+interface PromptSpec {
+  kind: 'prompt';
+  title: string;
+  label: string;
+  value: string;
+  confirm: string;
+  resolve: (value: string | null) => void;
+}
+
+interface ConfirmSpec {
+  kind: 'confirm';
+  title: string;
+  message: string;
+  confirm: string;
+  danger: boolean;
+  option?: string;
+  resolve: (value: { ok: boolean; option: boolean }) => void;
+}
+
+type DialogSpec = PromptSpec | ConfirmSpec;
+
+const current = signal<DialogSpec | null>(null);
+
+export function promptDialog(title: string, label: string, value = '', confirm = 'OK'): Promise<string | null> {
+  return new Promise((resolve) => {
+    current.value = { kind: 'prompt', title, label, value, confirm, resolve };
+  });
+}
+
+export function confirmDialog(
+  title: string,
+  message: string,
+  opts: { confirm?: string; danger?: boolean; option?: string } = {},
+): Promise<{ ok: boolean; option: boolean }> {
+  return new Promise((resolve) => {
+    current.value = {
+      kind: 'confirm',
+      title,
+      message,
+      confirm: opts.confirm ?? 'OK',
+      danger: opts.danger ?? false,
+      option: opts.option,
+      resolve,
+    };
+  });
+}
+
+export function Modal(props: { title: string; testid: string; wide?: boolean; onClose?: () => void; children: ComponentChildren }) {
+  useEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.key === 'Escape' && props.onClose) props.onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [props.onClose]);
+  return (
+    <div class="modal-backdrop">
+      <div class={props.wide ? 'modal modal-wide' : 'modal'} role="dialog" aria-label={props.title} data-testid={props.testid}>
+        <div class="modal-title">{props.title}</div>
+        {props.children}
+      </div>
+    </div>
+  );
+}
+
+function PromptDialog({ spec }: { spec: PromptSpec }) {
+  const [value, setValue] = useState(spec.value);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+  const finish = (result: string | null) => {
+    current.value = null;
+    spec.resolve(result);
+  };
+  return (
+    <Modal title={spec.title} testid="prompt-dialog" onClose={() => finish(null)}>
+      <form onSubmit={(ev) => { ev.preventDefault(); if (value.trim()) finish(value.trim()); }}>
+        <label class="field">
+          <span>{spec.label}</span>
+          <input ref={input} data-testid="prompt-input" value={value} onInput={(ev) => setValue(ev.currentTarget.value)} />
+        </label>
+        <div class="modal-actions">
+          <button type="button" class="btn" onClick={() => finish(null)} data-testid="prompt-cancel">Cancel</button>
+          <button type="submit" class="btn btn-primary" data-testid="prompt-ok" disabled={!value.trim()}>{spec.confirm}</button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ConfirmDialog({ spec }: { spec: ConfirmSpec }) {
+  const [option, setOption] = useState(false);
+  const finish = (ok: boolean) => {
+    current.value = null;
+    spec.resolve({ ok, option });
+  };
+  return (
+    <Modal title={spec.title} testid="confirm-dialog" onClose={() => finish(false)}>
+      <p class="modal-message">{spec.message}</p>
+      {spec.option && (
+        <label class="checkbox">
+          <input type="checkbox" data-testid="confirm-option" checked={option} onChange={(ev) => setOption(ev.currentTarget.checked)} />
+          {spec.option}
+        </label>
+      )}
+      <div class="modal-actions">
+        <button class="btn" onClick={() => finish(false)} data-testid="confirm-cancel">Cancel</button>
+        <button class={spec.danger ? 'btn btn-danger' : 'btn btn-primary'} onClick={() => finish(true)} data-testid="confirm-ok">
+          {spec.confirm}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+export function DialogHost() {
+  const spec = current.value;
+  if (!spec) return null;
+  return spec.kind === 'prompt' ? <PromptDialog key={spec.title} spec={spec} /> : <ConfirmDialog key={spec.title} spec={spec} />;
+}
