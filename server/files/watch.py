@@ -2,11 +2,15 @@
 
 Changes made through the API are published by the route at once (with the saving tab's id);
 the watcher then skips the echo of that same write, recognised by its size and mtime.
+Inside ``.git/`` only the files that say where HEAD, the branches and the index are count: a
+change there (a ``git commit`` in a terminal) is one ``git/changed`` event per batch, unless the
+repository is exactly as the API's last Git write left it (that write announced itself).
 """
 
 import asyncio
 import contextlib
 import os
+import re
 from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, awatch
@@ -15,12 +19,43 @@ from server.core.events import EventHub
 from server.files.paths import relative
 
 KINDS = {Change.added: "added", Change.modified: "modified", Change.deleted: "deleted"}
+# Lock files are git's own temp files; their rename onto the real name is the change.
+MAX_GIT_PATHS = 50
+GIT_STATE = re.compile(r"(HEAD|index|packed-refs|refs/.+)(?<!\.lock)")
 
 
 class ProjectFilter(DefaultFilter):
     ignore_dirs = (*DefaultFilter.ignore_dirs, ".venv")
     # The temp files of atomic saves are an implementation detail, never an event.
     ignore_entity_patterns = (*DefaultFilter.ignore_entity_patterns, r"^\..*\.tmp$")
+
+    def __init__(self, root: str) -> None:
+        super().__init__()
+        self.git_dir = os.path.join(root, ".git") + os.sep
+
+    def __call__(self, change: Change, path: str) -> bool:
+        if path.startswith(self.git_dir):
+            return GIT_STATE.fullmatch(path[len(self.git_dir) :].replace(os.sep, "/")) is not None
+        return super().__call__(change, path)
+
+
+GitState = dict[str, tuple[int, int]]
+
+
+def git_state(root: str) -> GitState:
+    """(mtime, size) of every file that says where HEAD, the branches and the index are."""
+    git_dir = os.path.join(root, ".git")
+    state: GitState = {}
+    for name in ("HEAD", "index", "packed-refs"):
+        with contextlib.suppress(OSError):
+            info = os.stat(os.path.join(git_dir, name))
+            state[name] = (info.st_mtime_ns, info.st_size)
+    for folder, _dirs, files in os.walk(os.path.join(git_dir, "refs")):
+        for name in files:
+            with contextlib.suppress(OSError):
+                info = os.stat(os.path.join(folder, name))
+                state[os.path.relpath(os.path.join(folder, name), git_dir)] = (info.st_mtime_ns, info.st_size)
+    return state
 
 
 class _Watch:
@@ -38,12 +73,18 @@ class FileWatchers:
         self.enabled = enabled
         self._watches: dict[str, _Watch] = {}
         self._own_writes: dict[str, tuple[int, int]] = {}
+        self._git_after_own_write: dict[str, GitState] = {}
 
     def note_write(self, path: Path) -> None:
         """Remember a write made through the API so its echo is not published twice."""
         with contextlib.suppress(OSError):
             info = path.stat()
             self._own_writes[str(path)] = (info.st_mtime_ns, info.st_size)
+
+    def note_git_write(self, project_id: str, root: str) -> None:
+        """Remember the repository as a Git write through the API left it (it announced itself)."""
+        if project_id in self._watches:
+            self._git_after_own_write[project_id] = git_state(os.path.realpath(root))
 
     def acquire(self, project_id: str, root: str) -> None:
         if not self.enabled:
@@ -61,6 +102,7 @@ class FileWatchers:
         if watch.users <= 0:
             watch.stop.set()
             del self._watches[project_id]
+            self._git_after_own_write.pop(project_id, None)
 
     async def close(self) -> None:
         tasks = [w.task for w in self._watches.values() if w.task]
@@ -73,22 +115,30 @@ class FileWatchers:
 
     async def _run(self, project_id: str, root: str, stop: asyncio.Event) -> None:
         real_root = os.path.realpath(root)
+        watch_filter = ProjectFilter(real_root)
         with contextlib.suppress(FileNotFoundError, RuntimeError):
             async for batch in awatch(
-                real_root, watch_filter=ProjectFilter(), stop_event=stop, debounce=150, step=40,
+                real_root, watch_filter=watch_filter, stop_event=stop, debounce=150, step=40,
                 rust_timeout=500, yield_on_timeout=False,
             ):
-                changes = [c for c in (self._describe(real_root, ch, p) for ch, p in batch) if c]
+                in_git = {(ch, p) for ch, p in batch if p.startswith(watch_filter.git_dir)}
+                changes = [c for c in (self._describe(real_root, ch, p) for ch, p in batch - in_git) if c]
                 if changes:
                     self.hub.publish(project_id, "files", "changed", {"changes": changes})
+                if in_git:
+                    self._publish_git(project_id, real_root, {p for _, p in in_git})
+
+    def _publish_git(self, project_id: str, root: str, paths: set[str]) -> None:
+        if self._git_after_own_write.get(project_id) == git_state(root):
+            return  # exactly as the API's last Git write left it: that write announced itself
+        names = sorted(relative(os.path.join(root, ".git"), Path(p)) for p in paths)
+        data = {"op": "outside", "client": None, "paths": names[:MAX_GIT_PATHS]}
+        self.hub.publish(project_id, "git", "changed", data)
 
     def _describe(self, root: str, change: Change, path: str) -> dict[str, str] | None:
         if change != Change.deleted and self._is_own_write(path):
             return None
-        rel = relative(root, Path(path))
-        if rel.split("/", 1)[0] == ".git":
-            return None
-        return {"kind": KINDS[change], "path": rel}
+        return {"kind": KINDS[change], "path": relative(root, Path(path))}
 
     def _is_own_write(self, path: str) -> bool:
         seen = self._own_writes.pop(path, None)

@@ -11,6 +11,7 @@ import stat
 import time
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import islice
 
 from dulwich.diff_tree import tree_changes
 from dulwich.index import (
@@ -24,6 +25,7 @@ from dulwich.object_store import commit_tree_changes
 from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
+from dulwich.walk import ORDER_TOPO
 
 from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow.indexfile import IndexView, encode_entry, read_index, rewrite_index
@@ -289,8 +291,11 @@ def log(repo: Repo, limit: int = 100, skip: int = 0, ref: str | None = None) -> 
     start = resolve_commit(repo, ref).id if ref else head_id(repo)
     if start is None:
         return []
-    walker = repo.get_walker(include=[start], max_entries=limit + skip)
-    return [commit_info(entry.commit) for entry in list(walker)[skip:]]
+    # Children before parents even within one second, as ``git log --topo-order``: that needs the
+    # whole history (a truncated date walk can put a parent before a same-second child), and
+    # it keeps pages consistent with each other.
+    walker = repo.get_walker(include=[start], order=ORDER_TOPO)
+    return [commit_info(entry.commit) for entry in islice(walker, skip, skip + limit)]
 
 
 def show(repo: Repo, sha: str) -> CommitDetail:

@@ -6,6 +6,7 @@ import stat
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
+from server.core.errors import NotFound
 from server.gitflow.indexfile import read_index
 from server.gitflow.models import Diff
 from server.gitflow.paths import user_path
@@ -97,6 +98,24 @@ def file_diff(repo: Repo, path: str, staged: bool) -> Diff:
     if staged:
         return build_diff(path, _from_tree(repo, head_tree_id(repo), raw), _from_index(repo, raw))
     return build_diff(path, _from_index(repo, raw), _from_work_tree(repo, raw))
+
+
+def _tree_of(repo: Repo, rev: str) -> ObjectID | None:
+    """The tree of a commit, or of its first parent when ``rev`` ends in ``^`` (none for a root)."""
+    if not rev.endswith("^"):
+        return resolve_commit(repo, rev).tree
+    parents = resolve_commit(repo, rev[:-1]).parents
+    return get_commit(repo, parents[0]).tree if parents else None
+
+
+def blob_at(repo: Repo, rev: str, path: str) -> tuple[bytes, str]:
+    """A file's bytes and blob id in a commit (id, branch, ``HEAD``, ``<rev>^`` for its first
+    parent) or in the index (``:0``)."""
+    raw = user_path(path)
+    side = _from_index(repo, raw) if rev in (":0", "index") else _from_tree(repo, _tree_of(repo, rev), raw)
+    if side is None:
+        raise NotFound(f"{path} is not in {rev}", code="blob_not_found")
+    return side[0], _sha(side) or ""
 
 
 def commit_file_diff(repo: Repo, sha: str, path: str) -> Diff:

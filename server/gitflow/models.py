@@ -1,8 +1,14 @@
-"""Request and response schemas of the Git flow (DESIGN §5)."""
+"""Request and response schemas of the Git flow (DESIGN §5), and its one table."""
 
+from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, SecretStr
+from pydantic import Field as PydanticField
+from sqlalchemy import Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from server.core.db import new_id, utcnow
 
 ChangeKind = Literal["added", "modified", "deleted", "renamed", "typechange"]
 
@@ -16,10 +22,10 @@ class FileChange(BaseModel):
 class Status(BaseModel):
     branch: str | None
     head: str | None = None
-    staged: list[FileChange] = Field(default_factory=list)
-    unstaged: list[FileChange] = Field(default_factory=list)
-    untracked: list[FileChange] = Field(default_factory=list)
-    conflicted: list[FileChange] = Field(default_factory=list)
+    staged: list[FileChange] = PydanticField(default_factory=list)
+    unstaged: list[FileChange] = PydanticField(default_factory=list)
+    untracked: list[FileChange] = PydanticField(default_factory=list)
+    conflicted: list[FileChange] = PydanticField(default_factory=list)
 
 
 class Diff(BaseModel):
@@ -69,27 +75,27 @@ class StashEntry(BaseModel):
 
 
 class PathsRequest(BaseModel):
-    paths: list[str] = Field(min_length=1)
+    paths: list[str] = PydanticField(min_length=1)
 
 
 class CommitRequest(BaseModel):
-    message: str = Field(min_length=1)
+    message: str = PydanticField(min_length=1)
     amend: bool = False
     author: str | None = None
 
 
 class BranchCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
+    name: str = PydanticField(min_length=1, max_length=200)
     start_point: str | None = None
 
 
 class CheckoutRequest(BaseModel):
-    branch: str = Field(min_length=1)
+    branch: str = PydanticField(min_length=1)
 
 
 class RemoteCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=100)
-    url: str = Field(min_length=1)
+    name: str = PydanticField(min_length=1, max_length=100)
+    url: str = PydanticField(min_length=1)
 
 
 class SyncRequest(BaseModel):
@@ -97,7 +103,15 @@ class SyncRequest(BaseModel):
     branch: str | None = None
     username: str | None = None
     password: SecretStr | None = None
-    timeout: float | None = Field(default=None, gt=0, le=600)
+    timeout: float | None = PydanticField(default=None, gt=0, le=600)
+    remember: bool = PydanticField(
+        default=False, description="keep the username and password (encrypted) once the call succeeds"
+    )
+
+
+class BlobRequest(BaseModel):
+    rev: str = PydanticField(min_length=1, description="a commit, branch, HEAD, or :0 for the index")
+    path: str = PydanticField(min_length=1)
 
 
 class StashCreate(BaseModel):
@@ -115,7 +129,7 @@ class PullResult(BaseModel):
     branch: str
     outcome: Literal["up_to_date", "fast_forward", "merged", "conflicts"]
     commit: str | None
-    conflicts: list[str] = Field(default_factory=list)
+    conflicts: list[str] = PydanticField(default_factory=list)
 
 
 class PushResult(BaseModel):
@@ -128,3 +142,26 @@ class StashApplied(BaseModel):
     index: int
     dropped: bool
     files: list[str]
+
+
+class SavedCredential(BaseModel):
+    """A remote whose credentials the caller asked to remember; the password never leaves."""
+
+    remote: str
+    username: str
+
+
+class GitCredential(SQLModel, table=True):
+    """Remembered remote credentials, one row per (user, project, remote); the password sealed."""
+
+    __tablename__ = "git_credentials"
+    __table_args__ = (UniqueConstraint("user_id", "project_id", "remote"),)
+
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    user_id: str = Field(foreign_key="users.id", ondelete="CASCADE", max_length=32)
+    project_id: str = Field(foreign_key="projects.id", ondelete="CASCADE", index=True, max_length=32)
+    remote: str = Field(max_length=100)
+    url: str = Field(max_length=4096)
+    username: str = Field(max_length=256)
+    sealed_password: str = Field(sa_column=Column(Text, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow)

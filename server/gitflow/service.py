@@ -28,7 +28,7 @@ from server.gitflow.models import (
 )
 from server.gitflow.repo import init_repo, open_repo, write_lock, writing
 from server.gitflow.status import status as read_status
-from server.gitflow.transport import DEFAULT_TIMEOUT, Progress
+from server.gitflow.transport import DEFAULT_TIMEOUT, Progress, split_credentials
 
 Folder = str | os.PathLike[str]
 
@@ -105,6 +105,12 @@ def checkout(folder: Folder, branch: str) -> Status:
 def remotes(folder: Folder) -> list[Remote]:
     with open_repo(folder) as repo:
         return remote_ops.list_remotes(repo)
+
+
+def remote_url(folder: Folder, name: str) -> str:
+    """The remote's URL as configured, without any ``user:pass@``."""
+    with open_repo(folder) as repo:
+        return split_credentials(remote_ops.remote_url(repo, name))[0]
 
 
 def add_remote(folder: Folder, name: str, url: str) -> Remote:

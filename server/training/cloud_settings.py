@@ -17,7 +17,7 @@ from sqlmodel import Session
 
 from server.core.db import utcnow
 from server.core.errors import Conflict, Invalid
-from server.training.cipher import SecretBox
+from server.core.secrets import SecretBox
 from server.training.cloud import PaiCredentials, PaiDlcClient, PaiDlcSettings
 from server.training.models import PaiDlcConfig
 

@@ -19,7 +19,7 @@ from sqlmodel import Session
 from server.core.db import utcnow
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
-from server.training.cipher import KEY_FILE, SecretBox
+from server.core.secrets import KEY_FILE, SecretBox
 from server.training.cloud import DownloadedFile, JobRequest
 from server.training.cloud.artifacts import ProgressCallback
 from server.training.cloud_settings import PaiDlcStore

@@ -2,15 +2,32 @@
 followed by a ``git`` ``changed`` event; fetch, pull and push also stream ``progress``."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import quote
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query, Response
 from fastapi.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 
-from server.api.deps import ClientId, EditableProject, HubDep, ProjectDep, RunnerProject
+from server.api.deps import (
+    ClientId,
+    CurrentUser,
+    EditableProject,
+    HubDep,
+    ProjectDep,
+    RunnerProject,
+    SessionDep,
+    SettingsDep,
+    WatchersDep,
+)
 from server.core.events import EventHub
-from server.gitflow import service
+from server.core.secrets import KEY_FILE, SecretBox
+from server.files.watch import FileWatchers
+from server.gitflow import blobs, service
+from server.gitflow.credentials import CredentialStore
 from server.gitflow.models import (
+    BlobRequest,
     Branch,
     BranchCreate,
     CheckoutRequest,
@@ -24,6 +41,7 @@ from server.gitflow.models import (
     PushResult,
     Remote,
     RemoteCreate,
+    SavedCredential,
     StashApplied,
     StashCreate,
     StashEntry,
@@ -31,29 +49,69 @@ from server.gitflow.models import (
     SyncRequest,
 )
 from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
+from server.modeltools.models import ToolRunPublic
+from server.modeltools.service import ToolManager
 
 router = APIRouter(prefix="/api/projects/{pid}/git", tags=["git"])
 
 
-async def _write(
-    hub: EventHub, project: Any, client: str | None, op: str, fn: Callable[..., Any], *args: Any
+@dataclass
+class GitWrites:
+    """Runs a Git write off the event loop, then tells every tab of the project; the file
+    watcher is told too, so it does not announce the same change again as an outside one."""
+
+    hub: EventHub
+    watchers: FileWatchers
+    client: str | None
+
+    async def run(self, project: Any, op: str, fn: Callable[..., Any], *args: Any) -> Any:
+        result = await run_in_threadpool(fn, project.path, *args)
+        self.watchers.note_git_write(project.id, project.path)
+        self.hub.publish(project.id, "git", "changed", {"op": op, "client": self.client})
+        return result
+
+    def progress(self, project: Any, op: str) -> Callable[[str], None]:
+        def publish(text: str) -> None:
+            self.hub.publish(project.id, "git", "progress", {"op": op, "text": text})
+
+        return throttled(publish)
+
+
+def git_writes(hub: HubDep, watchers: WatchersDep, client: ClientId) -> GitWrites:
+    return GitWrites(hub, watchers, client)
+
+
+Writes = Annotated[GitWrites, Depends(git_writes)]
+
+
+def credential_store(
+    pid: str, session: SessionDep, settings: SettingsDep, user: CurrentUser
+) -> CredentialStore:
+    """The caller's remembered credentials for this project (the route's own dep checks access)."""
+    return CredentialStore(session, SecretBox(settings.data_dir / KEY_FILE), user.id, pid)
+
+
+Store = Annotated[CredentialStore, Depends(credential_store)]
+
+
+async def _sync(
+    op: str,
+    fn: Callable[..., Any],
+    body: SyncRequest,
+    project: Any,
+    writes: GitWrites,
+    store: CredentialStore,
+    *args: Any,
 ) -> Any:
-    """Run a Git write off the event loop, then tell every tab of the project."""
-    result = await run_in_threadpool(fn, project.path, *args)
-    hub.publish(project.id, "git", "changed", {"op": op, "client": client})
+    """Fetch, pull or push with the given or remembered credentials; remember them on success."""
+    url = service.remote_url(project.path, body.remote)
+    user, password = store.for_request(body, url)
+    timeout = body.timeout or DEFAULT_TIMEOUT
+    progress = writes.progress(project, op)
+    result = await writes.run(project, op, fn, body.remote, *args, user, password, timeout, progress)
+    if body.remember and password:
+        store.remember(body.remote, url, user or "", password)
     return result
-
-
-def _progress(hub: EventHub, project: Any, op: str) -> Callable[[str], None]:
-    def publish(text: str) -> None:
-        hub.publish(project.id, "git", "progress", {"op": op, "text": text})
-
-    return throttled(publish)
-
-
-def _sync_args(body: SyncRequest) -> tuple[Any, ...]:
-    password = body.password.get_secret_value() if body.password else None
-    return body.remote, body.username, password, body.timeout or DEFAULT_TIMEOUT
 
 
 @router.get("/status")
@@ -67,23 +125,55 @@ def diff(project: ProjectDep, path: str, staged: bool = False) -> Diff:
 
 
 @router.post("/stage")
-async def stage(body: PathsRequest, project: EditableProject, hub: HubDep, client: ClientId) -> Status:
-    return await _write(hub, project, client, "stage", service.stage, body.paths)
+async def stage(body: PathsRequest, project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "stage", service.stage, body.paths)
 
 
 @router.post("/unstage")
-async def unstage(body: PathsRequest, project: EditableProject, hub: HubDep, client: ClientId) -> Status:
-    return await _write(hub, project, client, "unstage", service.unstage, body.paths)
+async def unstage(body: PathsRequest, project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "unstage", service.unstage, body.paths)
 
 
 @router.post("/discard")
-async def discard(body: PathsRequest, project: EditableProject, hub: HubDep, client: ClientId) -> Status:
-    return await _write(hub, project, client, "discard", service.discard, body.paths)
+async def discard(body: PathsRequest, project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "discard", service.discard, body.paths)
 
 
 @router.post("/commit", status_code=201)
-async def commit(body: CommitRequest, project: EditableProject, hub: HubDep, client: ClientId) -> CommitInfo:
-    return await _write(hub, project, client, "commit", service.commit, body.message, body.amend, body.author)
+async def commit(body: CommitRequest, project: EditableProject, writes: Writes) -> CommitInfo:
+    return await writes.run(project, "commit", service.commit, body.message, body.amend, body.author)
+
+
+def get_tools(conn: HTTPConnection) -> ToolManager:
+    tools: ToolManager = conn.app.state.tools
+    return tools
+
+
+@router.get("/blob")
+def blob(project: ProjectDep, rev: str, path: str) -> Response:
+    data, sha = blobs.read_blob(project.path, rev, path)
+    name = quote(path.rsplit("/", 1)[-1])
+    # An opaque download, like /files/raw: no stored file can run as a page on this origin.
+    headers = {
+        "Content-Disposition": f"attachment; filename*=utf-8''{name}",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "sandbox",
+        "ETag": f'"{sha}"',
+    }
+    return Response(data, media_type="application/octet-stream", headers=headers)
+
+
+@router.post("/blob-inspect", status_code=202)
+async def blob_inspect(
+    body: BlobRequest,
+    project: RunnerProject,
+    session: SessionDep,
+    settings: SettingsDep,
+    tools: Annotated[ToolManager, Depends(get_tools)],
+) -> ToolRunPublic:
+    return await run_in_threadpool(
+        blobs.inspect_blob, settings.data_dir, tools, session, project, body.rev, body.path
+    )
 
 
 @router.get("/log")
@@ -112,22 +202,18 @@ def branches(project: ProjectDep) -> list[Branch]:
 
 
 @router.post("/branches", status_code=201)
-async def create_branch(
-    body: BranchCreate, project: EditableProject, hub: HubDep, client: ClientId
-) -> Branch:
-    return await _write(hub, project, client, "branch", service.create_branch, body.name, body.start_point)
+async def create_branch(body: BranchCreate, project: EditableProject, writes: Writes) -> Branch:
+    return await writes.run(project, "branch", service.create_branch, body.name, body.start_point)
 
 
 @router.delete("/branches/{name:path}", status_code=204)
-async def delete_branch(
-    name: str, project: EditableProject, hub: HubDep, client: ClientId, force: bool = False
-) -> None:
-    await _write(hub, project, client, "branch", service.delete_branch, name, force)
+async def delete_branch(name: str, project: EditableProject, writes: Writes, force: bool = False) -> None:
+    await writes.run(project, "branch", service.delete_branch, name, force)
 
 
 @router.post("/checkout")
-async def checkout(body: CheckoutRequest, project: EditableProject, hub: HubDep, client: ClientId) -> Status:
-    return await _write(hub, project, client, "checkout", service.checkout, body.branch)
+async def checkout(body: CheckoutRequest, project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "checkout", service.checkout, body.branch)
 
 
 @router.get("/remotes")
@@ -136,57 +222,39 @@ def remotes(project: ProjectDep) -> list[Remote]:
 
 
 @router.post("/remotes", status_code=201)
-async def add_remote(body: RemoteCreate, project: EditableProject, hub: HubDep, client: ClientId) -> Remote:
-    return await _write(hub, project, client, "remote", service.add_remote, body.name, body.url)
+async def add_remote(body: RemoteCreate, project: EditableProject, writes: Writes) -> Remote:
+    return await writes.run(project, "remote", service.add_remote, body.name, body.url)
 
 
 @router.delete("/remotes/{name}", status_code=204)
-async def remove_remote(name: str, project: EditableProject, hub: HubDep, client: ClientId) -> None:
-    await _write(hub, project, client, "remote", service.remove_remote, name)
+async def remove_remote(name: str, project: EditableProject, writes: Writes, store: Store) -> None:
+    await writes.run(project, "remote", service.remove_remote, name)
+    store.forget(name, missing_ok=True)
 
 
 @router.post("/fetch")
-async def fetch(body: SyncRequest, project: EditableProject, hub: HubDep, client: ClientId) -> FetchResult:
-    progress = _progress(hub, project, "fetch")
-    return await _write(hub, project, client, "fetch", service.fetch, *_sync_args(body), progress)
+async def fetch(body: SyncRequest, project: EditableProject, writes: Writes, store: Store) -> FetchResult:
+    return await _sync("fetch", service.fetch, body, project, writes, store)
 
 
 @router.post("/pull")
-async def pull(body: SyncRequest, project: EditableProject, hub: HubDep, client: ClientId) -> PullResult:
-    remote, user, password, timeout = _sync_args(body)
-    progress = _progress(hub, project, "pull")
-    return await _write(
-        hub,
-        project,
-        client,
-        "pull",
-        service.pull,
-        remote,
-        body.branch,
-        user,
-        password,
-        timeout,
-        progress,
-    )
+async def pull(body: SyncRequest, project: EditableProject, writes: Writes, store: Store) -> PullResult:
+    return await _sync("pull", service.pull, body, project, writes, store, body.branch)
 
 
 @router.post("/push")
-async def push(body: SyncRequest, project: RunnerProject, hub: HubDep, client: ClientId) -> PushResult:
-    remote, user, password, timeout = _sync_args(body)
-    progress = _progress(hub, project, "push")
-    return await _write(
-        hub,
-        project,
-        client,
-        "push",
-        service.push,
-        remote,
-        body.branch,
-        user,
-        password,
-        timeout,
-        progress,
-    )
+async def push(body: SyncRequest, project: RunnerProject, writes: Writes, store: Store) -> PushResult:
+    return await _sync("push", service.push, body, project, writes, store, body.branch)
+
+
+@router.get("/credentials")
+def saved_credentials(project: ProjectDep, store: Store) -> list[SavedCredential]:
+    return store.listed()
+
+
+@router.delete("/credentials/{name}", status_code=204)
+def forget_credentials(name: str, project: EditableProject, store: Store) -> None:
+    store.forget(name)
 
 
 @router.get("/stashes")
@@ -195,29 +263,25 @@ def stashes(project: ProjectDep) -> list[StashEntry]:
 
 
 @router.post("/stashes", status_code=201)
-async def stash_push(
-    body: StashCreate, project: EditableProject, hub: HubDep, client: ClientId
-) -> StashEntry:
-    return await _write(
-        hub, project, client, "stash", service.stash_push, body.message, body.include_untracked
-    )
+async def stash_push(body: StashCreate, project: EditableProject, writes: Writes) -> StashEntry:
+    return await writes.run(project, "stash", service.stash_push, body.message, body.include_untracked)
 
 
 @router.post("/stashes/{index}/apply")
-async def stash_apply(index: int, project: EditableProject, hub: HubDep, client: ClientId) -> StashApplied:
-    return await _write(hub, project, client, "stash", service.stash_apply, index, False)
+async def stash_apply(index: int, project: EditableProject, writes: Writes) -> StashApplied:
+    return await writes.run(project, "stash", service.stash_apply, index, False)
 
 
 @router.post("/stashes/{index}/pop")
-async def stash_pop(index: int, project: EditableProject, hub: HubDep, client: ClientId) -> StashApplied:
-    return await _write(hub, project, client, "stash", service.stash_apply, index, True)
+async def stash_pop(index: int, project: EditableProject, writes: Writes) -> StashApplied:
+    return await writes.run(project, "stash", service.stash_apply, index, True)
 
 
 @router.delete("/stashes/{index}", status_code=204)
-async def stash_drop(index: int, project: EditableProject, hub: HubDep, client: ClientId) -> None:
-    await _write(hub, project, client, "stash", service.stash_drop, index)
+async def stash_drop(index: int, project: EditableProject, writes: Writes) -> None:
+    await writes.run(project, "stash", service.stash_drop, index)
 
 
 @router.post("/init", status_code=201)
-async def init(project: EditableProject, hub: HubDep, client: ClientId) -> Status:
-    return await _write(hub, project, client, "init", service.init)
+async def init(project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "init", service.init)

@@ -97,8 +97,8 @@ export function startGitSync(): void {
   });
   socket.on('files', scheduleRefresh);
   socket.on('sys', (msg) => msg.type === 'resync' && scheduleRefresh());
-  // Git run elsewhere (a terminal) changes only .git, which sends no file events: look again
-  // whenever the person comes back to this tab.
+  // Git run elsewhere (a terminal) arrives as a git event with op "outside"; coming back to the
+  // tab looks again too, in case the socket was away when it happened.
   window.addEventListener('focus', scheduleRefresh);
   void refresh();
 }

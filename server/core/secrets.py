@@ -1,4 +1,5 @@
-"""Encryption at rest for stored secrets: Fernet with a key kept in ``<data_dir>/secrets.key``.
+"""Encryption at rest for stored secrets (Git credentials, cloud keys): Fernet with a key kept
+in ``<data_dir>/secrets.key``.
 
 The key file is created on first use, readable by the server's account only (0600). Losing it
 makes the stored secrets unreadable, which is reported as such: they must then be entered again.
@@ -51,4 +52,6 @@ class SecretBox:
         except InvalidToken:
             raise Conflict(
                 f"the stored secret cannot be decrypted ({KEY_FILE} was replaced?); "
-                "enter the credentials again", code="secret_unreadable") from None
+                "enter the credentials again",
+                code="secret_unreadable",
+            ) from None

@@ -1,0 +1,101 @@
+"""A ``git commit`` made outside the server (a terminal) refreshes every open tab's Source Control
+panel: the watcher turns changes to HEAD, the index and the refs into one ``git/changed`` event,
+and never reports ``.git/`` files as project files. A write through the API announces itself;
+the watcher does not announce it a second time."""
+
+import json
+import time
+from pathlib import Path
+
+import httpx
+import websockets.sync.client as ws_client
+
+from tests.fakes.git_remotes import git
+
+
+def _events_until(tab, wanted, timeout=5.0):
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            event = json.loads(tab.recv(timeout=max(0.01, deadline - time.monotonic())))
+        except TimeoutError:
+            break
+        seen.append(event)
+        if wanted(event):
+            return seen
+    raise AssertionError(f"no matching event; saw {seen}")
+
+
+def _arm(tab, root):
+    """Write probe files until the watcher (armed asynchronously after the socket opens) reports one."""
+    deadline = time.monotonic() + 10
+    for n in range(1000):
+        (root / f"probe-{n}.txt").write_text("p\n")
+        try:
+            return _events_until(tab, lambda e: e["channel"] == "files", timeout=0.5)
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+    raise AssertionError("the watcher never reported a file")
+
+
+def _is_outside_git_change(event):
+    return (event["channel"], event["type"]) == ("git", "changed") and event["data"]["op"] == "outside"
+
+
+def test_a_terminal_commit_reaches_the_tab_as_a_git_event(live_server):
+    with httpx.Client(base_url=live_server.url, headers=live_server.auth) as api:
+        project = api.post("/api/projects", json={"name": "watched"}).json()
+        root = Path(project["path"])
+        git("init", "-q", "-b", "main", str(root))
+        url = live_server.url.replace("http", "ws") + f"/api/projects/{project['id']}/ws"
+        with ws_client.connect(
+            url, additional_headers={"Authorization": f"Bearer {live_server.token}"}
+        ) as tab:
+            assert json.loads(tab.recv(timeout=5))["type"] == "hello"
+            (root / "a.txt").write_text("alpha\n")
+            # Plain files are file events, never git ones.
+            first = _arm(tab, root)
+            assert not any(e["channel"] == "git" for e in first)
+            assert all(not c["path"].startswith(".git") for c in first[-1]["data"]["changes"])
+            git("add", "a.txt", cwd=root)
+            assert _events_until(tab, _is_outside_git_change)[-1]["data"]["paths"] == ["index"]
+            git("commit", "-q", "-m", "from a terminal", cwd=root)
+            seen = _events_until(tab, _is_outside_git_change)
+            assert all(
+                not c["path"].startswith(".git")
+                for e in seen
+                if e["channel"] == "files"
+                for c in e["data"]["changes"]
+            )
+            git("checkout", "-q", "-b", "other", cwd=root)
+            _events_until(tab, _is_outside_git_change)
+
+
+def test_an_api_commit_is_not_announced_again_as_an_outside_change(live_server):
+    with httpx.Client(base_url=live_server.url, headers=live_server.auth) as api:
+        project = api.post("/api/projects", json={"name": "echo"}).json()
+        root, base = Path(project["path"]), f"/api/projects/{project['id']}/git"
+        git("init", "-q", "-b", "main", str(root))
+        git("config", "user.name", "Ada", cwd=root)
+        git("config", "user.email", "ada@example.com", cwd=root)
+        url = live_server.url.replace("http", "ws") + f"/api/projects/{project['id']}/ws"
+        with ws_client.connect(
+            url, additional_headers={"Authorization": f"Bearer {live_server.token}"}
+        ) as tab:
+            assert json.loads(tab.recv(timeout=5))["type"] == "hello"
+            (root / "a.txt").write_text("alpha\n")
+            _arm(tab, root)
+            assert api.post(f"{base}/stage", json={"paths": ["a.txt"]}).status_code == 200
+            assert api.post(f"{base}/commit", json={"message": "through the API"}).status_code == 201
+            seen = _events_until(tab, lambda e: e["channel"] == "git" and e["data"]["op"] == "commit")
+            # Batches arrive in order: once this later file's event is in, the commit's echo is too.
+            (root / "marker.txt").write_text("m\n")
+            seen += _events_until(
+                tab, lambda e: any(c["path"] == "marker.txt" for c in e["data"].get("changes", []))
+            )
+            git("branch", "from-a-terminal", cwd=root)
+            seen += _events_until(tab, _is_outside_git_change)
+        outside = [e["data"]["paths"] for e in seen if _is_outside_git_change(e)]
+        assert outside == [["refs/heads/from-a-terminal"]]
