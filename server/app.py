@@ -4,6 +4,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.gzip import GZipMiddleware
@@ -27,6 +28,8 @@ from server.users.throttle import LoginThrottle
 from server.web.pages import BundleFiles
 from server.web.pages import router as pages_router
 
+THREADS = 128
+
 
 def create_app(settings: Settings) -> FastAPI:
     settings.ensure_dirs()
@@ -35,6 +38,8 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_redaction()
+        # Saves, Git and DB calls run in threads and each waits on the disk: let many wait.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         engine = make_engine(settings.db_url)
         migrate(engine)
         with Session(engine) as session:
