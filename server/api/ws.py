@@ -65,6 +65,7 @@ class TabConnection:
 
     async def sender(self) -> None:
         overflow = asyncio.create_task(self.sub.overflowed.wait())
+        getter: asyncio.Task[Envelope] | None = None
         try:
             while True:
                 getter = asyncio.create_task(self.sub.queue.get())
@@ -72,7 +73,6 @@ class TabConnection:
                     {getter, overflow}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if overflow in done:
-                    getter.cancel()
                     self.close_code, self.close_reason = 1013, "too slow; resume with since="
                     return
                 await self.send(getter.result())
@@ -82,6 +82,8 @@ class TabConnection:
                     await self.send(notice)
         finally:
             overflow.cancel()
+            if getter is not None:
+                getter.cancel()
 
     async def receiver(self) -> None:
         while True:
