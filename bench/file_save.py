@@ -29,7 +29,8 @@ from serverproc import free_port, start_server, stop_server  # noqa: E402
 
 CLIENTS = 50
 SAVES = 40
-PACES = tuple(float(a) for a in os.environ.get('BENCH_PACES', '1.0,0.25,0').split(','))  # seconds between one client's saves; 0 = back to back
+# Seconds between one client's saves; 0 = back to back. BENCH_PACES=1.0 runs one pace only.
+PACES = tuple(float(a) for a in os.environ.get("BENCH_PACES", "1.0,0.25,0").split(","))
 BODY = "x = 1\n" * 200  # a 1.2 KB source file
 BASELINE_APP = textwrap.dedent('''
     import os, sys, tempfile

@@ -151,7 +151,8 @@ def test_job_in_project_venv_survives_lost_log_batches(context: BrowserContext, 
 
 def _start_and_stop_a_long_job(page: Page) -> None:
     page.get_by_test_id("job-new").click()
-    page.get_by_test_id("job-command").fill("python -c \"import time; print('waiting', flush=True); time.sleep(60)\"")
+    long_job = "python -c \"import time; print('waiting', flush=True); time.sleep(60)\""
+    page.get_by_test_id("job-command").fill(long_job)
     page.get_by_test_id("job-start").click()
     row = page.get_by_test_id("job-row").first
     expect(row).to_have_attribute("data-status", "running")
