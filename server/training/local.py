@@ -9,7 +9,6 @@ Layout of ``<data_dir>/jobs/<id>/``: ``output.log`` (stdout and stderr), ``metri
 import json
 import os
 import shlex
-import threading
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -28,6 +27,7 @@ from server.training.runner import (
     Transition,
 )
 from server.training.watcher import JobWatcher, outcome
+from server.training.watchers import Watchers
 from server.training.wrapper import EXIT_FILE
 
 SPEC_FILE = "spec.json"
@@ -76,8 +76,7 @@ class LocalRunner:
         self._sink = sink
         self._jobs_dir = jobs_dir
         self._stop_grace = stop_grace
-        self._lock = threading.Lock()
-        self._watchers: dict[str, JobWatcher] = {}
+        self._watchers: Watchers[JobWatcher] = Watchers()
 
     def submit(self, spec: JobSpec) -> None:
         try:
@@ -113,21 +112,11 @@ class LocalRunner:
                lost_reason: str | None = None) -> None:
         extra = {"lost_reason": lost_reason} if lost_reason else {}
         watcher = JobWatcher(spec.id, spec.job_dir, process, self._sink, offset=offset,
-                             on_end=self._forget, **extra)
-        with self._lock:
-            self._watchers[spec.id] = watcher
-        watcher.start()
-
-    def _forget(self, job_id: str) -> None:
-        with self._lock:
-            self._watchers.pop(job_id, None)
-
-    def _active(self, job_id: str) -> JobWatcher | None:
-        with self._lock:
-            return self._watchers.get(job_id)
+                             on_end=self._watchers.forget, **extra)
+        self._watchers.start(spec.id, watcher)
 
     def poll(self, job_id: str) -> JobStatus | None:
-        if self._active(job_id):
+        if self._watchers.active(job_id):
             return "running"
         job_dir = self._jobs_dir / job_id
         return outcome(job_dir).status if (job_dir / EXIT_FILE).exists() else None
@@ -136,13 +125,13 @@ class LocalRunner:
         if since < 0:
             raise Invalid("offset must be >= 0", code="bad_offset")
         path = self._jobs_dir / job_id / LOG_FILE
-        active = self._active(job_id) is not None
+        active = self._watchers.active(job_id) is not None
         text, offset = read_text(path, since, LOG_READ_LIMIT)
         size = path.stat().st_size if path.exists() else 0
         return LogChunk(text=text, offset=offset, eof=not active and offset >= size)
 
     def stop(self, job_id: str) -> None:
-        watcher = self._active(job_id)
+        watcher = self._watchers.active(job_id)
         if watcher is None:
             raise Conflict("the job is not running", code="job_not_running")
         watcher.stop_job(self._stop_grace)
@@ -158,8 +147,4 @@ class LocalRunner:
 
     def close(self) -> None:
         """Stop following jobs; they keep running and the next server re-attaches to them."""
-        with self._lock:
-            watchers = list(self._watchers.values())
-            self._watchers.clear()
-        for watcher in watchers:
-            watcher.close()
+        self._watchers.close_all()

@@ -8,7 +8,6 @@ job), then a ``CloudWatcher`` follows the job. The job folder ``<data_dir>/jobs/
 ``cloud_watch.py``), which is all a restarted server needs to resume watching.
 """
 
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from server.training.runner import (
     Transition,
 )
 from server.training.service import JobManager
+from server.training.watchers import Watchers
 from server.users.models import User
 
 BACKEND = "pai-dlc"
@@ -68,8 +68,7 @@ class PaiDlcRunner:
         self.hub = hub
         self._sink = sink
         self._jobs_dir = jobs_dir
-        self._lock = threading.Lock()
-        self._watchers: dict[str, CloudWatcher] = {}
+        self._watchers: Watchers[CloudWatcher] = Watchers()
 
     def submit(self, spec: JobSpec) -> None:
         client = self.store.connect().client
@@ -100,18 +99,8 @@ class PaiDlcRunner:
             self.hub.publish(spec.project_id, "jobs", type_, data)
 
         watcher = CloudWatcher(spec.id, spec.job_dir, state, self.store.connect, self._sink,
-                               notify, self._forget)
-        with self._lock:
-            self._watchers[spec.id] = watcher
-        watcher.start()
-
-    def _forget(self, job_id: str) -> None:
-        with self._lock:
-            self._watchers.pop(job_id, None)
-
-    def _active(self, job_id: str) -> CloudWatcher | None:
-        with self._lock:
-            return self._watchers.get(job_id)
+                               notify, self._watchers.forget)
+        self._watchers.start(spec.id, watcher)
 
     def _state(self, job_id: str) -> CloudState:
         state = load_state(self._jobs_dir / job_id)
@@ -120,7 +109,7 @@ class PaiDlcRunner:
         return state
 
     def poll(self, job_id: str) -> JobStatus | None:
-        watcher = self._active(job_id)
+        watcher = self._watchers.active(job_id)
         state = watcher.state if watcher else load_state(self._jobs_dir / job_id)
         return state.status if state else None
 
@@ -129,10 +118,10 @@ class PaiDlcRunner:
         text, offset = read_text(path, since, LOG_READ_LIMIT)
         size = path.stat().st_size if path.exists() else 0
         return LogChunk(text=text, offset=offset,
-                        eof=self._active(job_id) is None and offset >= size)
+                        eof=self._watchers.active(job_id) is None and offset >= size)
 
     def stop(self, job_id: str) -> None:
-        watcher = self._active(job_id)
+        watcher = self._watchers.active(job_id)
         if watcher is None:
             raise Conflict("the job is not running", code="job_not_running")
         watcher.state.stop_requested = True
@@ -150,18 +139,14 @@ class PaiDlcRunner:
         return self.store.connect().client.download_artifacts(state.output_prefix, dest, progress)
 
     def info(self, job_id: str) -> CloudJobInfo:
-        watcher = self._active(job_id)
+        watcher = self._watchers.active(job_id)
         state = watcher.state if watcher else self._state(job_id)
         return CloudJobInfo(job_id=job_id, cloud_job_id=state.cloud_job_id,
                             cloud_status=state.cloud_status, output_prefix=state.output_prefix)
 
     def close(self) -> None:
         """Stop watching; the jobs keep running in the cloud and the next server resumes them."""
-        with self._lock:
-            watchers = list(self._watchers.values())
-            self._watchers.clear()
-        for watcher in watchers:
-            watcher.close()
+        self._watchers.close_all()
 
 
 def cloud_info(jobs: JobManager, session: Session, user: User, job_id: str) -> CloudJobInfo:
