@@ -66,9 +66,11 @@ def test_default_command_succeeds(name: str, template_run) -> None:
     assert all(isinstance(point.get("step"), int) for point in run.metrics)
 
 
-@pytest.mark.parametrize("name", TRAINING_TEMPLATES)
-def test_training_template_reports_metrics(name: str, template_run) -> None:
-    assert template_run(name).metrics
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+def test_every_template_reports_metrics_and_writes_artifacts(name: str, template_run) -> None:
+    run = template_run(name)
+    assert run.metrics
+    assert any(path.is_file() for path in run.out_dir.rglob("*"))
 
 
 def test_training_templates_are_offered() -> None:
