@@ -127,3 +127,11 @@ export const openSession = (pid: string, did: string) =>
 
 export const closeSession = (pid: string, did: string, sid: string) =>
   request<void>('DELETE', `${sessionsBase(pid)}/${encodeURIComponent(did)}/sessions/${encodeURIComponent(sid)}`);
+
+// Team mode: the owner lets other users use a device (server/users/devices.py).
+const sharePath = (did: string, name: string) =>
+  `/api/devices/${encodeURIComponent(did)}/shares/${encodeURIComponent(name)}`;
+
+export const listShares = (did: string) => request<string[]>('GET', `/api/devices/${encodeURIComponent(did)}/shares`);
+export const shareDevice = (did: string, name: string) => request<void>('PUT', sharePath(did, name));
+export const unshareDevice = (did: string, name: string) => request<void>('DELETE', sharePath(did, name));

@@ -1,12 +1,15 @@
 // The Devices panel: every device the user may use, online or not, with its facts; pair,
-// rename and revoke.
+// rename and revoke; in team mode the owner shares a device with other users.
 import { useEffect } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { renameDevice, revokeDevice, type Device } from '../../api/devices';
 import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { ago, deviceFacts } from './format';
+import { account } from '../team/account';
 import { PairDialog, pairOpen } from './PairDialog';
+import { ShareDialog } from './ShareDialog';
+import { owned, shareTarget } from './sharing';
 import { devices, devicesError, devicesLoaded, refreshDevices, watchDevices } from './store';
 
 async function rename(device: Device): Promise<void> {
@@ -33,6 +36,8 @@ const failing = (action: (d: Device) => Promise<void>) => (device: Device) => {
 
 function DeviceRow({ device }: { device: Device }) {
   const facts = deviceFacts(device);
+  // Team mode: renaming, removing and sharing stay with the owner (unknown until asked).
+  const mine = account.value ? owned.value[device.id] : true;
   return (
     <div class="device-row" data-testid="device-row" data-id={device.id} data-online={String(device.online)}>
       <span class={device.online ? 'device-dot online' : 'device-dot'} title={device.online ? 'Online' : 'Offline'} />
@@ -44,8 +49,15 @@ function DeviceRow({ device }: { device: Device }) {
         <div class="device-facts muted" title={facts.join(' · ')}>{facts.join(' · ') || 'never connected'}</div>
       </div>
       <div class="device-actions">
-        <button class="icon-btn" title="Rename" aria-label="Rename" data-testid="device-rename" onClick={() => failing(rename)(device)}>✎</button>
-        <button class="icon-btn" title="Remove (revoke)" aria-label="Remove" data-testid="device-revoke" onClick={() => failing(revoke)(device)}>🗑</button>
+        {account.value && mine && (
+          <button class="icon-btn" title="Share…" aria-label="Share" data-testid="device-share" onClick={() => (shareTarget.value = device)}>⇄</button>
+        )}
+        {mine !== false && (
+          <>
+            <button class="icon-btn" title="Rename" aria-label="Rename" data-testid="device-rename" onClick={() => failing(rename)(device)}>✎</button>
+            <button class="icon-btn" title="Remove (revoke)" aria-label="Remove" data-testid="device-revoke" onClick={() => failing(revoke)(device)}>🗑</button>
+          </>
+        )}
       </div>
     </div>
   );
@@ -72,6 +84,7 @@ export function DevicesPanel() {
         )}
       </div>
       {pairOpen.value && <PairDialog />}
+      {shareTarget.value && <ShareDialog device={shareTarget.value} />}
     </div>
   );
 }
