@@ -107,6 +107,7 @@ def test_an_admin_shares_a_project_with_a_viewer_who_cannot_edit(
     expect(bob.get_by_test_id("status-readonly")).to_have_text("Read-only: you are a viewer")
     expect(bob.get_by_test_id("statusbar").get_by_test_id("user-name")).to_have_text("bob")
     open_file(bob, "README.md")
+    expect(editor_lines(bob, "README.md")).to_contain_text("Add your code here.")
     before = editor_lines(bob, "README.md").inner_text()
     editor_lines(bob, "README.md").click()
     bob.keyboard.type("typed by a viewer")
