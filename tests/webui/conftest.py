@@ -66,3 +66,28 @@ def context(
         for index, open_page in enumerate(ctx.pages):
             open_page.screenshot(path=tmp_path / f"failure-{index}.png")
     ctx.close()
+
+
+class People(dict[str, BrowserContext]):
+    """One browser context per person, made the first time a test names them."""
+
+    def __init__(self, browser: Browser) -> None:
+        super().__init__()
+        self.browser = browser
+
+    def __missing__(self, who: str) -> BrowserContext:
+        ctx = self.browser.new_context(viewport={"width": 1280, "height": 800})
+        self[who] = ctx
+        return ctx
+
+
+@pytest.fixture
+def people(browser: Browser, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[People]:
+    """Several people in separate browser contexts; screenshots of every page on failure."""
+    crowd = People(browser)
+    yield crowd
+    for who, ctx in crowd.items():
+        if request.node.stash.get(FAILED, True):
+            for index, page in enumerate(ctx.pages):
+                page.screenshot(path=tmp_path / f"failure-{who}-{index}.png")
+        ctx.close()

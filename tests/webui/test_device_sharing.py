@@ -6,7 +6,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 from sqlmodel import Session
 
 from server.core.config import Settings
@@ -14,7 +14,6 @@ from server.users import service, sessions
 from tests.conftest import CSRF, LiveServer, start_live_server
 from tests.device_bridge.harness import AgentProcess, wait_until
 from tests.server.team.conftest import PASSWORD, cheap_argon2  # noqa: F401 - an autouse fixture
-from tests.webui.conftest import FAILED
 from tests.webui.test_team import sign_in
 
 pytestmark = pytest.mark.browser
@@ -36,19 +35,6 @@ def team(tmp_path: Path) -> Iterator[tuple[LiveServer, dict[str, dict[str, str]]
     finally:
         live.server.should_exit = True
         thread.join(timeout=15)
-
-
-@pytest.fixture
-def people(
-    browser: Browser, request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[dict[str, BrowserContext]]:
-    contexts = {who: browser.new_context(viewport={"width": 1280, "height": 800}) for who in ("ann", "ben")}
-    yield contexts
-    for who, ctx in contexts.items():
-        if request.node.stash.get(FAILED, True):
-            for index, page in enumerate(ctx.pages):
-                page.screenshot(path=tmp_path / f"failure-{who}-{index}.png")
-        ctx.close()
 
 
 def new_project(url: str, auth: dict[str, str], name: str) -> str:

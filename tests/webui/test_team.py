@@ -14,7 +14,6 @@ from server.core.config import Settings
 from server.users import service
 from tests.conftest import LiveServer, start_live_server
 from tests.server.team.conftest import PASSWORD, cheap_argon2  # noqa: F401 - an autouse fixture
-from tests.webui.conftest import FAILED
 from tests.webui.workbench import editor_lines, open_file, tab
 
 pytestmark = pytest.mark.browser
@@ -33,20 +32,6 @@ def team_server(tmp_path: Path) -> Iterator[LiveServer]:
     finally:
         live.server.should_exit = True
         thread.join(timeout=15)
-
-
-@pytest.fixture
-def people(
-    browser: Browser, request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[dict[str, BrowserContext]]:
-    """One browser context per person; screenshots of every page when the test fails."""
-    contexts = {who: browser.new_context(viewport={"width": 1280, "height": 800}) for who in ("alice", "bob")}
-    yield contexts
-    for who, ctx in contexts.items():
-        if request.node.stash.get(FAILED, True):
-            for index, page in enumerate(ctx.pages):
-                page.screenshot(path=tmp_path / f"failure-{who}-{index}.png")
-        ctx.close()
 
 
 def sign_in(page: Page, url: str, path: str, name: str) -> None:
