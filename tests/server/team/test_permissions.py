@@ -255,3 +255,14 @@ def test_each_member_has_a_folder_of_their_own(team: Team):
         assert made.status_code == 201
         paths.append(made.json()["path"])
     assert paths[0].endswith("/owner/demo") and paths[1].endswith("/outsider/demo")
+
+
+def test_each_member_keeps_their_own_ui_state(team: Team):
+    pid = team.new_project()
+    url = f"/api/projects/{pid}/ui-state"
+    for who in ("owner", "viewer"):
+        saved = team.client.put(url, json={"state": {"layout": who}}, headers=team.auth(who))
+        assert saved.status_code == 200, saved.text
+    for who in ("owner", "viewer"):
+        assert team.client.get(url, headers=team.auth(who)).json() == {"state": {"layout": who}}
+    assert team.client.get(url, headers=team.auth("editor")).json() == {"state": {}}
