@@ -151,6 +151,14 @@ def _remote_and_credentials(
     return url, user or url_user, password or url_password
 
 
+def _branch_name(repo: Repo, branch: str | None, verb: str) -> str:
+    """The named branch, else the current one; a detached HEAD must name it."""
+    name = branch or current_branch(repo)
+    if name is None:
+        raise Invalid(f"HEAD is detached: name the branch to {verb}", code="detached_head")
+    return name
+
+
 def pull(
     repo: Repo,
     remote: str,
@@ -161,9 +169,7 @@ def pull(
     author: str | None = None,
     lock: AbstractContextManager = nullcontext(),
 ) -> tuple[str, MergeOutcome]:
-    name = branch or current_branch(repo)
-    if name is None:
-        raise Invalid("HEAD is detached: name the branch to pull", code="detached_head")
+    name = _branch_name(repo, branch, "pull")
     branch_ref(name)
     who = identity(repo, author)
     fetch(repo, remote, credentials, timeout, progress, lock)
@@ -182,9 +188,7 @@ def push(
     timeout: float = 30.0,
     progress: Progress | None = None,
 ) -> PushResult:
-    name = branch or current_branch(repo)
-    if name is None:
-        raise Invalid("HEAD is detached: name the branch to push", code="detached_head")
+    name = _branch_name(repo, branch, "push")
     ref = branch_ref(name)
     if Ref(ref) not in repo.refs:
         raise NotFound(f"no such branch: {name}", code="branch_not_found")
