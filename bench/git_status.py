@@ -4,10 +4,14 @@ Builds a 10,000-file repository (100 folders of 100 files) in a temporary folder
 tracked files and adds 20 untracked ones, then times:
 
 * status: ``server.gitflow.service.status`` vs ``git status --porcelain`` (a subprocess, as
-  the CLI is used), median of RUNS each, interleaved. "warm" is the steady state of a running
-  server (the parsed index is reused while ``.git/index`` is unchanged); "cold" drops every
-  in-process cache before each call, as after a write to the index. dulwich's own
-  ``porcelain.status`` is timed too, for reference.
+  the CLI is used), median of RUNS each, interleaved, each call right after a save to one of
+  the changed files (as while editing). Ours is timed three ways:
+  "watched" is the steady state of a running server (the parsed index is reused while
+  ``.git/index`` is unchanged, and only files inotify reports changed are stat'ed again);
+  "full scan" is the same with the monitor off (``MNNWB_GIT_STATUS_WATCH=false``: every tracked
+  file is stat'ed, as git does); "cold" drops every in-process cache and the monitor before each
+  call, as the first status after the server starts. dulwich's own ``porcelain.status`` is timed
+  too, for reference.
 * commit of 50 changed files: ``stage`` + ``commit`` vs ``git add`` + ``git commit``.
 
 Targets (issue 3): status ≤ 1.5× git; commit ≤ 3× git.
@@ -29,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dulwich import porcelain  # noqa: E402
 
-from server.gitflow import indexfile, service, status, trees  # noqa: E402
+from server.gitflow import fsmonitor, indexfile, service, status, trees  # noqa: E402
 
 FOLDERS, FILES, MODIFIED, UNTRACKED, RUNS = 100, 100, 50, 20, 9
 ENV = {
@@ -81,6 +85,7 @@ def drop_caches() -> None:
     trees._flat_cache.clear()
     status._hashes.clear()
     status._listings.clear()
+    fsmonitor.monitor.close()
 
 
 def cold_status(root: Path) -> None:
@@ -88,14 +93,36 @@ def cold_status(root: Path) -> None:
     service.status(root)
 
 
+def full_scan_status(root: Path) -> None:
+    fsmonitor.monitor.enabled = False
+    try:
+        service.status(root)
+    finally:
+        fsmonitor.monitor.enabled = True
+
+
+def save_one(root: Path, n: int) -> None:
+    with open(root / f"src/pkg{n % MODIFIED:03d}/mod001.py", "a") as f:
+        f.write(f"SAVED = {n}\n")
+
+
 def bench_status(root: Path) -> dict[str, float]:
     expected = service.status(root)
     assert len(expected.unstaged) == MODIFIED and len(expected.untracked) == UNTRACKED
-    runs: dict[str, list[float]] = {"git": [], "warm": [], "cold": []}
+    actions: dict[str, Callable[[], object]] = {
+        "git": lambda: git(root, "status", "--porcelain"),
+        "watched": lambda: service.status(root),
+        "full": lambda: full_scan_status(root),
+        "cold": lambda: cold_status(root),
+    }
+    runs: dict[str, list[float]] = {name: [] for name in actions}
+    saves = 0
     for _ in range(RUNS):
-        runs["git"].append(timed(lambda: git(root, "status", "--porcelain")))
-        runs["warm"].append(timed(lambda: service.status(root)))
-        runs["cold"].append(timed(lambda: cold_status(root)))
+        for name, action in actions.items():
+            saves += 1
+            save_one(root, saves)
+            runs[name].append(timed(action))
+    assert len(service.status(root).unstaged) == MODIFIED
     result = {name: statistics.median(values) for name, values in runs.items()}
     result["dulwich"] = statistics.median(timed(lambda: porcelain.status(str(root))) for _ in range(3))
     return result
@@ -128,8 +155,9 @@ def main() -> None:
         co = bench_commit(root)
     print(f"status, {FOLDERS * FILES} files, {MODIFIED} modified, {UNTRACKED} untracked (median of {RUNS}):")
     print(f"  git status --porcelain  {st['git']:7.1f} ms")
-    print(f"  ours, warm              {st['warm']:7.1f} ms   ratio {st['warm'] / st['git']:.2f}x")
-    print(f"  ours, cold caches       {st['cold']:7.1f} ms   ratio {st['cold'] / st['git']:.2f}x")
+    labels = {"watched": "ours, watched", "full": "ours, full scan", "cold": "ours, cold caches"}
+    for name, label in labels.items():
+        print(f"  {label:<22}  {st[name]:7.1f} ms   ratio {st[name] / st['git']:.2f}x")
     print(f"  dulwich porcelain       {st['dulwich']:7.1f} ms   ratio {st['dulwich'] / st['git']:.2f}x")
     print(f"commit of {MODIFIED} changed files (stage + commit, median of {RUNS}):")
     print(f"  git add + git commit    {co['git']:7.1f} ms")

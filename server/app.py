@@ -20,6 +20,7 @@ from server.core.logs import install_redaction
 from server.core.security import SecurityMiddleware, load_or_create_token
 from server.devices import bridge as device_bridge
 from server.files.watch import FileWatchers
+from server.gitflow import fsmonitor
 from server.modeltools.service import create_tool_manager
 from server.training.paidlc import register_pai_dlc
 from server.training.service import JobManager
@@ -49,6 +50,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.engine = engine
         app.state.hub = hub
         app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
+        fsmonitor.monitor.enabled = settings.git_status_watch
         app.state.tab_commands = {}
         app.state.tools = create_tool_manager(settings, engine, hub)
         devices = device_bridge.install(app.state, engine, hub)

@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     upload_max_bytes: int = 512 * 1024 * 1024
     file_read_max_bytes: int = 20 * 1024 * 1024
     watch_files: bool = True
+    # Status keeps tracked files' stats and re-stats only what inotify reports changed.
+    git_status_watch: bool = True
     ws_ping_interval: float = 20.0
     ws_queue_size: int = 1000
     replay_size: int = 2000

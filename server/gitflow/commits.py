@@ -9,7 +9,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from itertools import islice
 
@@ -31,9 +31,9 @@ from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow.indexfile import IndexView, encode_entry, read_index, rewrite_index
 from server.gitflow.models import ChangeKind, CommitDetail, CommitInfo, FileChange
 from server.gitflow.paths import user_path
-from server.gitflow.status import decode, raw_status, staged_changes
-from server.gitflow.trees import flatten, get_commit, head_id, head_tree_id, resolve_commit
-from server.gitflow.worktree import ensure_safe_parent, remove_file
+from server.gitflow.status import decode, note_index_matches, raw_status, staged_changes
+from server.gitflow.trees import flatten, get_commit, head_id, head_tree_id, remember, resolve_commit
+from server.gitflow.worktree import ensure_safe_parent, file_in_place_of_folder, remove_file
 
 _TREE_CHANGE_KINDS: dict[str, ChangeKind] = {"add": "added", "delete": "deleted"}
 _IDENTITY = re.compile(r"^[^<>\n]+ <[^<>\n]*>$")
@@ -81,15 +81,43 @@ def stage(repo: Repo, paths: list[str]) -> list[str]:
         full = os.path.join(root, path)
         try:
             file_stat = os.lstat(full)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             updates[path] = None
             continue
         if stat.S_ISREG(file_stat.st_mode) or stat.S_ISLNK(file_stat.st_mode):
             updates[path] = (file_stat, blob_from_file(full, file_stat))
+        else:  # a folder took the tracked file's place: its files are staged by their own paths
+            updates[path] = None
+    view = read_index(repo.index_path())
+    for path in [p for p, update in updates.items() if update is not None]:
+        for other in _in_the_way(view, path):
+            updates.setdefault(other, None)
     blobs = [(update[1], None) for update in updates.values() if update is not None]
     repo.object_store.add_objects(blobs)
     _write_index_updates(repo, updates)
     return [decode(p) for p in targets]
+
+
+def _in_the_way(view: IndexView, path: bytes) -> Iterator[bytes]:
+    """Index entries that cannot stay beside a file at ``path``: files where its folders are,
+    and the files below it when it was a folder (git replaces them the same way)."""
+    def tracked(p: bytes) -> bool:
+        return p in view.entries or p in view.conflicted or p in view.skipped
+
+    folder = path
+    while b"/" in folder:
+        folder = folder.rpartition(b"/")[0]
+        if tracked(folder):
+            yield folder
+    folders, subfolders = view.folders(), view.subfolders()
+    stack = [path] if path in folders else []
+    while stack:
+        below = stack.pop()
+        for name in folders[below]:
+            child = below + b"/" + name
+            if tracked(child):
+                yield child
+        stack.extend(subfolders.get(below, ()))
 
 
 def _write_index_updates(repo: Repo, updates: dict[bytes, tuple[os.stat_result, Blob] | None]) -> None:
@@ -151,10 +179,17 @@ def discard(repo: Repo, paths: list[str]) -> list[str]:
             continue
         if isinstance(entry, ConflictedIndexEntry):
             raise Conflict("resolve the conflict before discarding", files=[decode(path)])
+        if os.path.isdir(full) and not os.path.islink(full):
+            raise Conflict("a folder is where this file was: move or delete it first", files=[decode(path)])
+        blocking = file_in_place_of_folder(root, path)
+        if blocking is not None:
+            raise Conflict("a file is where this file's folder was: move or delete it first",
+                           files=[decode(blocking)])
         blob = repo.object_store[ObjectID(entry.sha)]
         assert isinstance(blob, Blob)
         if os.path.lexists(full):
             os.unlink(full)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
         new_stat = build_file_from_blob(blob, entry.mode, full)
         index[path] = index_entry_from_stat(new_stat, entry.sha, entry.mode)
     index.write()
@@ -231,7 +266,33 @@ def _index_tree(repo: Repo, view: IndexView) -> ObjectID:
         else (path, None, None)
         for path in sorted(set(staged.staged) | set(staged.renamed_from.values()))
     ]
-    return commit_tree_changes(repo.object_store, head_tree, changes) if changes else head_tree
+    if not changes:
+        return head_tree
+    tree = commit_tree_changes(repo.object_store, head_tree, _without_implied(changes))
+    # The next status compares the index with this tree: tell it both answers now.
+    flat = dict(flatten(repo.object_store, head_tree))
+    for path, mode, sha in changes:
+        if mode is None or sha is None:
+            flat.pop(path, None)
+        else:
+            flat[path] = (mode, sha)
+    remember(tree, flat)
+    note_index_matches(view, tree)
+    return tree
+
+
+def _without_implied(
+    changes: list[tuple[bytes, int | None, ObjectID | None]],
+) -> list[tuple[bytes, int | None, ObjectID | None]]:
+    """Drop deletions below a path that becomes a file: replacing the folder removes them
+    (and dulwich's ``commit_tree_changes`` would try to descend into the new file)."""
+    files = {path for path, mode, _ in changes if mode is not None}
+
+    def implied(path: bytes) -> bool:
+        parts = path.split(b"/")
+        return any(b"/".join(parts[:n]) in files for n in range(1, len(parts)))
+
+    return [c for c in changes if c[1] is not None or not implied(c[0])]
 
 
 def _parents(repo: Repo, old_head: ObjectID | None, amend: bool) -> tuple[list[ObjectID], ObjectID | None]:

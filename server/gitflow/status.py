@@ -3,7 +3,8 @@
 Where dulwich's ``porcelain.status`` spends its time (RESEARCH): reading the index into rich
 objects, and an untracked scan that rescans the index once per folder. Here the index is read
 into plain tuples (``indexfile``), the work tree is compared like git does — ``lstat`` each
-tracked file and hash it only when its stat data differs from the index entry's — and untracked
+tracked file (or take its stat from ``fsmonitor`` when nothing changed it since the last status)
+and hash it only when its stat data differs from the index entry's — and untracked
 files are found by listing only folders, subtracting each folder's set of tracked names, so the
 ignore rules are consulted for untracked candidates only. Nothing here takes a lock.
 """
@@ -11,9 +12,8 @@ ignore rules are consulted for untracked candidates only. Nothing here takes a l
 import os
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import compress
 from operator import ne
 
@@ -21,6 +21,7 @@ from dulwich.ignore import IgnoreFilterManager
 from dulwich.objects import Blob
 from dulwich.repo import Repo
 
+from server.gitflow.fsmonitor import MISSING, monitor
 from server.gitflow.indexfile import STAT_FIELDS, BoundedCache, Entry, IndexView, read_index
 from server.gitflow.models import ChangeKind, FileChange, Status
 from server.gitflow.trees import current_branch, flatten, head_id, head_tree_id
@@ -28,8 +29,6 @@ from server.gitflow.trees import current_branch, flatten, head_id, head_tree_id
 GITLINK = 0o160000
 # A file modified this recently may change again within the file system's timestamp tick.
 _RACY_MARGIN_NS = 1_000_000_000
-_MISSING = os.stat_result((0,) * 10)
-_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _hashes: BoundedCache[bytes, tuple[tuple[int, ...], bytes]] = BoundedCache(4096)
 _listings: BoundedCache[bytes, tuple[tuple[int, ...], list[bytes]]] = BoundedCache(65536)
 
@@ -59,7 +58,8 @@ def raw_status(repo: Repo, *, untracked: bool = True) -> RawStatus:
     _staged(repo, view, result)
     result.unstaged = work_tree_changes(repo, view)
     if untracked:
-        result.untracked = sorted(untracked_files(repo, view))
+        gone = [path for path, kind in result.unstaged.items() if kind == "deleted"]
+        result.untracked = sorted(untracked_files(repo, view, gone))
     return result
 
 
@@ -79,6 +79,11 @@ def staged_changes(repo: Repo, view: IndexView) -> RawStatus:
         _compare_index_to_tree(flatten(repo.object_store, tree_id), view, cached)
         view.derived[("staged", tree_id)] = cached
     return cached  # type: ignore[return-value]
+
+
+def note_index_matches(view: IndexView, tree_id: bytes) -> None:
+    """Record that the index equals the tree ``tree_id`` (it was just committed as it)."""
+    view.derived[("staged", tree_id)] = RawStatus()
 
 
 def _compare_index_to_tree(head: dict, view: IndexView, result: RawStatus) -> None:
@@ -113,12 +118,13 @@ def _compare_index_to_tree(head: dict, view: IndexView, result: RawStatus) -> No
 def work_tree_changes(repo: Repo, view: IndexView) -> dict[bytes, ChangeKind]:
     """Tracked files whose work-tree content or type differs from their index entry.
 
-    ``lstat`` and the stat comparison run as C-level ``map``s over all entries; only entries
-    whose stat data differs from a known-clean key reach Python code, and are hashed.
+    The stats come from the monitor (only files changed since the last status are stat'ed
+    again); the comparison runs as a C-level ``map`` over all entries, and only entries whose
+    stat data differs from a known-clean key reach Python code, and are hashed.
     """
     root = os.fsencode(repo.path) + b"/"
     paths, clean = view.clean_keys()
-    stats = _stat_by_folder(root, view.folder_groups())
+    stats = monitor.stats(root, view.folder_groups(), view.folders())
     suspects = compress(range(len(paths)), map(ne, map(STAT_FIELDS, stats), clean))
     filemode = _trust_filemode(repo)
     settled_before = time.time_ns() - _RACY_MARGIN_NS
@@ -133,39 +139,8 @@ def work_tree_changes(repo: Repo, view: IndexView) -> dict[bytes, ChangeKind]:
     return changes
 
 
-def _stat_by_folder(root: bytes, groups: list[tuple[bytes, list[bytes]]]) -> list[os.stat_result]:
-    """``lstat`` of every tracked file, relative to an open descriptor of its folder (a
-    one-component lookup), in the order of ``groups``; a missing file gives ``_MISSING``."""
-    stats: list[os.stat_result] = []
-    for folder, names in groups:
-        try:
-            fd = os.open(root + folder if folder else root, _FOLDER_FLAGS)
-        except OSError:
-            stats.extend([_MISSING] * len(names))
-            continue
-        try:
-            stats.extend(_stat_names(fd, names))
-        finally:
-            os.close(fd)
-    return stats
-
-
-def _stat_names(fd: int, names: list[bytes]) -> list[os.stat_result]:
-    try:
-        return list(map(partial(os.stat, dir_fd=fd, follow_symlinks=False), names))
-    except OSError:
-        return [_stat_or_missing(fd, name) for name in names]
-
-
-def _stat_or_missing(fd: int, name: bytes) -> os.stat_result:
-    try:
-        return os.stat(name, dir_fd=fd, follow_symlinks=False)
-    except OSError:
-        return _MISSING
-
-
 def _compare(full: bytes, entry: Entry, st: os.stat_result, filemode: bool) -> ChangeKind | None:
-    if st is _MISSING:
+    if st is MISSING:
         return "deleted"
     if entry.mode == GITLINK:
         return None if stat.S_ISDIR(st.st_mode) else "typechange"
@@ -211,16 +186,27 @@ def _trust_filemode(repo: Repo) -> bool:
     return repo.get_config().get_boolean((b"core",), b"filemode", True)
 
 
-def untracked_files(repo: Repo, view: IndexView) -> Iterator[bytes]:
-    """Untracked, not ignored files; folders holding only tracked names are never matched."""
+def untracked_files(repo: Repo, view: IndexView, gone: Iterable[bytes] = ()) -> Iterator[bytes]:
+    """Untracked, not ignored files; folders holding only tracked names are never matched.
+
+    ``gone`` are tracked files missing from the work tree: where a folder took the place of
+    one, its files are untracked."""
     root = os.fsencode(repo.path)
     folders, subfolders = view.folders(), view.subfolders()
     ignore: IgnoreFilterManager | None = None
+    for path in gone:
+        full = root + b"/" + path
+        if os.path.isdir(full) and not os.path.islink(full):
+            ignore = ignore or IgnoreFilterManager.from_repo(repo)
+            yield from _untracked_below(root, path, ignore)
     stack = [b""]
     while stack:
         folder = stack.pop()
         names = _list_folder(root + b"/" + folder if folder else root)
         if names is None:
+            if folder and os.path.lexists(root + b"/" + folder):  # a file where a folder was
+                ignore = ignore or IgnoreFilterManager.from_repo(repo)
+                yield from _untracked_below(root, folder, ignore)
             continue
         stack.extend(subfolders.get(folder, ()))
         for name in set(names) - folders.get(folder, set()):

@@ -39,11 +39,17 @@ def flatten(store: BaseObjectStore, tree_id: bytes | None) -> FlatTree:
                 stack.append((path + b"/", child))
             else:
                 flat[path] = (mode, child)
+    remember(tree_id, flat)
+    return flat
+
+
+def remember(tree_id: bytes, flat: FlatTree) -> None:
+    """Cache the flattened form of a tree its writer already knows (do not modify ``flat``)."""
     with _flat_lock:
         _flat_cache[tree_id] = flat
+        _flat_cache.move_to_end(tree_id)
         if len(_flat_cache) > _CACHE_SIZE:
             _flat_cache.popitem(last=False)
-    return flat
 
 
 def head_id(repo: Repo) -> ObjectID | None:

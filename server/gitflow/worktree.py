@@ -18,13 +18,28 @@ from server.gitflow.status import decode, raw_status
 
 
 def ensure_safe_parent(root: bytes, path: bytes) -> None:
-    """Refuse a path whose leading folders include a symlink (it would write elsewhere)."""
+    """Refuse a path whose leading folders include a symlink (it would write elsewhere).
+
+    A leading folder that is now a file is not refused here: the path simply does not exist."""
     try:
         verify_leading_dirs(path, [], root)
     except InvalidPathError:
         raise Invalid(
             "refused: the path goes through a symlink", code="unsafe_paths", files=[decode(path)]
         ) from None
+    except NotADirectoryError:
+        pass
+
+
+def file_in_place_of_folder(root: bytes, path: bytes) -> bytes | None:
+    """The first leading folder of ``path`` that is now a file (writing there would fail)."""
+    parts = path.split(b"/")[:-1]
+    for n in range(1, len(parts) + 1):
+        folder = b"/".join(parts[:n])
+        full = os.path.join(root, folder)
+        if os.path.lexists(full) and not os.path.isdir(full):
+            return folder
+    return None
 
 
 def remove_file(root: bytes, path: bytes) -> None:

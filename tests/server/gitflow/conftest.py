@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from server.gitflow import service
 from tests.fakes.git_remotes import git
 
 AUTHOR = "Ada Lovelace <ada@example.com>"
@@ -23,6 +24,28 @@ def write(root: Path, path: str, text: str | bytes) -> Path:
 def porcelain(root: Path) -> set[str]:
     """``git status --porcelain -uall`` as a set of lines."""
     return set(git("status", "--porcelain", "-uall", "--no-renames", cwd=root).splitlines())
+
+
+LETTER = {"added": "A", "modified": "M", "deleted": "D", "typechange": "T"}
+
+
+def as_porcelain(root: Path) -> set[str]:
+    """Our status in ``porcelain``'s form, to compare with git's."""
+    st = service.status(root)
+    lines = set()
+    columns: dict[str, list[str]] = {}
+    for change in st.staged:
+        if change.kind == "renamed":
+            columns.setdefault(change.path, [" ", " "])[0] = "A"
+            columns.setdefault(change.old_path or "", [" ", " "])[0] = "D"
+        else:
+            columns.setdefault(change.path, [" ", " "])[0] = LETTER[change.kind]
+    for change in st.unstaged:
+        columns.setdefault(change.path, [" ", " "])[1] = LETTER[change.kind]
+    for path, (x, y) in columns.items():
+        lines.add(f"{x}{y} {path}")
+    lines |= {f"?? {c.path}" for c in st.untracked}
+    return lines
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,12 @@
 """Stage, unstage, discard, commit, log and show — and what plain dulwich gets wrong."""
 
+import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
-from server.core.errors import Invalid, NotFound
+from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow import service
 from tests.fakes.git_remotes import git
 from tests.server.gitflow.conftest import AUTHOR, write
@@ -81,6 +82,40 @@ def test_stage_a_folder_and_a_deletion(work: Path) -> None:
     write(work, "src/c.py", "c\n")
     st = service.stage(work, ["src"])
     assert {(c.path, c.kind) for c in st.staged} == {("src/b.py", "deleted"), ("src/c.py", "added")}
+
+
+def test_a_file_replaced_by_a_folder_is_staged_and_committed_like_git(work: Path) -> None:
+    (work / "a.txt").unlink()
+    write(work, "a.txt/inside.txt", "inside\n")
+    st = service.stage(work, ["a.txt"])
+    assert {(c.path, c.kind) for c in st.staged} == {("a.txt", "deleted"), ("a.txt/inside.txt", "added")}
+    service.commit(work, "file to folder")
+    assert git("ls-files", cwd=work).split() == ["a.txt/inside.txt", "src/b.py"]
+    assert git("status", "--porcelain", cwd=work) == ""
+    git("fsck", "--strict", cwd=work)
+
+
+def test_a_folder_replaced_by_a_file_is_untracked_then_staged_and_committed_like_git(work: Path) -> None:
+    shutil.rmtree(work / "src")
+    write(work, "src", "now a file\n")
+    st = service.status(work)
+    assert [(c.path, c.kind) for c in st.unstaged] == [("src/b.py", "deleted")]
+    assert [c.path for c in st.untracked] == ["src"]
+    st = service.stage(work, ["src"])  # the new file alone: the folder's files go with it
+    assert {(c.path, c.kind) for c in st.staged} == {("src", "added"), ("src/b.py", "deleted")}
+    service.commit(work, "folder to file")
+    assert git("ls-files", cwd=work).split() == ["a.txt", "src"]
+    assert git("status", "--porcelain", cwd=work) == ""
+    git("fsck", "--strict", cwd=work)
+
+
+def test_discard_refuses_to_remove_a_folder_where_a_file_was(work: Path) -> None:
+    (work / "a.txt").unlink()
+    write(work, "a.txt/keep.txt", "work in progress\n")
+    with pytest.raises(Conflict) as caught:
+        service.discard(work, ["a.txt"])
+    assert caught.value.extra["files"] == ["a.txt"]
+    assert (work / "a.txt/keep.txt").read_text() == "work in progress\n"
 
 
 def test_paths_outside_the_work_tree_are_refused(work: Path) -> None:

@@ -8,27 +8,7 @@ from pathlib import Path
 from server.gitflow import service
 from server.gitflow.repo import write_lock
 from tests.fakes.git_remotes import git
-from tests.server.gitflow.conftest import porcelain, write
-
-LETTER = {"added": "A", "modified": "M", "deleted": "D", "typechange": "T"}
-
-
-def as_porcelain(root: Path) -> set[str]:
-    st = service.status(root)
-    lines = set()
-    columns: dict[str, list[str]] = {}
-    for change in st.staged:
-        if change.kind == "renamed":
-            columns.setdefault(change.path, [" ", " "])[0] = "A"
-            columns.setdefault(change.old_path or "", [" ", " "])[0] = "D"
-        else:
-            columns.setdefault(change.path, [" ", " "])[0] = LETTER[change.kind]
-    for change in st.unstaged:
-        columns.setdefault(change.path, [" ", " "])[1] = LETTER[change.kind]
-    for path, (x, y) in columns.items():
-        lines.add(f"{x}{y} {path}")
-    lines |= {f"?? {c.path}" for c in st.untracked}
-    return lines
+from tests.server.gitflow.conftest import as_porcelain, porcelain, write
 
 
 def test_clean_repository_has_no_changes(work: Path) -> None:

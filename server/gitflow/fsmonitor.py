@@ -1,0 +1,247 @@
+"""The ``lstat`` of every tracked file, for status — kept between calls where the kernel can say
+which files changed (git's fsmonitor idea).
+
+``git status`` spends most of its time in one ``lstat`` per tracked file, and so does ours. A
+long-running server can keep those answers: one inotify instance watches the folders that hold
+tracked files of recently used repositories, and a status stats again only the files an event
+named. inotify queues an event inside the very system call that changes a file, so draining the
+queue at the start of a status sees every change made before it — no settling delay, no cookie.
+
+Whatever the monitor cannot vouch for is stat'ed, as without it: the first status of a
+repository, a folder that could not be watched or was moved or removed (its whole subtree), and
+everything after the kernel's event queue overflowed. Not seen, as with git's fsmonitor: writes
+through a shared memory mapping, through a hard link in an unwatched folder, or by another
+machine on a network file system — set ``MNNWB_GIT_STATUS_WATCH=false`` for such folders.
+"""
+
+import contextlib
+import ctypes
+import ctypes.util
+import logging
+import os
+import struct
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from functools import partial
+
+log = logging.getLogger(__name__)
+
+MISSING = os.stat_result((0,) * 10)
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+Groups = list[tuple[bytes, list[bytes]]]
+
+
+def stat_groups(root: bytes, groups: Groups) -> list[os.stat_result]:
+    """``lstat`` of ``root + folder/name`` for each group, in order; ``MISSING`` for no file."""
+    stats: list[os.stat_result] = []
+    for folder, names in groups:
+        stats.extend(stat_folder(root, folder, names))
+    return stats
+
+
+def stat_folder(root: bytes, folder: bytes, names: list[bytes]) -> list[os.stat_result]:
+    """Each name relative to an open descriptor of its folder (a one-component lookup)."""
+    try:
+        fd = os.open(root + folder if folder else root, _FOLDER_FLAGS)
+    except OSError:
+        return [MISSING] * len(names)
+    try:
+        return list(map(partial(os.stat, dir_fd=fd, follow_symlinks=False), names))
+    except OSError:
+        return [_stat_or_missing(fd, name) for name in names]
+    finally:
+        os.close(fd)
+
+
+def _stat_or_missing(fd: int, name: bytes) -> os.stat_result:
+    try:
+        return os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return MISSING
+
+
+# inotify(7)
+IN_MODIFY, IN_ATTRIB, IN_MOVED_FROM, IN_MOVED_TO = 0x2, 0x4, 0x40, 0x80
+IN_CREATE, IN_DELETE, IN_DELETE_SELF, IN_MOVE_SELF = 0x100, 0x200, 0x400, 0x800
+IN_UNMOUNT, IN_Q_OVERFLOW, IN_IGNORED = 0x2000, 0x4000, 0x8000
+IN_ONLYDIR, IN_DONT_FOLLOW, IN_EXCL_UNLINK = 0x01000000, 0x02000000, 0x04000000
+WATCH_MASK = (
+    IN_MODIFY | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+    | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
+)
+FOLDER_GONE = IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED
+_EVENT = struct.Struct("iIII")
+
+
+class Inotify:
+    """One non-blocking inotify instance (Linux); ``OSError`` where there is none."""
+
+    def __init__(self) -> None:
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+            init, self._add, self._rm = libc.inotify_init1, libc.inotify_add_watch, libc.inotify_rm_watch
+        except (OSError, AttributeError) as exc:
+            raise OSError("inotify is not available here") from exc
+        self._add.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+        self._rm.argtypes = [ctypes.c_int, ctypes.c_int]
+        self.fd = init(os.O_NONBLOCK | os.O_CLOEXEC)
+        if self.fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
+
+    def add(self, path: bytes) -> int | None:
+        """The watch descriptor for the folder at ``path``, or None when it cannot be watched
+        (gone, not a folder, a symlink, or the user's watch limit is reached)."""
+        wd = self._add(self.fd, path, WATCH_MASK)
+        return wd if wd >= 0 else None
+
+    def remove(self, wd: int) -> None:
+        self._rm(self.fd, wd)
+
+    def events(self) -> Iterator[tuple[int, int, bytes]]:
+        """``(wd, mask, name)`` of every queued event, without waiting."""
+        while True:
+            try:
+                data = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return
+            offset = 0
+            while offset < len(data):
+                wd, mask, _cookie, length = _EVENT.unpack_from(data, offset)
+                start = offset + _EVENT.size
+                yield wd, mask, data[start : start + length].rstrip(b"\0")
+                offset = start + length
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+class _Tree:
+    """What the monitor knows of one work tree (``root`` ends with ``/``)."""
+
+    def __init__(self, root: bytes) -> None:
+        self.root = root
+        self.watched: dict[bytes, int] = {}  # folder -> watch descriptor
+        self.known: dict[bytes, dict[bytes, os.stat_result]] = {}  # folder -> name -> lstat
+        self.folders: object = None  # the tracked-folder set last watched
+
+    def folder_path(self, folder: bytes) -> bytes:
+        return self.root + folder if folder else self.root[:-1]
+
+
+class StatMonitor:
+    """Tracked files' stats for up to ``capacity`` work trees, the least recently used dropped."""
+
+    def __init__(self, capacity: int = 32) -> None:
+        self.enabled = True
+        self._capacity = capacity
+        self._lock = threading.Lock()
+        self._inotify: Inotify | None = None
+        self._unavailable = False
+        self._trees: OrderedDict[bytes, _Tree] = OrderedDict()
+        self._owners: dict[int, set[tuple[bytes, bytes]]] = {}  # wd -> {(root, folder)}
+
+    def stats(self, root: bytes, groups: Groups, folders: dict[bytes, set[bytes]]) -> list[os.stat_result]:
+        """As ``stat_groups(root, groups)``; ``folders`` are all tracked folders (to watch)."""
+        with self._lock:
+            inotify = self._ready()
+            if inotify is None:
+                return stat_groups(root, groups)
+            tree = self._tree(inotify, root)
+            self._drain(inotify)
+            if tree.folders is not folders:
+                self._watch(inotify, tree, folders)
+            return self._collect(tree, groups)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._inotify is not None:
+                self._inotify.close()
+            self._inotify = None
+            self._trees.clear()
+            self._owners.clear()
+
+    def _ready(self) -> Inotify | None:
+        if not self.enabled or self._unavailable:
+            return None
+        if self._inotify is None:
+            try:
+                self._inotify = Inotify()
+            except OSError as exc:
+                log.info("status stats every tracked file: %s", exc)
+                self._unavailable = True
+        return self._inotify
+
+    def _tree(self, inotify: Inotify, root: bytes) -> _Tree:
+        tree = self._trees.get(root)
+        if tree is None:
+            tree = self._trees[root] = _Tree(root)
+            if len(self._trees) > self._capacity:
+                _, oldest = self._trees.popitem(last=False)
+                self._unwatch(inotify, oldest, b"", subtree=True)
+        self._trees.move_to_end(root)
+        return tree
+
+    def _drain(self, inotify: Inotify) -> None:
+        for wd, mask, name in inotify.events():
+            if mask & IN_Q_OVERFLOW:
+                for tree in self._trees.values():
+                    tree.known.clear()
+                continue
+            for root, folder in list(self._owners.get(wd, ())):
+                tree = self._trees[root]
+                if mask & FOLDER_GONE:  # the watches below a moved folder move with it
+                    self._unwatch(inotify, tree, folder, subtree=True)
+                    continue
+                names = tree.known.get(folder)
+                if names is not None:
+                    names.pop(name, None)
+
+    def _watch(self, inotify: Inotify, tree: _Tree, folders: dict[bytes, set[bytes]]) -> None:
+        """Watch every tracked folder not watched yet; stop watching those no longer tracked.
+
+        A folder is watched before any of its files is stat'ed, so no change falls between."""
+        for folder in [f for f in tree.watched if f not in folders]:
+            self._unwatch(inotify, tree, folder, subtree=False)
+        for folder in folders:
+            if folder not in tree.watched:
+                wd = inotify.add(tree.folder_path(folder))
+                if wd is not None:
+                    tree.watched[folder] = wd
+                    self._owners.setdefault(wd, set()).add((tree.root, folder))
+        tree.folders = folders
+
+    def _unwatch(self, inotify: Inotify, tree: _Tree, folder: bytes, *, subtree: bool) -> None:
+        """Forget ``folder`` (and with ``subtree`` every folder below it): stat them again."""
+        prefix = folder + b"/" if folder else b""
+        doomed = [f for f in tree.watched if f == folder or (subtree and f.startswith(prefix))]
+        for name in doomed:
+            wd = tree.watched.pop(name)
+            tree.known.pop(name, None)
+            owners = self._owners.get(wd, set())
+            owners.discard((tree.root, name))
+            if not owners:
+                self._owners.pop(wd, None)
+                with contextlib.suppress(OSError):
+                    inotify.remove(wd)
+        tree.folders = None if doomed else tree.folders
+
+    def _collect(self, tree: _Tree, groups: Groups) -> list[os.stat_result]:
+        stats: list[os.stat_result] = []
+        for folder, names in groups:
+            if folder not in tree.watched:
+                stats.extend(stat_folder(tree.root, folder, names))
+                continue
+            known = tree.known.setdefault(folder, {})
+            found: list[os.stat_result | None] = list(map(known.get, names))
+            if None in found:
+                stale = [i for i, st in enumerate(found) if st is None]
+                fresh = stat_folder(tree.root, folder, [names[i] for i in stale])
+                for i, st in zip(stale, fresh, strict=True):
+                    found[i] = known[names[i]] = st
+            stats.extend(found)  # type: ignore[arg-type]
+        return stats
+
+
+monitor = StatMonitor()
