@@ -12,6 +12,8 @@ tracked files and adds 20 untracked ones, then times:
   file is stat'ed, as git does); "cold" drops every in-process cache and the monitor before each
   call, as the first status after the server starts. dulwich's own ``porcelain.status`` is timed
   too, for reference.
+* staging the saved file and reading the new status (the index is written and parsed again):
+  ``service.stage`` vs ``git add`` + ``git status --porcelain``.
 * commit of 50 changed files: ``stage`` + ``commit`` vs ``git add`` + ``git commit``.
 
 Targets (issue 3): status ≤ 1.5× git; commit ≤ 3× git.
@@ -30,8 +32,11 @@ from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import httpx  # noqa: E402
 from dulwich import porcelain  # noqa: E402
+from serverproc import start_server, stop_server  # noqa: E402
 
 from server.gitflow import fsmonitor, indexfile, service, status, trees  # noqa: E402
 
@@ -101,9 +106,11 @@ def full_scan_status(root: Path) -> None:
         fsmonitor.monitor.enabled = True
 
 
-def save_one(root: Path, n: int) -> None:
-    with open(root / f"src/pkg{n % MODIFIED:03d}/mod001.py", "a") as f:
+def save_one(root: Path, n: int) -> str:
+    path = f"src/pkg{n % MODIFIED:03d}/mod001.py"
+    with open(root / path, "a") as f:
         f.write(f"SAVED = {n}\n")
+    return path
 
 
 def bench_status(root: Path) -> dict[str, float]:
@@ -128,6 +135,48 @@ def bench_status(root: Path) -> dict[str, float]:
     return result
 
 
+def bench_stage(root: Path) -> dict[str, float]:
+    """Stage one saved file and get the new status; each side in its own loop (every git
+    command may rewrite the index, which would make each of our calls parse it again)."""
+
+    def git_stage(path: str) -> None:
+        git(root, "add", path)
+        git(root, "status", "--porcelain")
+
+    sides: dict[str, tuple[Callable[[str], object], Callable[[str], object]]] = {
+        "ours": (lambda path: service.stage(root, [path]), lambda path: service.unstage(root, [path])),
+        "git": (git_stage, lambda path: git(root, "reset", "-q", "--", path)),
+    }
+    result = {}
+    for name, (stage, unstage) in sides.items():
+        runs = []
+        for n in range(RUNS):
+            path = save_one(root, n)
+            runs.append(timed(partial(stage, path)))
+            unstage(path)
+        result[name] = statistics.median(runs)
+    return result
+
+
+def bench_server_status(root: Path, data_dir: Path) -> dict[str, float]:
+    """``GET .../git/status`` from a running server (HTTP and JSON included) vs ``git status``."""
+    proc, base, token = start_server(data_dir)
+    try:
+        with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}) as client:
+            project = client.post("/api/projects", json={"name": "bench", "path": str(root)}).json()
+            url = f"/api/projects/{project['id']}/git/status"
+            client.get(url).raise_for_status()  # the first status after start-up stats everything
+            runs: dict[str, list[float]] = {"git": [], "server": []}
+            for n in range(RUNS * 2):
+                save_one(root, n)
+                runs["git"].append(timed(lambda: git(root, "status", "--porcelain")))
+                save_one(root, n)
+                runs["server"].append(timed(lambda: client.get(url).raise_for_status()))
+    finally:
+        stop_server(proc)
+    return {name: statistics.median(values) for name, values in runs.items()}
+
+
 def ours_commit(root: Path, tag: str) -> None:
     paths = edit(root, tag)
     service.stage(root, paths)
@@ -149,16 +198,26 @@ def bench_commit(root: Path) -> dict[str, float]:
 
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="git-bench-") as tmp:
-        root = Path(tmp)
+        root = Path(tmp) / "repo"
+        root.mkdir()
         build(root)
         st = bench_status(root)
+        sg = bench_stage(root)
         co = bench_commit(root)
+        served = bench_server_status(root, Path(tmp) / "data")
     print(f"status, {FOLDERS * FILES} files, {MODIFIED} modified, {UNTRACKED} untracked (median of {RUNS}):")
     print(f"  git status --porcelain  {st['git']:7.1f} ms")
     labels = {"watched": "ours, watched", "full": "ours, full scan", "cold": "ours, cold caches"}
     for name, label in labels.items():
         print(f"  {label:<22}  {st[name]:7.1f} ms   ratio {st[name] / st['git']:.2f}x")
     print(f"  dulwich porcelain       {st['dulwich']:7.1f} ms   ratio {st['dulwich'] / st['git']:.2f}x")
+    print(f"status through a running server (GET .../git/status, median of {RUNS * 2}):")
+    print(f"  git status --porcelain  {served['git']:7.1f} ms")
+    ratio = served["server"] / served["git"]
+    print(f"  GET git/status          {served['server']:7.1f} ms   ratio {ratio:.2f}x")
+    print("stage the saved file, then status (ours returns the new status):")
+    print(f"  git add + git status    {sg['git']:7.1f} ms")
+    print(f"  ours                    {sg['ours']:7.1f} ms   ratio {sg['ours'] / sg['git']:.2f}x")
     print(f"commit of {MODIFIED} changed files (stage + commit, median of {RUNS}):")
     print(f"  git add + git commit    {co['git']:7.1f} ms")
     print(f"  ours                    {co['ours']:7.1f} ms   ratio {co['ours'] / co['git']:.2f}x")

@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import gc
 import ipaddress
 import sys
 from collections.abc import Sequence
@@ -78,6 +79,10 @@ def serve(settings: Settings) -> int:
     async def announce() -> None:
         while not server.started:
             await asyncio.sleep(0.05)
+        # What start-up made (modules, the app) lives as long as the process: keep it out of
+        # the collector's full passes, which otherwise walk it all and pause requests.
+        gc.collect()
+        gc.freeze()
         port = server.servers[0].sockets[0].getsockname()[1] if server.servers else settings.port
         print(f"\n  MNN Workbench is running. Open:\n\n    {url_for(settings, app.state.token, port)}\n",
               flush=True)

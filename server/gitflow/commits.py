@@ -15,8 +15,6 @@ from itertools import islice
 
 from dulwich.diff_tree import tree_changes
 from dulwich.index import (
-    ConflictedIndexEntry,
-    IndexEntry,
     build_file_from_blob,
     commit_tree,
     index_entry_from_stat,
@@ -28,7 +26,7 @@ from dulwich.repo import Repo
 from dulwich.walk import ORDER_TOPO
 
 from server.core.errors import Conflict, Invalid, NotFound
-from server.gitflow.indexfile import IndexView, encode_entry, read_index, rewrite_index
+from server.gitflow.indexfile import NO_STAT, IndexView, encode_entry, read_index, rewrite_index
 from server.gitflow.models import ChangeKind, CommitDetail, CommitInfo, FileChange
 from server.gitflow.paths import user_path
 from server.gitflow.status import decode, note_index_matches, raw_status, staged_changes
@@ -76,7 +74,8 @@ def _changes(repo: Repo, *kinds: str) -> Callable[[], set[bytes]]:
 def stage(repo: Repo, paths: list[str]) -> list[str]:
     targets = _targets(repo, paths, _changes(repo, "unstaged", "untracked", "conflicted"))
     root = os.fsencode(repo.path)
-    updates: dict[bytes, tuple[os.stat_result, Blob] | None] = {}
+    updates: dict[bytes, IndexUpdate] = {}
+    blobs: list[Blob] = []
     for path in targets:
         full = os.path.join(root, path)
         try:
@@ -85,17 +84,29 @@ def stage(repo: Repo, paths: list[str]) -> list[str]:
             updates[path] = None
             continue
         if stat.S_ISREG(file_stat.st_mode) or stat.S_ISLNK(file_stat.st_mode):
-            updates[path] = (file_stat, blob_from_file(full, file_stat))
+            blobs.append(blob_from_file(full, file_stat))
+            updates[path] = (file_stat, blobs[-1].id, index_entry_from_stat(file_stat, blobs[-1].id).mode)
         else:  # a folder took the tracked file's place: its files are staged by their own paths
             updates[path] = None
     view = read_index(repo.index_path())
     for path in [p for p, update in updates.items() if update is not None]:
         for other in _in_the_way(view, path):
             updates.setdefault(other, None)
-    blobs = [(update[1], None) for update in updates.values() if update is not None]
-    repo.object_store.add_objects(blobs)
+    add_blobs(repo, blobs)
     _write_index_updates(repo, updates)
     return [decode(p) for p in targets]
+
+
+# Up to this many new objects are written loose, as ``git add`` does; more go into one pack.
+LOOSE_MAX = 256
+
+
+def add_blobs(repo: Repo, blobs: list[Blob]) -> None:
+    if len(blobs) > LOOSE_MAX:
+        repo.object_store.add_objects([(blob, None) for blob in blobs])
+        return
+    for blob in blobs:
+        repo.object_store.add_object(blob)
 
 
 def _in_the_way(view: IndexView, path: bytes) -> Iterator[bytes]:
@@ -120,22 +131,19 @@ def _in_the_way(view: IndexView, path: bytes) -> Iterator[bytes]:
         stack.extend(subfolders.get(below, ()))
 
 
-def _write_index_updates(repo: Repo, updates: dict[bytes, tuple[os.stat_result, Blob] | None]) -> None:
+# A new index entry: the file's stat data (zeros when unknown), its blob id and mode; None removes.
+IndexUpdate = tuple[os.stat_result, ObjectID, int] | None
+
+
+def _write_index_updates(repo: Repo, updates: dict[bytes, IndexUpdate]) -> None:
     """Our byte-copying index writer when it handles the index, else dulwich's."""
-    encoded: dict[bytes, bytes | None] = {}
-    for path, update in updates.items():
-        if update is not None:
-            file_stat, blob = update
-            mode = index_entry_from_stat(file_stat, blob.id).mode
-            encoded[path] = encode_entry(path, file_stat, blob.id, mode)
-        else:
-            encoded[path] = None
+    encoded = {path: update and encode_entry(path, *update) for path, update in updates.items()}
     if rewrite_index(repo.index_path(), encoded):
         return
     index = repo.open_index()
     for path, update in updates.items():
         if update is not None:
-            index[path] = index_entry_from_stat(update[0], update[1].id)
+            index[path] = index_entry_from_stat(*update)
         elif path in index:
             del index[path]
     index.write()
@@ -152,47 +160,50 @@ def unstage(repo: Repo, paths: list[str]) -> list[str]:
     """Reset index entries to HEAD; the work tree is left exactly as it is."""
     targets = _targets(repo, paths, _changes(repo, "staged", "renamed_from"))
     head = flatten(repo.object_store, head_tree_id(repo))
-    index = repo.open_index()
+    updates: dict[bytes, IndexUpdate] = {}
     for path in targets:
         if path in head:
             mode, sha = head[path]
-            index[path] = IndexEntry(
-                ctime=(0, 0), mtime=(0, 0), dev=0, ino=0, mode=mode, uid=0, gid=0, size=0, sha=ObjectID(sha)
-            )
-        elif path in index:
-            del index[path]
-    index.write()
+            updates[path] = (NO_STAT, sha, mode)  # stat data unknown: the next status hashes it
+        else:
+            updates[path] = None
+    _write_index_updates(repo, updates)
     return [decode(p) for p in targets]
 
 
 def discard(repo: Repo, paths: list[str]) -> list[str]:
-    """Restore work-tree files from the index; delete untracked files named explicitly."""
+    """Restore work-tree files from the index; delete untracked files named explicitly.
+
+    Every path is checked before the first file is touched."""
     targets = _targets(repo, paths, _changes(repo, "unstaged", "untracked"))
-    index = repo.open_index()
+    view = read_index(repo.index_path())
     root = os.fsencode(repo.path)
     for path in targets:
-        full = os.path.join(root, path)
         ensure_safe_parent(root, path)
-        entry = index[path] if path in index else None
-        if entry is None:
-            remove_file(root, path)
-            continue
-        if isinstance(entry, ConflictedIndexEntry):
+        if path in view.conflicted:
             raise Conflict("resolve the conflict before discarding", files=[decode(path)])
-        if os.path.isdir(full) and not os.path.islink(full):
+        full = os.path.join(root, path)
+        if path in view.entries and os.path.isdir(full) and not os.path.islink(full):
             raise Conflict("a folder is where this file was: move or delete it first", files=[decode(path)])
-        blocking = file_in_place_of_folder(root, path)
+        blocking = file_in_place_of_folder(root, path) if path in view.entries else None
         if blocking is not None:
             raise Conflict("a file is where this file's folder was: move or delete it first",
                            files=[decode(blocking)])
-        blob = repo.object_store[ObjectID(entry.sha)]
+    updates: dict[bytes, IndexUpdate] = {}
+    for path in targets:
+        entry = view.entries.get(path)
+        if entry is None:
+            if path not in view.skipped:
+                remove_file(root, path)
+            continue
+        blob = repo.object_store[entry.sha]
         assert isinstance(blob, Blob)
+        full = os.path.join(root, path)
         if os.path.lexists(full):
             os.unlink(full)
         os.makedirs(os.path.dirname(full), exist_ok=True)
-        new_stat = build_file_from_blob(blob, entry.mode, full)
-        index[path] = index_entry_from_stat(new_stat, entry.sha, entry.mode)
-    index.write()
+        updates[path] = (build_file_from_blob(blob, entry.mode, full), entry.sha, entry.mode)
+    _write_index_updates(repo, updates)
     return [decode(p) for p in targets]
 
 

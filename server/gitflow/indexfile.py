@@ -156,7 +156,8 @@ class BoundedCache(Generic[K, V]):
             self._items.clear()
 
 
-_views: BoundedCache[tuple[str, int, int, int, int], IndexView] = BoundedCache(16)
+# Per index file, its last parsed version: an older one is never asked for again.
+_views: BoundedCache[str, tuple[tuple[int, int, int, int], IndexView]] = BoundedCache(16)
 
 
 def read_index(index_path: str) -> IndexView:
@@ -165,12 +166,13 @@ def read_index(index_path: str) -> IndexView:
         st = os.stat(index_path)
     except FileNotFoundError:
         return IndexView()
-    key = (index_path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    view = _views.get(key)
-    if view is None:
-        view = _parse(index_path)
-        view.mtime_ns = st.st_mtime_ns
-        _views.put(key, view)
+    key = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    known = _views.get(index_path)
+    if known is not None and known[0] == key:
+        return known[1]
+    view = _parse(index_path)
+    view.mtime_ns = st.st_mtime_ns
+    _views.put(index_path, (key, view))
     return view
 
 
@@ -230,6 +232,10 @@ def _parse_with_dulwich(index_path: str) -> IndexView:
 
 # Extensions that describe only derived data, which a rewrite may drop (git rebuilds them).
 _DROPPABLE_EXTENSIONS = (b"TREE", b"REUC", b"UNTR")
+
+
+# Stat data for an entry whose file was not looked at: status always hashes such a file.
+NO_STAT = os.stat_result((0,) * 10, {"st_atime_ns": 0, "st_mtime_ns": 0, "st_ctime_ns": 0})
 
 
 def encode_entry(path: bytes, st: os.stat_result, sha: bytes, mode: int) -> bytes:

@@ -87,20 +87,15 @@ def note_index_matches(view: IndexView, tree_id: bytes) -> None:
 
 
 def _compare_index_to_tree(head: dict, view: IndexView, result: RawStatus) -> None:
-    index = {path: (e.mode, e.sha) for path, e in view.entries.items()}
-    for path in view.skipped:
-        if path in head:
-            index[path] = head[path]
     added: dict[bytes, bytes] = {}
-    for path, (mode, sha) in index.items() - head.items():
+    for path, entry in view.entries.items():
         old = head.get(path)
         if old is None:
-            added[path] = sha
-        elif stat.S_IFMT(old[0]) != stat.S_IFMT(mode):
-            result.staged[path] = "typechange"
-        else:
-            result.staged[path] = "modified"
-    for path in head.keys() - index.keys() - view.conflicted:
+            added[path] = entry.sha
+        elif old[1] != entry.sha or old[0] != entry.mode:
+            same_type = stat.S_IFMT(old[0]) == stat.S_IFMT(entry.mode)
+            result.staged[path] = "modified" if same_type else "typechange"
+    for path in head.keys() - view.entries.keys() - view.skipped - view.conflicted:
         result.staged[path] = "deleted"
     deleted: dict[bytes, bytes] = {
         head[path][1]: path for path, kind in result.staged.items() if kind == "deleted"
