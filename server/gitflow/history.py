@@ -1,0 +1,107 @@
+"""History in ``git log --topo-order``'s order, remembered per start commit.
+
+git's order rather than dulwich's ``ORDER_TOPO``: dulwich follows commit dates and so interleaves
+the two lines of a merge, while git shows a commit once all its children are shown and finishes
+one line before the next, which is what the history graph draws best and what ``git log`` users
+expect. Either way the whole history is walked before the first commit can be placed, so the
+order (ids only) is kept for a few start commits and a page just slices it. Commits never
+change, so a kept order is never stale, and repositories holding the same commits share it; when
+HEAD moves forward, only the new commits are ordered and put in front of the old HEAD's order.
+"""
+
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Mapping, Sequence
+
+from dulwich.objects import ObjectID
+from dulwich.repo import ParentsProvider, Repo
+
+# Grafts and shallow boundaries change the parents a repository sees, so they are part of the key.
+Grafts = tuple[tuple[tuple[ObjectID, tuple[ObjectID, ...]], ...], tuple[ObjectID, ...]]
+Order = tuple[ObjectID, ...]
+
+_CACHE_SIZE = 4
+# The search for new commits gives up past this many: a merge of older history leads it down
+# that history, which the full walk then covers again.
+_EXTEND_MAX = 1000
+
+_orders: OrderedDict[tuple[Grafts, ObjectID], Order] = OrderedDict()
+_lock = threading.Lock()
+
+
+def topo_order(repo: Repo, start: ObjectID) -> Order:
+    """Every commit reachable from ``start``, children first, exactly as ``git log --topo-order``."""
+    provider = repo.parents_provider()
+    grafts = _grafts_key(provider)
+    with _lock:
+        known = {sha: order for (g, sha), order in _orders.items() if g == grafts}
+    order = _extended(provider, known, start)
+    if order is None:
+        order = tuple(_topo_sort(start, _parents_below(provider, start)))
+    with _lock:
+        _orders[(grafts, start)] = order
+        _orders.move_to_end((grafts, start))
+        if len(_orders) > _CACHE_SIZE:
+            _orders.popitem(last=False)
+    return order
+
+
+def _grafts_key(provider: ParentsProvider) -> Grafts:
+    grafts = tuple(sorted((sha, tuple(parents)) for sha, parents in provider.grafts.items()))
+    return grafts, tuple(sorted(provider.shallows))
+
+
+def _extended(provider: ParentsProvider, known: Mapping[ObjectID, Order], start: ObjectID) -> Order | None:
+    """The order from ``start`` if the commits not yet ordered lead into history only through one
+    kept start (the old HEAD); None when they do not, or are too many to be worth it.
+
+    Then every new commit descends from that old start, so git's walk shows all of them before
+    it, and shows the old start's history just as it did from there."""
+    parents: dict[ObjectID, list[ObjectID]] = {}
+    bases: set[ObjectID] = set()
+    todo = [start]
+    while todo:
+        sha = todo.pop()
+        if sha in parents or sha in bases:
+            continue
+        if sha in known:
+            bases.add(sha)
+            continue
+        if len(parents) == _EXTEND_MAX:
+            return None
+        parents[sha] = provider.get_parents(sha)
+        if not parents[sha]:  # a root: some history does not lead to a kept start
+            return None
+        todo.extend(parents[sha])
+    if len(bases) != 1:
+        return None
+    (base,) = bases
+    parents[base] = []
+    return tuple(_topo_sort(start, parents)[:-1]) + known[base]
+
+
+def _parents_below(provider: ParentsProvider, start: ObjectID) -> dict[ObjectID, list[ObjectID]]:
+    parents: dict[ObjectID, list[ObjectID]] = {}
+    todo = [start]
+    while todo:
+        sha = todo.pop()
+        if sha not in parents:
+            parents[sha] = provider.get_parents(sha)
+            todo.extend(parents[sha])
+    return parents
+
+
+def _topo_sort(start: ObjectID, parents: Mapping[ObjectID, Sequence[ObjectID]]) -> list[ObjectID]:
+    """git's ``sort_in_topological_order`` for one start: a commit is stacked once its last child
+    is shown, and the last parent stacked is shown next (so a merge's side line comes first)."""
+    children = Counter(p for ps in parents.values() for p in ps)
+    order: list[ObjectID] = []
+    todo = [start]
+    while todo:
+        sha = todo.pop()
+        order.append(sha)
+        for parent in parents[sha]:
+            children[parent] -= 1
+            if not children[parent]:
+                todo.append(parent)
+    return order
