@@ -20,7 +20,7 @@ out = os.environ["MNNWB_OUTPUT_DIR"]
 for burst in range(3):
     for i in range(400):
         print(f"step {burst * 400 + i}")
-    time.sleep(0.3)
+    time.sleep(0.8)  # long enough for a poll to see the job running, even on a loaded machine
 rng = random.Random(7)
 with open(os.path.join(out, "model.bin"), "wb") as f:
     f.write(bytes(rng.getrandbits(8) for _ in range(300_000)))
@@ -60,7 +60,7 @@ def finished(dlc: PaiDlcClient, job_id: str, timeout: float = 20.0) -> CloudJob:
 
 def stream_logs(dlc: PaiDlcClient, job_id: str) -> tuple[list[str], int]:
     """Poll logs until the job ends; return all lines and how many arrived while it ran."""
-    job = wait_for(lambda: (j := dlc.get_job(job_id)).status == "Running" and j)
+    job = wait_for(lambda: ((j := dlc.get_job(job_id)).status == "Running" or j.finished) and j)
     pod_id = job.pods[0].pod_id
     lines: list[str] = []
     cursor, while_running = LogCursor(), 0
