@@ -40,6 +40,8 @@ class DevicePublic(BaseModel):
     online: bool
     info: dict[str, Any]
     last_seen: datetime | None
+    owner: str  # the name of the user who paired it
+    mine: bool  # the caller owns it: only the owner renames, removes and shares a device
 
 
 class DeviceUpdate(BaseModel):

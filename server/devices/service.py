@@ -34,9 +34,11 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def to_public(device: Device, online: bool) -> DevicePublic:
+def to_public(session: Session, viewer: User, device: Device, online: bool) -> DevicePublic:
+    owner = session.get(User, device.owner_id)
     return DevicePublic(id=device.id, name=device.name, online=online, info=device.info,
-                        last_seen=aware(device.last_seen) if device.last_seen else None)
+                        last_seen=aware(device.last_seen) if device.last_seen else None,
+                        owner=owner.name if owner else "", mine=device.owner_id == viewer.id)
 
 
 def list_devices(session: Session, user: User) -> list[Device]:

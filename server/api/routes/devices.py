@@ -30,20 +30,21 @@ BridgeDep = Annotated[DeviceBridge, Depends(get_bridge)]
 @router.get("/devices")
 def list_devices(session: SessionDep, user: CurrentUser, bridge: BridgeDep) -> list[DevicePublic]:
     devices = service.list_devices(session, user)
-    return [service.to_public(d, bridge.is_online(d.id)) for d in devices]
+    return [service.to_public(session, user, d, bridge.is_online(d.id)) for d in devices]
 
 
 @router.get("/devices/{did}")
 def get_device(did: str, session: SessionDep, user: CurrentUser,
                bridge: BridgeDep) -> DevicePublic:
-    return service.to_public(service.usable_device(session, user, did), bridge.is_online(did))
+    device = service.usable_device(session, user, did)
+    return service.to_public(session, user, device, bridge.is_online(did))
 
 
 @router.patch("/devices/{did}")
 def rename_device(did: str, body: DeviceUpdate, session: SessionDep, user: CurrentUser,
                   bridge: BridgeDep) -> DevicePublic:
     device = service.rename_device(session, user, did, body.name)
-    return service.to_public(device, bridge.is_online(did))
+    return service.to_public(session, user, device, bridge.is_online(did))
 
 
 @router.delete("/devices/{did}", status_code=204)

@@ -157,4 +157,10 @@ def test_users_are_listed_and_devices_shared_by_their_owner(team: Team):
     assert team.client.put(url, headers=team.auth("owner")).status_code == 204
     shares = team.client.get(f"/api/devices/{did}/shares", headers=team.auth("owner")).json()
     assert shares == ["editor"]
+    # Each caller is told who paired the device and whether that is them.
+    seen = {who: [(d["name"], d["owner"], d["mine"]) for d in
+                  team.client.get("/api/devices", headers=team.auth(who)).json()]
+            for who in ("owner", "editor", "admin", "viewer")}
+    assert seen == {"owner": [("phone", "owner", True)], "editor": [("phone", "owner", False)],
+                    "admin": [("phone", "owner", False)], "viewer": []}
     assert team.client.delete(url, headers=team.auth("owner")).status_code == 204

@@ -20,6 +20,10 @@ export interface Device {
   online: boolean;
   info: DeviceInfo;
   last_seen: string | null;
+  /** The name of the user who paired it. */
+  owner: string;
+  /** The caller owns it: only the owner renames, removes and shares a device. */
+  mine: boolean;
 }
 
 export interface Pairing {

@@ -4,7 +4,6 @@ import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { listDevices, type Device } from '../../api/devices';
 import { session } from '../workbench/session';
-import { learnOwnership } from './sharing';
 
 const POLL_MS = 3000;
 
@@ -18,7 +17,6 @@ let timer: number | undefined;
 export async function refreshDevices(): Promise<void> {
   try {
     devices.value = await listDevices();
-    learnOwnership(devices.value);
     devicesError.value = null;
   } catch (err) {
     devicesError.value = errorMessage(err);
