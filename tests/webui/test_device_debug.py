@@ -2,7 +2,8 @@
 breakpoint by clicking the editor's gutter, debug on the device, stop on that line, read a local in
 the Variables view, a watch and an evaluation, continue to the end and read the program's last
 output in the device console; pair, rename and revoke a device from the Devices panel; live perf
-charts, an on-device benchmark and the CSV export; typing into a program's stdin."""
+charts, an on-device benchmark and the CSV export; tensor watchpoints; typing into a program's
+stdin."""
 
 import re
 import subprocess
@@ -225,6 +226,59 @@ def test_perf_charts_benchmark_and_csv(
     rows = Path(download.value.path()).read_text().splitlines()
     assert rows[0] == "t,cpu_percent,rss_mb,threads"
     assert len(rows) > 5 and all(len(row.split(",")) == 4 for row in rows[1:])
+
+
+def test_tensor_watchpoints_stop_after_ops_and_continue(
+    context: BrowserContext, live_server: LiveServer, device: dict, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "watch")
+    root = Path(project["path"])
+    subprocess.run(
+        [sys.executable, "-c", BUILD_MODEL, str(root / "tiny.mnn")],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-run-debug").click()
+    page.get_by_test_id("run-panel").get_by_test_id("device-picker").select_option(device["id"])
+    page.get_by_test_id("action-perf").click()
+    watch = page.get_by_test_id("watch-section")
+    expect(watch.get_by_test_id("watch-model")).to_have_value("tiny.mnn")
+
+    # Every op: the model waits on the device after each output until continued.
+    watch.get_by_test_id("watch-start").click()
+    hit = watch.get_by_test_id("watch-hit")
+    expect(hit.get_by_test_id("watch-shape")).to_have_text("1×3×16×16", timeout=60_000)
+    expect(hit.get_by_test_id("watch-stats")).to_contain_text("mean")
+    expect(hit.get_by_test_id("watch-histogram")).to_have_attribute("data-bins", "32")
+    page.screenshot(path=tmp_path / "watch.png")
+    while watch.get_attribute("data-state") != "idle":
+        hits = watch.get_attribute("data-hits")
+        watch.get_by_test_id("watch-continue").click()
+        wait_until(lambda: watch.get_attribute("data-hits") != hits  # noqa: B023
+                   or watch.get_attribute("data-state") == "idle", what="the next hit or the end")
+    seen = int(watch.get_attribute("data-hits") or 0)
+    assert seen >= 3
+    expect(watch.get_by_test_id("watch-done")).to_have_text(f"Finished: {seen} tensors watched.")
+    expect(watch.get_by_test_id("watch-history").locator(".watch-history-row")).to_have_count(seen - 1)
+
+    # One named op only; the sigmoid of ReLU(x) * 2 for x in [0, 1) lies in [0.5, 0.881).
+    watch.get_by_test_id("watch-ops").fill("output")
+    watch.get_by_test_id("watch-start").click()
+    expect(hit).to_have_attribute("data-op", "output", timeout=60_000)
+    stats = hit.get_by_test_id("watch-stats").inner_text()
+    low, high = (float(re.search(rf"{name} (\S+)", stats).group(1)) for name in ("min", "max"))  # type: ignore[union-attr]
+    assert 0.5 <= low <= high < 0.881
+    watch.get_by_test_id("watch-continue").click()
+    expect(watch.get_by_test_id("watch-done")).to_have_text("Finished: 1 tensor watched.", timeout=30_000)
+
+    # Stop at the first hit: the rest of the model is not watched.
+    watch.get_by_test_id("watch-ops").fill("")
+    watch.get_by_test_id("watch-start").click()
+    expect(watch).to_have_attribute("data-state", "paused", timeout=60_000)
+    watch.get_by_test_id("watch-stop").click()
+    expect(watch.get_by_test_id("watch-done")).to_have_text("Finished: 1 tensor watched.", timeout=30_000)
 
 
 def test_console_sends_typed_lines_to_stdin(

@@ -110,6 +110,33 @@ export interface BenchResult {
   ops: OpTime[];
 }
 
+export interface TensorStats {
+  min: number;
+  max: number;
+  mean: number;
+  std: number;
+}
+
+/** One op output, seen by a tensor watchpoint (the model waits on the device until continued). */
+export interface WatchHit {
+  sid: string;
+  op: string;
+  op_type: string;
+  /** Which output of the op. */
+  index: number;
+  shape: number[];
+  stats: TensorStats | null;
+  histogram: { edges: number[]; counts: number[] } | null;
+  sample: number[];
+}
+
+export interface WatchDone {
+  sid: string;
+  ok: boolean;
+  hits: number;
+  error: string | null;
+}
+
 export const listDevices = () => request<Device[]>('GET', '/api/devices');
 
 export const renameDevice = (did: string, name: string) =>

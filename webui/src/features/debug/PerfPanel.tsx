@@ -1,11 +1,12 @@
 // The Perf panel: live charts of the running program, an on-device benchmark of a model with
-// its per-op latency bars, and CSV downloads of everything shown.
+// its per-op latency bars, tensor watchpoints, and CSV downloads of everything shown.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BenchResult } from '../../api/devices';
-import { projectFiles } from '../quickopen/fileIndex';
 import { session } from '../workbench/session';
 import { bench, benchRunning, download, dropped, latencies, latencyCsv, opsCsv, perfVersion, samples, samplesCsv } from './perf';
 import { PerfBoard } from './perfCharts';
+import { ModelSelect, useProjectModels } from './projectModels';
+import { WatchSection } from './WatchSection';
 import { deploy, pickedDevice, runState, sid } from './run';
 
 const TOP_OPS = 30;
@@ -55,16 +56,8 @@ function BenchSummary({ result }: { result: BenchResult }) {
 }
 
 function BenchForm() {
-  const [models, setModels] = useState<string[]>([]);
-  const [model, setModel] = useState('');
+  const [models, model, setModel] = useProjectModels();
   const [threads, setThreads] = useState(4);
-  useEffect(() => {
-    projectFiles().then((files) => {
-      const found = files.filter((f) => f.endsWith('.mnn'));
-      setModels(found);
-      setModel((m) => m || found[0] || '');
-    }, () => undefined);
-  }, []);
   const run = async () => {
     if (!(await deploy())) return;
     benchRunning.value = true;
@@ -73,10 +66,7 @@ function BenchForm() {
   const disabled = !model || !pickedDevice.value || benchRunning.value || runState.value !== 'idle';
   return (
     <div class="bench-form">
-      <select data-testid="bench-model" value={model} onChange={(ev) => setModel(ev.currentTarget.value)}>
-        {!models.length && <option value="">No .mnn model in the project</option>}
-        {models.map((m) => <option key={m} value={m}>{m}</option>)}
-      </select>
+      <ModelSelect models={models} model={model} onPick={setModel} testid="bench-model" />
       <label class="muted">threads <input type="number" min={1} max={64} value={threads} class="bench-threads" onInput={(ev) => setThreads(Number(ev.currentTarget.value) || 1)} /></label>
       <button class="btn btn-small" data-testid="bench-start" disabled={disabled} onClick={() => void run()}>{benchRunning.value ? 'Benchmarking…' : 'Benchmark on device'}</button>
     </div>
@@ -109,6 +99,7 @@ export function PerfPanel() {
           <h2>On-device benchmark</h2>
           <BenchForm />
           {result && <BenchSummary result={result} />}
+          <WatchSection />
         </div>
       </div>
     </div>

@@ -13,6 +13,7 @@ import { CONSOLE_PANEL, openPerf, openRunPanel, PERF_PANEL, REPL_PANEL, revealCo
 import { wirePerfEvents } from './perf';
 import { pickedDevice, runState, start, stop, wireRunEvents } from './run';
 import { RunPanel } from './RunPanel';
+import { wireWatchEvents } from './watch';
 import './debug.css';
 
 function onDebugKey(ev: KeyboardEvent): void {
@@ -45,6 +46,7 @@ export function registerDebugFeature(): void {
   wireRunEvents();
   wireDapEvents();
   wirePerfEvents();
+  wireWatchEvents();
   void loadBreakpoints();
   window.addEventListener('keydown', onDebugKey, true);
   // A run shows its console; a stop shows its line.
