@@ -41,7 +41,8 @@ class DevicePublic(BaseModel):
     info: dict[str, Any]
     last_seen: datetime | None
     owner: str  # the name of the user who paired it
-    mine: bool  # the caller owns it: only the owner renames, removes and shares a device
+    mine: bool  # the caller paired it
+    manage: bool  # the caller may rename, remove and share it: its owner or an admin
 
 
 class DeviceUpdate(BaseModel):

@@ -38,7 +38,8 @@ def to_public(session: Session, viewer: User, device: Device, online: bool) -> D
     owner = session.get(User, device.owner_id)
     return DevicePublic(id=device.id, name=device.name, online=online, info=device.info,
                         last_seen=aware(device.last_seen) if device.last_seen else None,
-                        owner=owner.name if owner else "", mine=device.owner_id == viewer.id)
+                        owner=owner.name if owner else "", mine=device.owner_id == viewer.id,
+                        manage=may_manage(viewer, device))
 
 
 def list_devices(session: Session, user: User) -> list[Device]:
@@ -50,10 +51,15 @@ def list_devices(session: Session, user: User) -> list[Device]:
     return list(session.exec(query))
 
 
+def may_manage(user: User, device: Device) -> bool:
+    """Renaming, removing and sharing a device are for its owner and admins."""
+    return device.owner_id == user.id or user.role == "admin"
+
+
 def get_device(session: Session, user: User, device_id: str) -> Device:
-    """A device the user owns: renaming, removing and sharing stay with the owner."""
+    """A device the user may manage (404 for anyone else, as for no device at all)."""
     device = session.get(Device, device_id)
-    if device is None or device.owner_id != user.id:
+    if device is None or not may_manage(user, device):
         raise NotFound("no such device")
     return device
 

@@ -84,7 +84,7 @@ def test_an_owner_shares_a_device_and_takes_it_back(
         ben_panel = devices_panel(ben, url, new_project(url, auth["ben"], "ben-work"), "ben")
         ben_row = ben_panel.get_by_test_id("device-row")
         expect(ben_row.get_by_test_id("device-name")).to_have_text("board")
-        expect(ben_row.get_by_test_id("device-owner")).to_have_text("shared by ann")
+        expect(ben_row.get_by_test_id("device-owner")).to_have_text("owned by ann")
         expect(row.get_by_test_id("device-owner")).to_have_count(0)
         # Renaming, removing and sharing stay with the owner.
         expect(ben_row.get_by_test_id("device-rename")).to_have_count(0)

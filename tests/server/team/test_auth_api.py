@@ -158,9 +158,16 @@ def test_users_are_listed_and_devices_shared_by_their_owner(team: Team):
     shares = team.client.get(f"/api/devices/{did}/shares", headers=team.auth("owner")).json()
     assert shares == ["editor"]
     # Each caller is told who paired the device and whether that is them.
-    seen = {who: [(d["name"], d["owner"], d["mine"]) for d in
+    seen = {who: [(d["name"], d["owner"], d["mine"], d["manage"]) for d in
                   team.client.get("/api/devices", headers=team.auth(who)).json()]
             for who in ("owner", "editor", "admin", "viewer")}
-    assert seen == {"owner": [("phone", "owner", True)], "editor": [("phone", "owner", False)],
-                    "admin": [("phone", "owner", False)], "viewer": []}
+    assert seen == {"owner": [("phone", "owner", True, True)], "editor": [("phone", "owner", False, False)],
+                    "admin": [("phone", "owner", False, True)], "viewer": []}
+    device_url = f"/api/devices/{did}"
+    assert team.client.patch(device_url, json={"name": "x"}, headers=team.auth("editor")).status_code == 404
     assert team.client.delete(url, headers=team.auth("owner")).status_code == 204
+    # An admin manages every device: shares it, renames it.
+    assert team.client.put(url, headers=team.auth("admin")).status_code == 204
+    renamed = team.client.patch(device_url, json={"name": "lab phone"}, headers=team.auth("admin"))
+    assert renamed.status_code == 200 and renamed.json()["name"] == "lab phone"
+    assert team.client.delete(url, headers=team.auth("admin")).status_code == 204

@@ -22,8 +22,10 @@ export interface Device {
   last_seen: string | null;
   /** The name of the user who paired it. */
   owner: string;
-  /** The caller owns it: only the owner renames, removes and shares a device. */
+  /** The caller paired it. */
   mine: boolean;
+  /** The caller may rename, remove and share it: its owner or an admin. */
+  manage: boolean;
 }
 
 export interface Pairing {

@@ -36,23 +36,22 @@ const failing = (action: (d: Device) => Promise<void>) => (device: Device) => {
 
 function DeviceRow({ device }: { device: Device }) {
   const facts = deviceFacts(device);
-  const mine = device.mine;
   return (
     <div class="device-row" data-testid="device-row" data-id={device.id} data-online={String(device.online)}>
       <span class={device.online ? 'device-dot online' : 'device-dot'} title={device.online ? 'Online' : 'Offline'} />
       <div class="device-main">
         <div class="device-name-line">
           <span class="device-name" data-testid="device-name">{device.name}</span>
-          {!mine && <span class="device-owner muted" data-testid="device-owner" title={`Paired by ${device.owner}`}>shared by {device.owner}</span>}
+          {!device.mine && <span class="device-owner muted" data-testid="device-owner" title={`Paired by ${device.owner}`}>owned by {device.owner}</span>}
           <span class="muted device-seen">{device.online ? 'online' : `last seen ${ago(device.last_seen)}`}</span>
         </div>
         <div class="device-facts muted" title={facts.join(' · ')}>{facts.join(' · ') || 'never connected'}</div>
       </div>
       <div class="device-actions">
-        {account.value && mine && (
+        {account.value && device.manage && (
           <button class="icon-btn" title="Share…" aria-label="Share" data-testid="device-share" onClick={() => (shareTarget.value = device)}>⇄</button>
         )}
-        {mine && (
+        {device.manage && (
           <>
             <button class="icon-btn" title="Rename" aria-label="Rename" data-testid="device-rename" onClick={() => failing(rename)(device)}>✎</button>
             <button class="icon-btn" title="Remove (revoke)" aria-label="Remove" data-testid="device-revoke" onClick={() => failing(revoke)(device)}>🗑</button>
