@@ -200,6 +200,26 @@ def test_initialize_stage_all_commit_and_discard(context: BrowserContext, live_s
     assert (folder / "main.py").read_text() == committed
 
 
+def test_a_group_of_thousands_of_files_shows_the_first_and_the_rest_on_request(
+    context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "generated")
+    folder = Path(project["path"])
+    git("init", "-q", "-b", "main", cwd=folder)
+    for n in range(1200):
+        (folder / "data" / f"{n // 100:02d}").mkdir(parents=True, exist_ok=True)
+        (folder / "data" / f"{n // 100:02d}" / f"sample{n:04d}.txt").write_text(f"{n}\n")
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    untracked = page.locator("[data-testid=scm-group][data-group=untracked]")
+    expect(untracked.locator(".scm-count")).to_have_text("1202")  # and the template's two files
+    expect(untracked.get_by_test_id("scm-file")).to_have_count(500)
+    expect(untracked.get_by_test_id("scm-show-all")).to_have_text("702 more — show all")
+    untracked.get_by_test_id("scm-show-all").click()
+    expect(untracked.get_by_test_id("scm-file")).to_have_count(1202)
+    expect(untracked.get_by_test_id("scm-show-all")).to_have_count(0)
+
+
 def _sign_in(page: Page, password: str, remember: bool = False) -> None:
     prompt = page.get_by_test_id("git-credentials")
     # A refused password asks again, with empty fields.

@@ -1,10 +1,15 @@
 // One group of changed files (Staged, Changes, Untracked, Conflicted): a header with the group's
 // actions and a compact row per file with its state badge and hover actions.
+import { useState } from 'preact/hooks';
 import type { GitFileChange } from '../../api/git';
 import { openEditor } from '../editor/openEditor';
 import { discard, stage, unstage } from './actions';
 import { openDiff } from './open';
 import { badgeFor, type GroupId } from './badges';
+
+// Rows drawn per group until asked for all: a generated folder of thousands of files would
+// otherwise make every status refresh redraw them all.
+const SHOWN_ROWS = 500;
 
 export interface GroupSpec {
   id: GroupId;
@@ -62,7 +67,10 @@ function FileRow({ group, file }: { group: GroupId; file: GitFileChange }) {
 }
 
 export function ChangeGroup({ spec, open, onToggle }: { spec: GroupSpec; open: boolean; onToggle: () => void }) {
+  const [all, setAll] = useState(false);
   if (spec.files.length === 0) return null;
+  const shown = all ? spec.files : spec.files.slice(0, SHOWN_ROWS);
+  const hidden = spec.files.length - shown.length;
   return (
     <div class="scm-group" role="group" data-testid="scm-group" data-group={spec.id}>
       <div class="scm-group-header" onClick={onToggle}>
@@ -71,7 +79,12 @@ export function ChangeGroup({ spec, open, onToggle }: { spec: GroupSpec; open: b
         {actionsFor(spec.id, spec.files, 'scm-group-')}
         <span class="scm-count">{spec.files.length}</span>
       </div>
-      {open && spec.files.map((f) => <FileRow key={f.path} group={spec.id} file={f} />)}
+      {open && shown.map((f) => <FileRow key={f.path} group={spec.id} file={f} />)}
+      {open && hidden > 0 && (
+        <button class="scm-more" data-testid="scm-show-all" onClick={() => setAll(true)}>
+          {hidden.toLocaleString()} more — show all
+        </button>
+      )}
     </div>
   );
 }
