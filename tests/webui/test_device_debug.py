@@ -188,18 +188,18 @@ F.save([y], sys.argv[1])
 """
 
 
+def build_tiny_model(path: Path) -> None:
+    command = [sys.executable, "-c", BUILD_MODEL, str(path)]
+    subprocess.run(command, check=True, capture_output=True, timeout=60)
+
+
 def test_perf_charts_benchmark_and_csv(
     context: BrowserContext, live_server: LiveServer, device: dict, tmp_path: Path
 ) -> None:
     project = create_project(live_server, "perf")
     root = Path(project["path"])
     (root / "app.py").write_text(PERF_SCRIPT)
-    subprocess.run(
-        [sys.executable, "-c", BUILD_MODEL, str(root / "tiny.mnn")],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
+    build_tiny_model(root / "tiny.mnn")
     page = open_project(context, live_server, project)
     open_file(page, "app.py")
     page.get_by_test_id("action-run-debug").click()
@@ -233,12 +233,7 @@ def test_tensor_watchpoints_stop_after_ops_and_continue(
 ) -> None:
     project = create_project(live_server, "watch")
     root = Path(project["path"])
-    subprocess.run(
-        [sys.executable, "-c", BUILD_MODEL, str(root / "tiny.mnn")],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
+    build_tiny_model(root / "tiny.mnn")
     page = open_project(context, live_server, project)
     page.get_by_test_id("action-run-debug").click()
     page.get_by_test_id("run-panel").get_by_test_id("device-picker").select_option(device["id"])
