@@ -223,6 +223,28 @@ def test_an_overflowed_event_queue_means_stat_everything(tree: Path) -> None:
     assert as_porcelain(tree) == porcelain(tree)
 
 
+def test_a_folder_that_cannot_be_watched_is_stated_every_time(
+    tree: Path, stat_count: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As when the user's inotify watch limit is reached: that folder falls back to stats."""
+    real_add = fsmonitor.Inotify.add
+
+    def add(self: fsmonitor.Inotify, path: bytes) -> int | None:
+        return None if path.endswith(b"/docs") else real_add(self, path)
+
+    monkeypatch.setattr(fsmonitor.Inotify, "add", add)
+    service.status(tree)
+    stat_count.clear()
+    service.status(tree)
+    assert stat_count == [4]  # docs/f0..f3 only
+    stat_count.clear()
+    before = (tree / "docs/f1.txt").stat()
+    (tree / "docs/f1.txt").write_text("docs X\n")  # the same size and mtime: only a stat sees it
+    os.utime(tree / "docs/f1.txt", ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert [c.path for c in service.status(tree).unstaged] == ["docs/f1.txt"]
+    assert stat_count == [4]
+
+
 def test_without_inotify_status_stats_everything(
     tree: Path, stat_count: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
