@@ -59,10 +59,7 @@ class IndexView:
         if self._paths is None or self._clean is None:
             self._paths = sorted(self.entries, key=_folder_and_name)
             entries = [self.entries[path] for path in self._paths]
-            self._clean = [
-                (e.mtime_ns, e.size, e.ctime_ns, e.ino, e.mode) if e.mtime_ns < self.mtime_ns else None
-                for e in entries
-            ]
+            self._clean = [_entry_key(e, self.mtime_ns) for e in entries]
         return self._paths, self._clean
 
     def folder_groups(self) -> list[tuple[bytes, list[bytes]]]:
@@ -105,6 +102,14 @@ class IndexView:
                 names.add(name)
             self._folders = folders
         return self._folders
+
+
+def _entry_key(entry: Entry, index_mtime_ns: int) -> tuple[int, ...] | None:
+    """The entry's own stat data as a clean key, unless it is racily clean (modified no earlier
+    than the index was written: its file must be hashed)."""
+    if entry.mtime_ns < index_mtime_ns:
+        return (entry.mtime_ns, entry.size, entry.ctime_ns, entry.ino, entry.mode)
+    return None
 
 
 def _folder_and_name(path: bytes) -> tuple[bytes, bytes]:
@@ -179,9 +184,15 @@ def read_index(index_path: str) -> IndexView:
 def _parse(index_path: str) -> IndexView:
     with open(index_path, "rb") as f:
         data = f.read()
-    signature, version, count = _HEADER.unpack_from(data, 0)
+    signature, version, _count = _HEADER.unpack_from(data, 0)
     if signature != b"DIRC" or version not in (2, 3):
         return _parse_with_dulwich(index_path)
+    return _parse_entries(data)
+
+
+def _parse_entries(data: bytes) -> IndexView:
+    """The entries of a version 2 or 3 index (its header's count of them, from offset 12)."""
+    count = _HEADER.unpack_from(data, 0)[2]
     view = IndexView()
     offset = 12
     unpack, find = _ENTRY.unpack_from, data.find
@@ -259,23 +270,70 @@ def encode_entry(path: bytes, st: os.stat_result, sha: bytes, mode: int) -> byte
 def rewrite_index(index_path: str, updates: dict[bytes, bytes | None]) -> bool:
     """Apply ``path -> encoded entry`` (None removes) to the index, under git's lock file.
 
-    Unchanged entries are copied byte for byte. Returns False, writing nothing, for an index
-    this writer does not handle (version 4, split or sparse indexes); use dulwich's then.
+    Unchanged entries are copied byte for byte, and when the index read under the lock is the
+    one last parsed, the new version's view is derived from it (only the updated entries are
+    parsed) instead of being parsed again by the next status. Returns False, writing nothing, for
+    an index this writer does not handle (version 4, split or sparse indexes); use dulwich's then.
     """
-    entries = _raw_entries(index_path)
-    if entries is None:
-        return False
-    for path, raw in updates.items():
-        entries.pop(path, None)
-        if raw is not None:
-            entries[path] = [raw]
-    body = b"".join(b"".join(entries[path]) for path in sorted(entries))
-    count = sum(len(stages) for stages in entries.values())
-    version = 3 if any(raw[60] & 0x40 for stages in entries.values() for raw in stages) else 2
-    data = _HEADER.pack(b"DIRC", version, count) + body
     with GitFile(index_path, "wb") as f:
+        before = _file_key(index_path)
+        entries = _raw_entries(index_path)
+        if entries is None:
+            f.abort()
+            return False
+        for path, raw in updates.items():
+            entries.pop(path, None)
+            if raw is not None:
+                entries[path] = [raw]
+        body = b"".join(b"".join(entries[path]) for path in sorted(entries))
+        count = sum(len(stages) for stages in entries.values())
+        version = 3 if any(raw[60] & 0x40 for stages in entries.values() for raw in stages) else 2
+        data = _HEADER.pack(b"DIRC", version, count) + body
         f.write(data + sha1(data, usedforsecurity=False).digest())
+        f.flush()
+        written = os.fstat(f.fileno()).st_ino
+    known = _views.get(index_path)
+    after = os.stat(index_path)
+    if known is not None and known[0] == before and after.st_ino == written:
+        key = (after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns)
+        _views.put(index_path, (key, _updated(known[1], updates, after.st_mtime_ns)))
     return True
+
+
+def _file_key(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+# Past this many updated entries, the derived view's sorted paths and clean keys are rebuilt.
+_PATCH_MAX = 64
+
+
+def _updated(old: IndexView, updates: dict[bytes, bytes | None], mtime_ns: int) -> IndexView:
+    """The view of the index ``old`` was parsed from, with ``updates`` applied."""
+    new = IndexView(dict(old.entries), set(old.conflicted), set(old.skipped), mtime_ns)
+    for path in updates:
+        new.entries.pop(path, None)
+        new.conflicted.discard(path)
+        new.skipped.discard(path)
+    raws = [raw for raw in updates.values() if raw is not None]
+    added = _parse_entries(_HEADER.pack(b"DIRC", 3, len(raws)) + b"".join(raws))
+    new.entries.update(added.entries)
+    new.conflicted |= added.conflicted
+    new.skipped |= added.skipped
+    same_paths = (new.entries.keys() == old.entries.keys() and new.conflicted == old.conflicted
+                  and new.skipped == old.skipped)
+    if same_paths and old._paths is not None and old._clean is not None and len(updates) <= _PATCH_MAX:
+        # Only entries changed: the folder structure stands, and so do the other clean keys.
+        new._paths, new._groups = old._paths, old._groups
+        new._folders, new._subfolders = old._folders, old._subfolders
+        new._clean = list(old._clean)
+        for path in updates.keys() & new.entries.keys():
+            new._clean[old._paths.index(path)] = _entry_key(new.entries[path], mtime_ns)
+    return new
 
 
 def _raw_entries(index_path: str) -> dict[bytes, list[bytes]] | None:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from server.core.errors import Conflict, Invalid, NotFound
-from server.gitflow import service
+from server.gitflow import indexfile, service
 from tests.fakes.git_remotes import git
-from tests.server.gitflow.conftest import AUTHOR, write
+from tests.server.gitflow.conftest import AUTHOR, as_porcelain, porcelain, write
 
 
 def test_stage_commit_is_read_by_git(work: Path) -> None:
@@ -116,6 +116,40 @@ def test_discard_refuses_to_remove_a_folder_where_a_file_was(work: Path) -> None
         service.discard(work, ["a.txt"])
     assert caught.value.extra["files"] == ["a.txt"]
     assert (work / "a.txt/keep.txt").read_text() == "work in progress\n"
+
+
+def test_the_index_view_our_writes_leave_equals_a_fresh_parse(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stage, unstage and discard derive the next index view instead of parsing the file again."""
+    index_path = str(work / ".git/index")
+    parse, parsed = indexfile._parse, []
+    monkeypatch.setattr(indexfile, "_parse", lambda path: parsed.append(path) or parse(path))
+    write(work, "a.txt", "edited\n")
+    write(work, "src/new.py", "new\n")
+    service.status(work)  # the view our writes start from
+    parsed.clear()
+
+    def check() -> None:
+        derived = indexfile.read_index(index_path)
+        fresh = parse(index_path)
+        assert (derived.entries, derived.conflicted, derived.skipped) == (
+            fresh.entries, fresh.conflicted, fresh.skipped)
+        fresh.mtime_ns = derived.mtime_ns
+        assert derived.clean_keys()[0] == fresh.clean_keys()[0]
+        assert derived.folder_groups() == fresh.folder_groups()
+
+    steps = {
+        "stage a changed entry": lambda: service.stage(work, ["a.txt"]),  # the folder layout stands
+        "stage a new entry": lambda: service.stage(work, ["src/new.py"]),
+        "unstage both": lambda: service.unstage(work, ["a.txt", "src/new.py"]),
+        "discard": lambda: service.discard(work, ["a.txt"]),
+    }
+    for step_name, step in steps.items():
+        step()
+        assert parsed == [], step_name  # the write's own status used the derived view
+        check()
+    assert as_porcelain(work) == porcelain(work)
 
 
 def test_paths_outside_the_work_tree_are_refused(work: Path) -> None:
