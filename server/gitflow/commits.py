@@ -174,7 +174,9 @@ def unstage(repo: Repo, paths: list[str]) -> list[str]:
 def discard(repo: Repo, paths: list[str]) -> list[str]:
     """Restore work-tree files from the index; delete untracked files named explicitly.
 
-    Every path is checked before the first file is touched."""
+    Every path is checked before the first file is touched. The index is left as it is: its
+    entries already hold what the files now contain (the next status hashes them once, as git
+    would refresh them), so no index write can fail after the work tree has changed."""
     targets = _targets(repo, paths, _changes(repo, "unstaged", "untracked"))
     view = read_index(repo.index_path())
     root = os.fsencode(repo.path)
@@ -189,7 +191,6 @@ def discard(repo: Repo, paths: list[str]) -> list[str]:
         if blocking is not None:
             raise Conflict("a file is where this file's folder was: move or delete it first",
                            files=[decode(blocking)])
-    updates: dict[bytes, IndexUpdate] = {}
     for path in targets:
         entry = view.entries.get(path)
         if entry is None:
@@ -202,8 +203,7 @@ def discard(repo: Repo, paths: list[str]) -> list[str]:
         if os.path.lexists(full):
             os.unlink(full)
         os.makedirs(os.path.dirname(full), exist_ok=True)
-        updates[path] = (build_file_from_blob(blob, entry.mode, full), entry.sha, entry.mode)
-    _write_index_updates(repo, updates)
+        build_file_from_blob(blob, entry.mode, full)
     return [decode(p) for p in targets]
 
 

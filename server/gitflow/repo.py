@@ -15,10 +15,11 @@ from typing import Any
 
 from dulwich.config import Config
 from dulwich.errors import NotGitRepository
+from dulwich.file import FileLocked
 from dulwich.filters import FilterContext, FilterDriver, FilterRegistry
 from dulwich.repo import Repo
 
-from server.core.errors import Invalid, NotFound
+from server.core.errors import Conflict, Invalid, NotFound
 
 
 class TextOnlyFilters(FilterRegistry):
@@ -81,9 +82,20 @@ def open_repo(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
 
 @contextmanager
 def writing(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
-    """Open the repository with its write lock held for the whole block."""
+    """Open the repository with its write lock held for the whole block.
+
+    A lock file left by a git command (running, or killed mid-write) is a 409 naming it: git
+    refuses the same way, and deleting it is for the user to decide."""
     with write_lock(path), open_repo(path) as repo:
-        yield repo
+        try:
+            yield repo
+        except FileLocked as exc:
+            name = os.path.relpath(os.fsdecode(exc.lockfilename), repo.path)
+            raise Conflict(
+                f"another Git process is writing this repository ({name} exists); if none is "
+                "running, delete that file and try again",
+                code="repository_locked",
+            ) from None
 
 
 def init_repo(path: str | os.PathLike[str], branch: str = "main") -> None:

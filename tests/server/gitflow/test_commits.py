@@ -143,13 +143,28 @@ def test_the_index_view_our_writes_leave_equals_a_fresh_parse(
         "stage a changed entry": lambda: service.stage(work, ["a.txt"]),  # the folder layout stands
         "stage a new entry": lambda: service.stage(work, ["src/new.py"]),
         "unstage both": lambda: service.unstage(work, ["a.txt", "src/new.py"]),
-        "discard": lambda: service.discard(work, ["a.txt"]),
+        "discard (no index write)": lambda: service.discard(work, ["a.txt"]),
     }
     for step_name, step in steps.items():
         step()
         assert parsed == [], step_name  # the write's own status used the derived view
         check()
     assert as_porcelain(work) == porcelain(work)
+
+
+def test_a_lock_file_left_by_git_is_a_clear_conflict_and_nothing_changes(work: Path) -> None:
+    write(work, "a.txt", "edited\n")
+    (work / ".git/index.lock").write_bytes(b"")
+    before = (work / ".git/index").read_bytes()
+    for action in (lambda: service.stage(work, ["a.txt"]), lambda: service.unstage(work, ["a.txt"])):
+        with pytest.raises(Conflict) as caught:
+            action()
+        assert caught.value.code == "repository_locked"
+        assert ".git/index.lock" in caught.value.detail
+    assert (work / ".git/index").read_bytes() == before
+    assert (work / "a.txt").read_text() == "edited\n"
+    (work / ".git/index.lock").unlink()
+    assert [c.path for c in service.stage(work, ["a.txt"]).staged] == ["a.txt"]
 
 
 def test_paths_outside_the_work_tree_are_refused(work: Path) -> None:
