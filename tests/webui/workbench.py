@@ -24,6 +24,10 @@ def open_project(context: BrowserContext, live_server, project: dict) -> Page:
 
 def open_file(page: Page, path: str) -> None:
     page.locator(f"[data-testid=tree-item][data-path='{path}']").click()
+    # The editor is created again once its editing features have loaded: wait for that one, so
+    # what a test reads or types next is not lost with the first.
+    editor = page.locator(f"[data-testid=editor][data-path='{path}']")
+    expect(editor).to_have_attribute("data-features", "true")
     expect(editor_lines(page, path)).to_be_visible()
 
 
