@@ -6,7 +6,7 @@ UI_OUT := webui/dist/.vite/manifest.json
 UI_SRC := $(shell find webui/src -type f 2>/dev/null) webui/package.json webui/vite.config.ts webui/tsconfig.json
 NODE_STAMP := webui/node_modules/.package-lock.json
 
-.PHONY: run test check bench setup ui clean
+.PHONY: run test test-load check bench setup ui clean
 
 setup: $(STAMP) $(UI_OUT)
 
@@ -30,6 +30,10 @@ run: setup
 
 test: setup
 	$(VENV)/bin/pytest
+
+# The suite with every core kept busy by other processes, as on a loaded CI machine.
+test-load: setup
+	$(PY) -m tests.cpu_hog $(VENV)/bin/pytest
 
 check: setup
 	$(VENV)/bin/ruff check server device_bridge tests bench

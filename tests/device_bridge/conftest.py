@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from device_bridge.hub import Identity
-from tests.device_bridge.harness import AgentProcess, HubServer, wait_until
+from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="module")

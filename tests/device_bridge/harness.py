@@ -21,6 +21,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from device_bridge import protocol as p
 from device_bridge.hub import DeviceHub, Identity, Limits
 from device_bridge.transport import WebsocketsTransport
+from tests.waiting import SCALE
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -47,7 +48,7 @@ class Recorder:
             return len(self.events)
 
     def wait(self, match: Callable[[Event], bool], timeout: float = 20.0) -> Event:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * SCALE
         with self._cond:
             while True:
                 for event in self.events:
@@ -123,14 +124,6 @@ class HubServer:
         self.loop.close()
 
 
-def wait_until(check: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class AgentProcess:

@@ -6,7 +6,8 @@ from typing import Any
 
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
-from tests.device_bridge.harness import AgentProcess, HubServer, wait_until
+from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.waiting import wait_until
 
 SCRIPT = """def add(a, b):
     total = a + b

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
-from tests.device_bridge.harness import AgentProcess, HubServer, wait_until
+from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.waiting import wait_until
 
 BUILD_MODEL = """
 import sys

@@ -1,7 +1,10 @@
 """Deploy, run, stdin, stop, perf and two sessions — against a real agent process."""
 
+import itertools
 import os
+import re
 import signal
+import statistics
 from pathlib import Path
 
 import psutil
@@ -9,7 +12,8 @@ import psutil
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.hub import Identity
-from tests.device_bridge.harness import AgentProcess, HubServer, wait_until
+from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.waiting import wait_until
 
 
 def attach(server: HubServer, project: str, device_id: str = "dev-a") -> str:
@@ -105,8 +109,10 @@ def test_stop_kills_the_process_group_and_perf_streams(
     sid = attach(hub_server, "p-stop")
     hub_server.call(deploy(hub_server.hub, "p-stop", sid, project))
     run(hub_server, "p-stop", sid, ["spin.py"])
-    text = wait_until(lambda: "child" in hub_server.recorder.output(sid) and hub_server.recorder.output(sid))
-    child = int(text.split()[1])
+    # The whole line, newline included: a log event may end inside the pid.
+    found = wait_until(lambda: re.search(r"^child (\d+)\n", hub_server.recorder.output(sid), re.M),
+                       what="the child's pid line")
+    child = int(found.group(1))
 
     def samples() -> list[dict]:
         events = hub_server.recorder.select(lambda e: e.type == "perf" and e.data["sid"] == sid)
@@ -114,7 +120,8 @@ def test_stop_kills_the_process_group_and_perf_streams(
 
     perf = wait_until(lambda: len(samples()) >= 8 and samples(), what="perf samples")
     times = [sample["t"] for sample in perf]
-    assert (times[-1] - times[0]) / (len(times) - 1) < 0.2
+    # The agent samples at 10 Hz; a loaded machine may delay one sample, not the typical one.
+    assert statistics.median(b - a for a, b in itertools.pairwise(times)) < 0.2
     assert max(sample["threads"] for sample in perf) >= 2
     assert max(sample["rss"] for sample in perf) > 1_000_000
     hub_server.call(hub_server.hub.send("p-stop", p.RunStop(sid=sid)))

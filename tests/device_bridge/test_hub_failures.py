@@ -16,7 +16,8 @@ from websockets.exceptions import ConnectionClosed
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.hub import Identity, Limits
-from tests.device_bridge.harness import AgentProcess, HubServer, wait_until
+from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.waiting import wait_until
 
 INFO = {"id": "raw", "name": "raw", "os": "test", "arch": "x", "python": "3", "cpus": 1, "mem": 1}
 

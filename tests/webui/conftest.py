@@ -1,11 +1,21 @@
-"""Playwright fixtures: Debian's chromium, one logged-in browser context per test, and a
-screenshot of every open page when a test fails."""
+"""Playwright fixtures: Debian's chromium, one logged-in browser context per test, a screenshot
+of every open page when a test fails, and a test that passed fails still when a page logged an
+error to its console (a test expecting a failed request says so with ``console_errors.allow``)."""
 
+import re
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 from server.core.config import REPO_ROOT
 
@@ -51,9 +61,46 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
+class ConsoleErrors:
+    """Errors the pages of watched contexts log to their console, and the ones a test expects."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+
+    def watch(self, ctx: BrowserContext) -> None:
+        ctx.on("page", self._watch_page)
+        for page in ctx.pages:
+            self._watch_page(page)
+
+    def _watch_page(self, page: Page) -> None:
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda error: self.seen.append(f"{page.url}: uncaught {error}"))
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.seen.append(f"{message.page.url if message.page else '?'}: {message.text}")
+
+    def allow(self, pattern: str) -> None:
+        """An error the test brings about on purpose (e.g. the 409 of a stale save)."""
+        self.allowed.append(re.compile(pattern))
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.seen if not any(p.search(e) for p in self.allowed)]
+
+
+@pytest.fixture
+def console_errors(request: pytest.FixtureRequest) -> Iterator[ConsoleErrors]:
+    errors = ConsoleErrors()
+    yield errors
+    if not request.node.stash.get(FAILED, True) and errors.unexpected():
+        pytest.fail("the browser console logged errors:\n" + "\n".join(errors.unexpected()), pytrace=False)
+
+
 @pytest.fixture
 def context(
-    browser: Browser, live_server, request: pytest.FixtureRequest, tmp_path: Path
+    browser: Browser, live_server, request: pytest.FixtureRequest, tmp_path: Path,
+    console_errors: ConsoleErrors,
 ) -> Iterator[BrowserContext]:
     """A browser context holding the session cookie of ``live_server``."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -61,6 +108,7 @@ def context(
     page = ctx.new_page()
     page.goto(f"{live_server.url}/?token={live_server.token}")
     page.close()
+    console_errors.watch(ctx)
     yield ctx
     if request.node.stash.get(FAILED, True):
         for index, open_page in enumerate(ctx.pages):
@@ -71,20 +119,24 @@ def context(
 class People(dict[str, BrowserContext]):
     """One browser context per person, made the first time a test names them."""
 
-    def __init__(self, browser: Browser) -> None:
+    def __init__(self, browser: Browser, console_errors: ConsoleErrors) -> None:
         super().__init__()
         self.browser = browser
+        self.console_errors = console_errors
 
     def __missing__(self, who: str) -> BrowserContext:
         ctx = self.browser.new_context(viewport={"width": 1280, "height": 800})
+        self.console_errors.watch(ctx)
         self[who] = ctx
         return ctx
 
 
 @pytest.fixture
-def people(browser: Browser, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[People]:
+def people(
+    browser: Browser, request: pytest.FixtureRequest, tmp_path: Path, console_errors: ConsoleErrors
+) -> Iterator[People]:
     """Several people in separate browser contexts; screenshots of every page on failure."""
-    crowd = People(browser)
+    crowd = People(browser, console_errors)
     yield crowd
     for who, ctx in crowd.items():
         if request.node.stash.get(FAILED, True):

@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.conftest import LiveServer
-from tests.device_bridge.harness import AgentProcess, wait_until
+from tests.device_bridge.harness import AgentProcess
+from tests.waiting import wait_until
 from tests.webui.workbench import create_project, editor_lines, open_file, open_project
 
 pytestmark = pytest.mark.browser

@@ -12,8 +12,9 @@ from sqlmodel import Session
 from server.core.config import Settings
 from server.users import service, sessions
 from tests.conftest import CSRF, LiveServer, start_live_server
-from tests.device_bridge.harness import AgentProcess, wait_until
+from tests.device_bridge.harness import AgentProcess
 from tests.server.team.conftest import PASSWORD, cheap_argon2  # noqa: F401 - an autouse fixture
+from tests.waiting import wait_until
 from tests.webui.test_team import sign_in
 
 pytestmark = pytest.mark.browser

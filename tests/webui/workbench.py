@@ -1,10 +1,11 @@
 """What a person does on the workbench pages, as small steps the browser tests share."""
 
-import time
 from pathlib import Path
 
 import httpx
 from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.waiting import wait_until
 
 
 def create_project(live_server, name: str, template: str = "empty") -> dict:
@@ -62,7 +63,5 @@ def disk_text(project: dict, path: str) -> str:
 def wait_for_saved_layout(live_server, project: dict, path: str, timeout: float = 10) -> None:
     """Polls the project's server-side UI state until its layout shows an editor on ``path``."""
     url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
-    deadline = time.monotonic() + timeout
-    while f"editor:{path}" not in httpx.get(url, headers=live_server.auth).text:
-        assert time.monotonic() < deadline, f"the layout with {path} was never saved"
-        time.sleep(0.05)
+    wait_until(lambda: f"editor:{path}" in httpx.get(url, headers=live_server.auth).text,
+               timeout, f"the layout with {path} to be saved")

@@ -1,4 +1,4 @@
-"""The Git routes: shapes from DESIGN §5, 4xx errors with codes, ``git`` events on the socket."""
+"""The Git routes: shapes of docs/git.md, 4xx errors with codes, ``git`` events on the socket."""
 
 from pathlib import Path
 

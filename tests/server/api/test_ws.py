@@ -10,6 +10,7 @@ import websockets.sync.client as ws_client
 from starlette.websockets import WebSocketDisconnect
 
 from server.core.events import EventHub
+from tests.waiting import wait_until
 
 
 def _ws(client, project, since=None):
@@ -101,13 +102,7 @@ def test_replay_reports_incomplete_history():
 
 
 def _wait_for(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        result = predicate()
-        if result:
-            return result
-        time.sleep(0.02)
-    raise AssertionError("condition not met in time")
+    return wait_until(predicate, timeout, interval=0.02)
 
 
 def test_outside_edits_reach_every_tab_within_a_second(live_server):

@@ -9,7 +9,8 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import LiveServer
-from tests.device_bridge.harness import AgentProcess, wait_until
+from tests.device_bridge.harness import AgentProcess
+from tests.waiting import wait_until
 
 
 def pair(live: LiveServer, home: Path, name: str = "pi", exact: bool = False) -> tuple[dict, AgentProcess]:

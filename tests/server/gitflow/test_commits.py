@@ -183,7 +183,7 @@ def test_amend_replaces_the_last_commit(work: Path) -> None:
 
 
 def test_two_threads_committing_lose_nothing(work: Path) -> None:
-    """dulwich alone loses commits here (RESEARCH); one lock per repository keeps them all.
+    """dulwich alone loses commits here (docs/git.md); one lock per repository keeps them all.
 
     A thread may find its staged file already committed by the other one; that commit is then
     refused as empty, which loses nothing.

@@ -106,7 +106,7 @@ def test_non_fast_forward_push_is_refused_and_tracking_ref_kept(
 
 
 def test_push_rejected_by_a_server_hook_over_git_daemon(work: Path, tmp_path: Path) -> None:
-    """dulwich raises nothing when a hook rejects a push (RESEARCH); we report the reason."""
+    """dulwich raises nothing when a hook rejects a push (docs/git.md); we report the reason."""
     base = tmp_path / "srv"
     base.mkdir()
     remote = bare_repo(base / "proj.git")

@@ -40,7 +40,7 @@ def test_we_read_and_pop_a_stash_made_by_git(work: Path) -> None:
 
 
 def test_pop_keeps_an_unrelated_uncommitted_edit(work: Path) -> None:
-    """dulwich's stash_pop rewrites every file and wipes this edit (RESEARCH)."""
+    """dulwich's stash_pop rewrites every file and wipes this edit (docs/git.md)."""
     write(work, "a.txt", "stashed\n")
     service.stash_push(work, "s")
     write(work, "src/b.py", "my unrelated edit\n")
@@ -88,7 +88,7 @@ def test_three_way_merge_onto_a_moved_head(work: Path) -> None:
 
 
 def test_nothing_to_stash_is_refused(work: Path) -> None:
-    """dulwich's stash_push records an empty entry here (RESEARCH)."""
+    """dulwich's stash_push records an empty entry here (docs/git.md)."""
     with pytest.raises(Invalid) as caught:
         service.stash_push(work, "empty")
     assert caught.value.code == "nothing_to_stash"

@@ -1,6 +1,5 @@
 """Real small models, generated once per test session, and a helper to run a tool on them."""
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from server.modeltools.runner import Limits, Outcome, WorkerSpec, run_worker
 from tests.fakes import models
+from tests.waiting import wait_until
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,5 @@ def run_dir(tmp_path: Path) -> Path:
 
 def wait_for_run(client: TestClient, run_id: str, timeout: float = 60.0) -> dict:
     """Poll a run until it is final."""
-    deadline = time.monotonic() + timeout
-    while True:
-        run = client.get(f"/api/tool-runs/{run_id}").json()
-        if run["status"] not in ("queued", "running") or time.monotonic() > deadline:
-            return run
-        time.sleep(0.05)
+    return wait_until(lambda: (run := client.get(f"/api/tool-runs/{run_id}").json())["status"]
+                      not in ("queued", "running") and run, timeout, f"tool run {run_id} to finish")

@@ -28,7 +28,7 @@ SERVICE_LEVELS = {
     ("DELETE", "/api/projects/{pid}"): "owner",
     ("DELETE", "/api/projects/{pid}/members/{name}"): "owner",
 }
-# Acting on these must never be possible for a viewer (DESIGN §10).
+# Acting on these must never be possible for a viewer (docs/team.md, Roles).
 RUNS_OR_WRITES = [
     ("POST", "/api/projects/{pid}/jobs"),
     ("POST", "/api/projects/{pid}/tools/{tool}"),

@@ -9,6 +9,7 @@ from typing import Any
 
 from server.core.db import new_id
 from server.training.runner import JobSpec, Transition
+from tests.waiting import SCALE
 
 
 class RecordingSink:
@@ -34,7 +35,7 @@ class RecordingSink:
             self._changed.notify_all()
 
     def wait_for(self, check: Callable[[], bool], timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * SCALE
         with self._changed:
             while not check():
                 left = deadline - time.monotonic()

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.waiting import wait_until
+
 FINISHED = {"succeeded", "failed", "stopped"}
 EXPECTED_ARTIFACTS = {
     "mnn-native-mlp": "model.mnn",
@@ -28,13 +30,8 @@ def submit(client: TestClient, project: dict, **body) -> dict:
 
 
 def wait_job(client: TestClient, job_id: str, statuses=FINISHED, timeout: float = 60) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        job = client.get(f"/api/jobs/{job_id}").json()
-        if job["status"] in statuses:
-            return job
-        assert time.monotonic() < deadline, job
-        time.sleep(0.05)
+    return wait_until(lambda: (job := client.get(f"/api/jobs/{job_id}").json())["status"] in statuses and job,
+                      timeout, f"job {job_id} to reach {sorted(statuses)}")
 
 
 def read_log(client: TestClient, job_id: str) -> str:

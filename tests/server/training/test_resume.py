@@ -2,7 +2,6 @@
 how it ended; a job is never left running."""
 
 import os
-import time
 from pathlib import Path
 
 import psutil
@@ -12,6 +11,7 @@ from server.training.local import RESTART_LOST, LocalRunner
 from server.training.logfile import read_metrics
 from server.training.runner import JobSpec, ProcessRecord
 from tests.server.training.recorder import RecordingSink, make_spec
+from tests.waiting import wait_until
 
 WAITS_FOR_GO = (
     "import json, os, time\n"
@@ -22,11 +22,6 @@ WAITS_FOR_GO = (
 )
 
 
-def wait_until(check, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 @pytest.fixture

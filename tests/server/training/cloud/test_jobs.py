@@ -3,14 +3,13 @@
 import hashlib
 import random
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import psutil
 
 from server.training.cloud import CloudJob, DownloadProgress, JobRequest, LogCursor, PaiDlcClient
 from tests.fakes.paidlc import Emulator
+from tests.waiting import wait_until
 
 from .conftest import Remote, git, push_project
 
@@ -32,14 +31,7 @@ print("done", flush=True)
 METRICS = b'{"loss": 0.5}\n'
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        result = condition()
-        if result:
-            return result
-        time.sleep(0.05)
-    raise AssertionError("condition not met in time")
+wait_for = wait_until
 
 
 def submit(dlc: PaiDlcClient, remote: Remote, command: str, key: str) -> str:

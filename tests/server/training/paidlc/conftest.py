@@ -1,8 +1,7 @@
 """Fixtures for cloud jobs through the API: the PAI-DLC/OSS emulator, the server's settings
 pointing at it, and a project that is a Git repository with a local bare remote."""
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from tests.fakes.git_remotes import bare_repo, git
 from tests.fakes.paidlc import Emulator
+from tests.waiting import wait_until
 
 BUCKET = "mnnwb-artifacts"
 AUTHOR = "Test Person <test@example.com>"
@@ -77,14 +77,7 @@ def push_body(message: str = "training code") -> dict[str, Any]:
     return {"commit_and_push": True, "message": message, "author": AUTHOR}
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.05)
+wait_for = wait_until
 
 
 def wait_job(client: TestClient, job_id: str, statuses: set[str] = FINISHED) -> dict[str, Any]:
