@@ -42,7 +42,7 @@ def url_for(settings: Settings, token: str, port: int | None = None) -> str:
 
 
 def serve_problem(settings: Settings) -> str | None:
-    """Why the server must not start with these settings, if it must not (DESIGN §10)."""
+    """Why the server must not start with these settings, if it must not (docs/security.md)."""
     if (settings.certfile is None) != (settings.keyfile is None):
         return "TLS needs both --certfile and --keyfile"
     if not settings.team:

@@ -77,7 +77,7 @@ CredentialDep = Annotated[Credential | None, Depends(credential)]
 
 
 # Every project route takes the project through one of these; each checks the caller's role
-# (DESIGN §10): viewers read, editors also write and run code, owners also manage members.
+# (docs/team.md, Roles): viewers read, editors also write and run code, owners also manage members.
 def readable_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
     return projects.get_project(session, user, pid, "read")
 

@@ -1,4 +1,4 @@
-"""The device websocket ``/bridge/v1/device``: agents dial in here (DESIGN §7).
+"""The device websocket ``/bridge/v1/device``: agents dial in here (docs/protocol.md).
 
 The endpoint only adapts Starlette's socket to the hub's ``Transport``; authentication happens
 in-protocol with the first message (``hello``), so the security middleware leaves this path open.

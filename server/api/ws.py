@@ -1,4 +1,4 @@
-"""The per-tab websocket: ``/api/projects/{pid}/ws?since=SEQ`` (DESIGN §6).
+"""The per-tab websocket: ``/api/projects/{pid}/ws?since=SEQ`` (docs/api.md).
 
 The endpoint authenticates (middleware + project access) and hands the socket to a
 ``TabConnection``, which runs three loops: send queued events, receive commands, ping.

@@ -63,7 +63,7 @@ class Settings(BaseSettings):
         return self.data_dir / "token"
 
     def ensure_dirs(self) -> None:
-        """Create the data directory layout (DESIGN §12) with private permissions."""
+        """Create the data directory layout (docs/quickstart.md) with private permissions."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir.chmod(0o700)
         for sub in ("projects", "jobs", "tool-runs"):

@@ -1,4 +1,4 @@
-"""Authentication and browser protections (DESIGN §10).
+"""Authentication and browser protections (docs/security.md).
 
 One ASGI middleware checks, in order: forwarded headers (only from trusted proxies), the Host
 header (DNS rebinding), a ``?token=`` exchange on page loads (local mode), authentication

@@ -1,4 +1,4 @@
-"""Request and response schemas of the Git flow (DESIGN §5), and its one table."""
+"""Request and response schemas of the Git flow (docs/git.md), and its one table."""
 
 from datetime import datetime
 from typing import Literal

@@ -1,6 +1,6 @@
 """Fast status: staged (index vs HEAD), unstaged (work tree vs index), untracked, conflicted.
 
-Where dulwich's ``porcelain.status`` spends its time (RESEARCH): reading the index into rich
+Where dulwich's ``porcelain.status`` spends its time (docs/git.md, Speed): reading the index into rich
 objects, and an untracked scan that rescans the index once per folder. Here the index is read
 into plain tuples (``indexfile``), the work tree is compared like git does — ``lstat`` each
 tracked file (or take its stat from ``fsmonitor`` when nothing changed it since the last status)

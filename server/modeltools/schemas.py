@@ -1,7 +1,7 @@
 """Argument models of the model tools, shared by the HTTP API and the worker.
 
 Through the API, paths are project-relative; the service resolves them to absolute paths inside
-the project before the worker sees them. Field names follow the API contract (DESIGN §5).
+the project before the worker sees them. Field names follow the API contract (docs/model-tools.md).
 """
 
 from typing import Annotated, Literal

@@ -1,4 +1,4 @@
-"""The ``pai-dlc`` runner: jobs run on an Alibaba Cloud PAI-DLC cluster (DESIGN §8).
+"""The ``pai-dlc`` runner: jobs run on an Alibaba Cloud PAI-DLC cluster (docs/pai-dlc.md).
 
 Before the row exists, ``PreparePaiDlc`` (``cloud_submit.py``) has made sure the commit is pushed
 and has a code source. ``submit`` calls ``CreateJob`` with that commit, the command and the OSS

@@ -1,4 +1,4 @@
-"""The contract between the job service and a training backend (DESIGN §8).
+"""The contract between the job service and a training backend (docs/training.md, Backends).
 
 A ``Runner`` runs jobs somewhere (this machine, a cloud cluster). The job row in the database is
 the durable truth and belongs to the service: runners never touch the database, they report

@@ -1,5 +1,5 @@
 """Cloud training: the PAI-DLC settings (secrets write-only), its machine types, where a cloud
-job runs, and pulling a job's artifacts into the project (DESIGN §5, §8)."""
+job runs, and pulling a job's artifacts into the project (docs/pai-dlc.md)."""
 
 from typing import Annotated
 

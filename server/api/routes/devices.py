@@ -1,4 +1,4 @@
-"""Devices: registry, pairing, and a project's sessions on a device (DESIGN §5, §7)."""
+"""Devices: registry, pairing, and a project's sessions on a device (docs/protocol.md §9.3)."""
 
 from typing import Annotated
 

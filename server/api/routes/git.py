@@ -1,4 +1,4 @@
-"""Git: the Source Control panel's API (DESIGN §5). Every write runs in the threadpool and is
+"""Git: the Source Control panel's API (docs/git.md). Every write runs in the threadpool and is
 followed by a ``git`` ``changed`` event; fetch, pull and push also stream ``progress``."""
 
 from collections.abc import Callable

@@ -1,4 +1,4 @@
-"""Training jobs, a project's interpreter and its venv (DESIGN §5, §8)."""
+"""Training jobs, a project's interpreter and its venv (docs/training.md)."""
 
 from typing import Annotated
 
