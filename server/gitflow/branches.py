@@ -4,6 +4,9 @@ Unlike dulwich's porcelain, deleting the current branch is refused, and so is de
 whose commits are not merged into HEAD or its upstream unless forced.
 """
 
+import os
+
+from dulwich.file import GitFile
 from dulwich.graph import can_fast_forward
 from dulwich.objects import ObjectID
 from dulwich.refs import Ref, check_ref_format
@@ -16,6 +19,7 @@ from server.gitflow.worktree import switch_tree
 
 HEADS = b"refs/heads/"
 REMOTES = b"refs/remotes/"
+TAGS = b"refs/tags/"
 # Counting further than this is slow on long histories and useless in a badge.
 MAX_COUNT = 1000
 
@@ -87,17 +91,47 @@ def create_branch(repo: Repo, name: str, start_point: str | None = None) -> Bran
 
 
 def checkout(repo: Repo, name: str) -> None:
-    """Switch to branch ``name``; a remote branch ``x`` (as ``origin/x``) gets a local branch."""
-    ref = branch_ref(name)
+    """Switch to ``name`` as ``git checkout`` does: a local branch; a remote branch (``origin/x``,
+    or ``x`` when one remote has it) through a local tracking branch ``x``, made if missing; a
+    tag by detaching HEAD at its commit."""
+    branch_ref(name)
+    local, remote = _local_branch_for(repo, name)
     previous = current_branch(repo) or (head_id(repo) or b"").decode()
-    old_tree = head_tree_id(repo)
-    remote = None if ref in repo.refs else _tracked_remote(repo, name)
-    target = repo.refs[ref] if remote is None else repo.refs[_remote_ref(remote, name)]
-    switch_tree(repo, old_tree, get_commit(repo, target).tree, "checkout")
+    message = f"checkout: moving from {previous} to {local or name}".encode()
+    if local is None:
+        target = resolve_commit(repo, name).id
+        switch_tree(repo, head_tree_id(repo), get_commit(repo, target).tree, "checkout")
+        _detach_head(repo, target, message)
+        return
+    ref = branch_ref(local)
+    target = repo.refs[ref] if remote is None else repo.refs[_remote_ref(remote, local)]
+    switch_tree(repo, head_tree_id(repo), get_commit(repo, target).tree, "checkout")
     if remote is not None:
-        _create_tracking_branch(repo, name, remote, target)
-    message = f"checkout: moving from {previous} to {name}".encode()
+        _create_tracking_branch(repo, local, remote, target)
     repo.refs.set_symbolic_ref(Ref(b"HEAD"), ref, message=message)
+
+
+def _detach_head(repo: Repo, target: ObjectID, message: bytes) -> None:
+    """Point HEAD itself at ``target`` (dulwich's ref writes would move the branch it names)."""
+    old = head_id(repo)
+    with GitFile(os.path.join(repo.controldir(), "HEAD"), "wb") as f:
+        f.write(target + b"\n")
+    repo.refs._log(Ref(b"HEAD"), old, target, message=message)
+
+
+def _local_branch_for(repo: Repo, name: str) -> tuple[str | None, bytes | None]:
+    """The local branch to switch to and, when it must be made, the remote it tracks; a tag
+    gives ``(None, None)``."""
+    if branch_ref(name) in repo.refs:
+        return name, None
+    raw = name.encode()
+    if b"/" in raw and Ref(REMOTES + raw) in repo.refs:
+        remote, _, short = raw.partition(b"/")
+        local = short.decode()
+        return local, (None if branch_ref(local) in repo.refs else remote)
+    if Ref(TAGS + raw) in repo.refs:
+        return None, None
+    return name, _tracked_remote(repo, name)
 
 
 def _remote_ref(remote: bytes, name: str) -> Ref:

@@ -15,7 +15,7 @@ from dulwich.merge import MergeConflictInfo, Merger, recursive_merge
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
-from server.gitflow.commits import move_head, write_commit
+from server.gitflow.commits import identity, move_head, write_commit
 from server.gitflow.trees import get_commit, head_id
 from server.gitflow.worktree import check_incoming, refuse_overwrites, switch_tree, write_changes
 
@@ -27,7 +27,8 @@ class MergeOutcome:
     conflicts: list[bytes] = field(default_factory=list)
 
 
-def merge_into_head(repo: Repo, theirs: ObjectID, label: str, who: bytes) -> MergeOutcome:
+def merge_into_head(repo: Repo, theirs: ObjectID, label: str, who: bytes | None) -> MergeOutcome:
+    """``who`` makes the merge commit; a fast-forward makes none, so it needs no identity."""
     head = head_id(repo)
     if head is not None and (theirs == head or can_fast_forward(repo, theirs, head)):
         return MergeOutcome("up_to_date", head)
@@ -36,7 +37,7 @@ def merge_into_head(repo: Repo, theirs: ObjectID, label: str, who: bytes) -> Mer
         switch_tree(repo, old_tree, get_commit(repo, theirs).tree, "pull")
         move_head(repo, head, theirs, b"pull: Fast-forward", who)
         return MergeOutcome("fast_forward", theirs)
-    return _three_way(repo, head, theirs, label, who)
+    return _three_way(repo, head, theirs, label, who or identity(repo, None))
 
 
 def _three_way(repo: Repo, head: ObjectID, theirs: ObjectID, label: str, who: bytes) -> MergeOutcome:

@@ -63,6 +63,14 @@ class Branch(BaseModel):
     behind: int = 0
 
 
+class TagInfo(BaseModel):
+    name: str
+    commit: str | None = PydanticField(description="the commit the tag points to, peeled")
+    target: str = PydanticField(description="the peeled object (a commit, unless tagging a tree or blob)")
+    annotated: bool
+    message: str = ""
+
+
 class Remote(BaseModel):
     name: str
     url: str
@@ -122,6 +130,7 @@ class StashCreate(BaseModel):
 class FetchResult(BaseModel):
     remote: str
     updated: list[str]
+    tags: list[str] = PydanticField(default_factory=list, description="tags the fetch added")
 
 
 class PullResult(BaseModel):

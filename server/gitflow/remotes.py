@@ -26,6 +26,7 @@ from server.gitflow.commits import identity
 from server.gitflow.merge import MergeOutcome, merge_into_head
 from server.gitflow.models import FetchResult, PushResult, Remote
 from server.gitflow.repo import SafeRepo
+from server.gitflow.tags import take_remote_tags
 from server.gitflow.transport import (
     Progress,
     check_url,
@@ -140,7 +141,7 @@ def _update_tracking(repo: Repo, remote: str, refs: Mapping[Ref, ObjectID | None
             if (repo.refs[Ref(local)] if Ref(local) in repo.refs else None) != sha:
                 repo.refs.set_if_equals(Ref(local), None, sha, message=b"fetch: " + ref)
                 updated.append(local[len(REMOTES) :].decode())
-    return FetchResult(remote=remote, updated=sorted(updated))
+    return FetchResult(remote=remote, updated=sorted(updated), tags=take_remote_tags(repo, refs))
 
 
 def _remote_and_credentials(
@@ -171,7 +172,7 @@ def pull(
 ) -> tuple[str, MergeOutcome]:
     name = _branch_name(repo, branch, "pull")
     branch_ref(name)
-    who = identity(repo, author)
+    who = identity(repo, author) if author else None
     fetch(repo, remote, credentials, timeout, progress, lock)
     tracking = REMOTES + f"{remote}/{name}".encode()
     if Ref(tracking) not in repo.refs:
@@ -292,10 +293,12 @@ def _clone_into(
     fetch_refs = {r: s for r, s in result.refs.items() if r.startswith(HEADS) and s and s != ZERO_SHA}
     for ref, sha in fetch_refs.items():
         repo.refs.set_if_equals(Ref(REMOTES + b"origin/" + ref[len(HEADS) :]), None, sha, message=b"clone")
+    take_remote_tags(repo, result.refs)
     default = (result.symrefs or {}).get(Ref(b"HEAD")) or next(iter(sorted(fetch_refs)), None)
     if default is None or default not in fetch_refs:
         return None
     name = default[len(HEADS) :]
+    repo.refs.set_symbolic_ref(Ref(REMOTES + b"origin/HEAD"), Ref(REMOTES + b"origin/" + name))
     tree = get_commit(repo, fetch_refs[default]).tree
     changes = list(tree_changes(repo.object_store, None, tree))
     check_incoming(repo, changes)

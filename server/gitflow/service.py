@@ -25,9 +25,11 @@ from server.gitflow.models import (
     StashApplied,
     StashEntry,
     Status,
+    TagInfo,
 )
 from server.gitflow.repo import init_repo, open_repo, write_lock, writing
 from server.gitflow.status import status as read_status
+from server.gitflow.tags import list_tags
 from server.gitflow.transport import DEFAULT_TIMEOUT, Progress, split_credentials
 
 Folder = str | os.PathLike[str]
@@ -84,6 +86,11 @@ def show(folder: Folder, sha: str) -> CommitDetail:
 def branches(folder: Folder) -> list[Branch]:
     with open_repo(folder) as repo:
         return branch_ops.list_branches(repo)
+
+
+def tags(folder: Folder) -> list[TagInfo]:
+    with open_repo(folder) as repo:
+        return list_tags(repo)
 
 
 def create_branch(folder: Folder, name: str, start_point: str | None = None) -> Branch:

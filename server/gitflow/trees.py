@@ -4,7 +4,7 @@ import stat
 import threading
 from collections import OrderedDict
 
-from dulwich.object_store import BaseObjectStore
+from dulwich.object_store import BaseObjectStore, peel_sha
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
@@ -71,13 +71,13 @@ def get_commit(repo: Repo, sha: bytes) -> Commit:
 
 
 def resolve_commit(repo: Repo, spec: str) -> Commit:
-    """A commit by full or abbreviated id, branch, tag or ``HEAD``."""
+    """A commit by full or abbreviated id, branch, tag (annotated ones peeled) or ``HEAD``."""
     if not spec or len(spec) > 250 or not spec.isascii():
         raise NotFound(f"commit not found: {spec[:80]}")
     raw = spec.encode("ascii")
     for ref in (raw, b"refs/heads/" + raw, b"refs/tags/" + raw, b"refs/remotes/" + raw):
         if Ref(ref) in repo.refs:
-            return get_commit(repo, repo.refs[Ref(ref)])
+            return get_commit(repo, peeled_id(repo.object_store, repo.refs[Ref(ref)]))
     if len(raw) == 40:
         return get_commit(repo, raw)
     if 4 <= len(raw) < 40 and all(c in b"0123456789abcdef" for c in raw):
@@ -86,6 +86,14 @@ def resolve_commit(repo: Repo, spec: str) -> Commit:
         if len(commits) == 1:
             return get_commit(repo, commits[0])
     raise NotFound(f"commit not found: {spec}")
+
+
+def peeled_id(store: BaseObjectStore, sha: ObjectID) -> ObjectID:
+    """The object a (possibly nested) tag points to; any other object is itself."""
+    try:
+        return peel_sha(store, sha)[1].id
+    except KeyError:
+        return sha
 
 
 def head_tree_id(repo: Repo) -> ObjectID | None:

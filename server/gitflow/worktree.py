@@ -13,6 +13,7 @@ from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
 from server.core.errors import Conflict, Invalid
+from server.gitflow import gitlinks
 from server.gitflow.paths import check_entries, element_is_safe
 from server.gitflow.status import decode, raw_status
 
@@ -101,15 +102,23 @@ def switch_tree(repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, actio
 def write_changes(
     repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, changes: list[TreeChange]
 ) -> None:
+    """Write ``changes`` into the work tree and index; submodules stay gitlinks."""
+    links = [c for c in changes if gitlinks.is_gitlink_change(c)]
+    root = os.fsencode(repo.path)
     try:
+        gitlinks.remove_folders(root, links)
         update_working_tree(
             repo,
             old_tree,
             new_tree,
-            iter(changes),
+            iter([c for c in changes if not gitlinks.is_gitlink_change(c)]),
             validate_path_element=element_is_safe,
             allow_overwrite_modified=False,
         )
+        if links:
+            index = repo.open_index()
+            gitlinks.record(root, index, links)
+            index.write()
     except InvalidPathError as e:
         raise Invalid("refused: unsafe path in the tree", code="unsafe_paths") from e
     except OSError as e:
