@@ -2,9 +2,10 @@
 
 One ASGI middleware checks, in order: forwarded headers (only from trusted proxies), the Host
 header (DNS rebinding), a ``?token=`` exchange on page loads (local mode), authentication
-(``Authorization: Bearer`` or the session cookie), CSRF on state-changing requests, and the exact
-Origin of websockets. Everything is denied by default; only the health check, the static bundle,
-the device bridge (which authenticates in-protocol) and, in team mode, the login page are open.
+(``Authorization: Bearer`` or the session cookie), CSRF on state-changing cookie requests, and
+the exact Origin of websockets. Everything is denied by default; only the health check, the
+static bundle, the device bridge (which authenticates in-protocol) and, in team mode, the login
+page are open.
 
 Local mode knows one secret, the token in the data dir. Team mode looks sessions and personal API
 tokens up in the database and puts ``"user:<id>"`` on the request instead of ``"local"``.
@@ -89,6 +90,11 @@ def _cookies(header: str) -> dict[str, str]:
     return {name: value for name, _, value in pairs}
 
 
+def _bearer(headers: dict[str, str]) -> str | None:
+    auth = headers.get("authorization", "")
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+
 def host_name(host_header: str) -> str:
     """The host part of a Host header, without port; IPv6 brackets removed."""
     host = host_header.strip().lower()
@@ -156,7 +162,7 @@ class SecurityMiddleware:
         if principal is None and not public and not (self.team and path in LOGIN_PATHS):
             await self._deny(scope, send, 401, "unauthorized", "authentication required")
             return
-        problem = self._csrf_problem(scope, headers) if not public else None
+        problem = self._csrf_problem(scope, headers, principal) if not public else None
         if problem:
             await self._deny(scope, send, 403, "forbidden", problem)
             return
@@ -167,8 +173,7 @@ class SecurityMiddleware:
         """Who is calling: ``"local"``, ``"user:<id>"`` (team mode) or nobody."""
         if not self.team:
             return "local" if self._authenticated(headers) else None
-        auth = headers.get("authorization", "")
-        bearer = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+        bearer = _bearer(headers)
         cookie = _cookies(headers.get("cookie", "")).get(COOKIE_NAME)
         if not bearer and not cookie:
             return None
@@ -180,16 +185,16 @@ class SecurityMiddleware:
         return "user:" + credential.user_id
 
     def _authenticated(self, headers: dict[str, str]) -> bool:
-        auth = headers.get("authorization", "")
-        if auth.lower().startswith("bearer "):
-            return hmac.compare_digest(auth[7:].strip().encode(), self.token.encode())
+        bearer = _bearer(headers)
+        if bearer is not None:
+            return hmac.compare_digest(bearer.encode(), self.token.encode())
         cookie = _cookies(headers.get("cookie", "")).get(COOKIE_NAME, "")
         return hmac.compare_digest(cookie.encode(), self.cookie.encode())
 
     def _origin_ok(self, origin: str, host: str) -> bool:
         return origin in self.allowed_origins or origin in (f"http://{host}", f"https://{host}")
 
-    def _csrf_problem(self, scope: Scope, headers: dict[str, str]) -> str | None:
+    def _csrf_problem(self, scope: Scope, headers: dict[str, str], principal: str | None) -> str | None:
         origin = headers.get("origin")
         host = headers.get("host", "")
         if scope["type"] == "websocket":
@@ -200,6 +205,10 @@ class SecurityMiddleware:
             return None
         if origin is not None and origin != "null" and not self._origin_ok(origin, host):
             return "cross-origin request refused"
+        # A browser cannot attach a bearer token to a forged request (only cookies ride along),
+        # so scripts and CI clients authenticated by one need neither a JSON body nor the header.
+        if principal is not None and _bearer(headers) is not None:
+            return None
         content_type = headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type != "application/json" and CSRF_HEADER not in headers:
             return f"state-changing requests need a JSON body or the {CSRF_HEADER} header"

@@ -14,6 +14,7 @@ from server.api.routes import (
     members,
     netron,
     projects,
+    search,
     system,
     tools,
 )
@@ -22,4 +23,5 @@ ROUTERS: list[APIRouter] = [
     system.router, projects.router, files.router, jobs.router, cloud.router, tools.router, ws.router,
     devices.router, device_ws.router, git.router,
     auth.router, members.router, device_shares.router, netron.router,
+    search.router,
 ]

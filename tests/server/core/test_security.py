@@ -55,11 +55,11 @@ def test_loopback_hosts_are_allowed(client):
         assert client.get("/api/projects", headers={"Host": host}).status_code == 200
 
 
-def test_text_plain_post_is_refused_without_the_header(settings, anon_client):
+def test_text_plain_post_with_the_cookie_is_refused_without_the_header(settings, anon_client):
     token = anon_client.app.state.token
     response = anon_client.post(
         "/api/projects", content='{"name": "x"}',
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "text/plain"},
+        headers={"Cookie": f"{COOKIE_NAME}={session_value(token)}", "Content-Type": "text/plain"},
     )
     assert response.status_code == 403
     assert anon_client.get("/api/projects", headers={"Authorization": f"Bearer {token}"}).json() == []
