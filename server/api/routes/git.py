@@ -47,6 +47,7 @@ from server.gitflow.models import (
     StashEntry,
     Status,
     SyncRequest,
+    TagInfo,
 )
 from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
 from server.modeltools.models import ToolRunPublic
@@ -199,6 +200,11 @@ def commit_diff(project: ProjectDep, sha: str, path: str) -> Diff:
 @router.get("/branches")
 def branches(project: ProjectDep) -> list[Branch]:
     return service.branches(project.path)
+
+
+@router.get("/tags")
+def tags(project: ProjectDep) -> list[TagInfo]:
+    return service.tags(project.path)
 
 
 @router.post("/branches", status_code=201)

@@ -119,3 +119,21 @@ def test_create_a_project_by_cloning(client, repo_project, tmp_path):
     assert (Path(cloned["path"]) / "a.txt").read_text() == "alpha\n"
     status = client.get(f"/api/projects/{cloned['id']}/git/status").json()
     assert (status["branch"], status["unstaged"], status["untracked"]) == ("main", [], [])
+
+
+def test_tags_are_listed_and_checked_out_detached(client, repo_project):
+    root, base = repo_project
+    client.post(f"{base}/stage", json={"paths": ["a.txt"]})
+    first = client.post(f"{base}/commit", json={"message": "first"}).json()["sha"]
+    git("tag", "-a", "v1", "-m", "one", cwd=root)
+    git("tag", "light", cwd=root)
+    listed = client.get(f"{base}/tags").json()
+    assert [(t["name"], t["commit"], t["annotated"], t["message"]) for t in listed] == [
+        ("light", first, False, ""),
+        ("v1", first, True, "one"),
+    ]
+    assert client.get(f"{base}/log", params={"ref": "v1"}).json()[0]["sha"] == first
+    detached = client.post(f"{base}/checkout", json={"branch": "v1"}).json()
+    assert (detached["branch"], detached["head"]) == (None, first)
+    missing = client.post(f"{base}/checkout", json={"branch": "nope"})
+    assert (missing.status_code, missing.json()["code"]) == (404, "branch_not_found")
