@@ -127,5 +127,7 @@ def project_page(
         }
         return render_shell(request, "Not found", config, status=exc.status)
     public = projects.to_public(project, user).model_dump(mode="json")
-    config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws"}
+    # A project without Git asks nothing of Git until a repository appears (a `git` event says so).
+    has_git = (Path(project.path) / ".git").exists()
+    config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws", "git": has_git}
     return render_shell(request, project.name, config)

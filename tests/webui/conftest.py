@@ -75,11 +75,12 @@ class ConsoleErrors:
 
     def _watch_page(self, page: Page) -> None:
         page.on("console", self._on_console)
-        page.on("pageerror", lambda error: self.seen.append(f"{page.url}: uncaught {error}"))
+        page.on("pageerror", lambda error: self.seen.append(f"uncaught {error} ({page.url})"))
 
     def _on_console(self, message: ConsoleMessage) -> None:
         if message.type == "error":
-            self.seen.append(f"{message.page.url if message.page else '?'}: {message.text}")
+            # For a failed request the location is the request's URL: say which one failed.
+            self.seen.append(f"{message.text} ({message.location.get('url', '')})")
 
     def allow(self, pattern: str) -> None:
         """An error the test brings about on purpose (e.g. the 409 of a stale save)."""

@@ -72,6 +72,8 @@ export interface PageConfig {
   project: Project | null;
   version: string;
   ws_path: string | null;
+  /** Whether the project folder held a Git repository when the page was served. */
+  git?: boolean;
   /** Why the page has no project, when page is "missing". */
   error?: string;
 }

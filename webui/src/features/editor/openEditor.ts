@@ -1,24 +1,11 @@
-import type { AddPanelPositionOptions } from 'dockview';
+import { mainGroup } from '../workbench/areas';
 import { dock, showPanel } from '../workbench/panels';
 import { editorPanelId } from './EditorPanel';
 
 export const EDITOR_PANEL = 'editor';
 export const FILES_PANEL = 'files';
 
-/** New editors join the other editors; the first one opens to the right of the file tree. */
-function editorPosition(): AddPanelPositionOptions | undefined {
-  const api = dock();
-  const active = api.activePanel;
-  if (active?.id.startsWith('editor:')) return { referencePanel: active };
-  const other = api.panels.find((p) => p.id.startsWith('editor:'));
-  if (other) return { referencePanel: other };
-  const editorArea = api.groups.find((g) => !g.panels.some((p) => p.id === FILES_PANEL));
-  if (editorArea) return { referenceGroup: editorArea };
-  if (api.getPanel(FILES_PANEL)) return { referencePanel: FILES_PANEL, direction: 'right' };
-  return undefined;
-}
-
-/** Opens (or focuses) the editor tab of a file. */
+/** Opens (or focuses) the editor tab of a file; new ones always go to the main area. */
 export function openEditor(path: string): void {
   const id = editorPanelId(path);
   showPanel({
@@ -26,6 +13,6 @@ export function openEditor(path: string): void {
     component: EDITOR_PANEL,
     title: path.slice(path.lastIndexOf('/') + 1),
     params: { path },
-    position: dock().getPanel(id) ? undefined : editorPosition(),
+    position: dock().getPanel(id) ? undefined : { referenceGroup: mainGroup() },
   });
 }

@@ -8,7 +8,7 @@ import { ChangeGroup, type GroupSpec } from './ChangeGroup';
 import { showRemotes } from './dialogs';
 import { openHistory } from './open';
 import { StashList } from './StashList';
-import { busy, progress, refresh, repoError, repoState, status } from './store';
+import { busy, progress, refresh, repoError, repoState, status, syncNow } from './store';
 import { pid } from '../workbench/session';
 
 function ToolButton(props: { label: string; glyph: string; testid: string; onClick: (ev: MouseEvent) => void; disabled?: boolean }) {
@@ -151,7 +151,7 @@ function Body() {
 }
 
 export function SourceControlPanel() {
-  useEffect(() => void refresh(), []);
+  useEffect(syncNow, []);
   return (
     <div class="scm-panel" data-testid="scm-panel" data-state={repoState.value}>
       <Toolbar />

@@ -2,13 +2,12 @@
 // editing; diffs and history in the editor area.
 import type { AddPanelPositionOptions } from 'dockview';
 import { FILES_PANEL } from '../editor/openEditor';
+import { mainGroup } from '../workbench/areas';
 import { dock, showPanel } from '../workbench/panels';
 
 export const SCM_PANEL = 'git';
 export const DIFF_PANEL = 'git-diff';
 export const HISTORY_PANEL = 'git-history';
-
-const SIDE_PANELS = new Set([FILES_PANEL, SCM_PANEL]);
 
 function sidePosition(): AddPanelPositionOptions | undefined {
   const api = dock();
@@ -17,15 +16,7 @@ function sidePosition(): AddPanelPositionOptions | undefined {
   return first ? { referenceGroup: first, direction: 'left' } : undefined;
 }
 
-function editorAreaPosition(): AddPanelPositionOptions | undefined {
-  const api = dock();
-  const active = api.activePanel;
-  if (active && !SIDE_PANELS.has(active.id)) return { referencePanel: active };
-  const area = api.groups.find((g) => !g.panels.some((p) => SIDE_PANELS.has(p.id)));
-  if (area) return { referenceGroup: area };
-  const side = api.getPanel(SCM_PANEL) ?? api.getPanel(FILES_PANEL);
-  return side ? { referencePanel: side, direction: 'right' } : undefined;
-}
+const editorAreaPosition = (): AddPanelPositionOptions => ({ referenceGroup: mainGroup() });
 
 export function openSourceControl(): void {
   const api = dock();

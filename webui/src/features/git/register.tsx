@@ -15,8 +15,8 @@ function onShortcut(ev: KeyboardEvent): void {
 
 export function registerGitFeature(): void {
   registerPanel(SCM_PANEL, () => <SourceControlPanel />);
-  registerPanel(DIFF_PANEL, (props) => <DiffPanel {...props} />);
-  registerPanel(HISTORY_PANEL, () => <HistoryPanel />);
+  registerPanel(DIFF_PANEL, (props) => <DiffPanel {...props} />, { area: 'main' });
+  registerPanel(HISTORY_PANEL, () => <HistoryPanel />, { area: 'main' });
   registerTitleAction({ id: 'git', label: 'Source Control (Ctrl+Shift+G)', glyph: '⎇', run: openSourceControl });
   window.addEventListener('keydown', onShortcut);
 }

@@ -67,6 +67,11 @@ export function scheduleRefresh(): void {
   timer = window.setTimeout(() => void refresh(), REFRESH_DELAY_MS);
 }
 
+/** File changes and a return to the tab cannot make a repository: without one they ask nothing. */
+function refreshIfRepository(): void {
+  if (repoState.value !== 'none') scheduleRefresh();
+}
+
 /** Takes a status an operation answered with, so the list updates without another request. */
 export function setStatus(next: GitStatus): void {
   status.value = next;
@@ -95,10 +100,17 @@ export function startGitSync(): void {
     // This tab reloads after its own operations already.
     if (msg.data.client !== clientId) scheduleRefresh();
   });
-  socket.on('files', scheduleRefresh);
+  socket.on('files', refreshIfRepository);
   socket.on('sys', (msg) => msg.type === 'resync' && scheduleRefresh());
   // Git run elsewhere (a terminal) arrives as a git event with op "outside"; coming back to the
   // tab looks again too, in case the socket was away when it happened.
-  window.addEventListener('focus', scheduleRefresh);
-  void refresh();
+  window.addEventListener('focus', refreshIfRepository);
+  if (session().hasGit) void refresh();
+  else repoState.value = 'none';
+}
+
+/** The first call starts the sync; later ones reload, unless the project has no repository. */
+export function syncNow(): void {
+  if (!started) startGitSync();
+  else if (repoState.value !== 'none') void refresh();
 }

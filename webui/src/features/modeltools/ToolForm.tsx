@@ -6,13 +6,27 @@ import { projectPaths, type ProjectPaths } from './paths';
 
 interface FormProps {
   tool: ToolName;
-  panelId: string;
   values: FormValues;
   disabled: boolean;
   onChange: (key: string, value: FieldValue) => void;
 }
 
-function Input({ field, props, listId }: { field: Field; props: FormProps; listId: string }) {
+/** A model or folder of the project, picked from the ones the tree holds of that kind. */
+function PathPicker({ field, props, paths }: { field: Field; props: FormProps; paths: ProjectPaths }) {
+  const value = String(props.values[field.key] ?? '');
+  const found = field.kind === 'folder' ? paths.dirs : paths.models.filter((m) => field.accept?.some((ext) => m.toLowerCase().endsWith(ext)) ?? true);
+  // A model still to be made (Convert's default output) stays selectable.
+  const choices = !value || found.includes(value) ? found : [value, ...found];
+  return (
+    <select class="mono" data-testid={`tool-field-${field.key}`} value={value} disabled={props.disabled}
+      onChange={(ev) => props.onChange(field.key, ev.currentTarget.value)}>
+      <option value="">{field.kind === 'folder' ? 'Choose a folder…' : 'Choose a model…'}</option>
+      {choices.map((path) => <option key={path} value={path}>{path}</option>)}
+    </select>
+  );
+}
+
+function Input({ field, props, paths }: { field: Field; props: FormProps; paths: ProjectPaths }) {
   const value = props.values[field.key];
   const testid = `tool-field-${field.key}`;
   if (field.kind === 'bool') {
@@ -24,16 +38,15 @@ function Input({ field, props, listId }: { field: Field; props: FormProps; listI
       </label>
     );
   }
-  const control = field.kind === 'select' ? (
+  const control = field.kind === 'model' || field.kind === 'folder' ? <PathPicker field={field} props={props} paths={paths} /> : field.kind === 'select' ? (
     <select data-testid={testid} value={String(value)} disabled={props.disabled}
       onChange={(ev) => props.onChange(field.key, ev.currentTarget.value)}>
       {field.options!.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
     </select>
   ) : (
     <input data-testid={testid} value={String(value)} placeholder={field.placeholder} disabled={props.disabled}
-      class={field.kind === 'model' || field.kind === 'folder' || field.kind === 'text' ? 'mono' : undefined}
+      class={field.kind === 'text' ? 'mono' : undefined}
       inputMode={field.kind === 'int' ? 'numeric' : field.kind === 'float' ? 'decimal' : undefined}
-      list={field.kind === 'folder' || field.kind === 'model' ? listId : undefined}
       onInput={(ev) => props.onChange(field.key, ev.currentTarget.value)} />
   );
   return (
@@ -44,41 +57,35 @@ function Input({ field, props, listId }: { field: Field; props: FormProps; listI
   );
 }
 
-function Fields({ fields, props }: { fields: Field[]; props: FormProps }) {
-  const list = (f: Field) => `${props.panelId}-${f.kind === 'folder' ? 'dirs' : 'models'}`;
-  return <>{fields.map((f) => <Input key={f.key} field={f} props={props} listId={list(f)} />)}</>;
+function Fields({ fields, props, paths }: { fields: Field[]; props: FormProps; paths: ProjectPaths }) {
+  return <>{fields.map((f) => <Input key={f.key} field={f} props={props} paths={paths} />)}</>;
 }
 
-/** Suggestions for the path fields, read once when the form first shows. */
-function PathLists({ panelId }: { panelId: string }) {
+/** The project's models and folders, read once when the form first shows. */
+function useProjectPaths(): ProjectPaths {
   const [paths, setPaths] = useState<ProjectPaths>({ dirs: [], models: [] });
   useEffect(() => {
     let live = true;
     void projectPaths().then((found) => live && setPaths(found));
     return () => void (live = false);
   }, []);
-  return (
-    <>
-      <datalist id={`${panelId}-dirs`}>{paths.dirs.map((d) => <option key={d} value={d} />)}</datalist>
-      <datalist id={`${panelId}-models`}>{paths.models.map((m) => <option key={m} value={m} />)}</datalist>
-    </>
-  );
+  return paths;
 }
 
 export function ToolForm(props: FormProps) {
+  const paths = useProjectPaths();
   const fields = FIELDS[props.tool];
   const main = fields.filter((f) => !f.advanced);
   const more = fields.filter((f) => f.advanced);
   return (
     <div class="tool-form" data-testid="tool-form">
-      <Fields fields={main} props={props} />
+      <Fields fields={main} props={props} paths={paths} />
       {more.length > 0 && (
         <details class="tool-more">
           <summary>More options</summary>
-          <Fields fields={more} props={props} />
+          <Fields fields={more} props={props} paths={paths} />
         </details>
       )}
-      <PathLists panelId={props.panelId} />
     </div>
   );
 }

@@ -1,36 +1,42 @@
-// One tool in a dock panel: its form, Run / Cancel with progress, the result and the log. A new
-// run replaces the one shown; the panel remembers the run it shows across reloads.
-import { useEffect, useState } from 'preact/hooks';
+// One tool on one model in a dock panel: its form, Run / Cancel with progress, the result, the log
+// and the panel's earlier runs. A new run replaces the one shown; the form and the run shown are
+// kept in the panel's parameters, so a reload finds them as they were.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { cancelRun, startRun, type ToolRun } from '../../api/tools';
 import { notify } from '../../ui/toast';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 import { buildArgs, initialValues, type FieldValue, type FormValues } from './fields';
-import { baseName, openInNewTab, openRuns, TOOL_TITLES, type ToolPanelParams } from './open';
+import { openInNewTab, openRuns, TOOL_TITLES, type ToolPanelParams } from './open';
 import { RunLog } from './RunLog';
 import { RunResult } from './RunResult';
-import { fetchRun, isActive, progress, putRun, runs } from './store';
+import { usePanelRuns, useShownRunId, sourceOf } from './panelRuns';
+import { RunHistory } from './RunHistory';
+import { fetchRun, history, isActive, progress, putRun, runs as liveRuns } from './store';
 import { ToolForm } from './ToolForm';
 import { StatusBadge } from './StatusBadge';
 
 interface Runner {
   run: ToolRun | null;
+  runs: ToolRun[];
+  pick: (id: string) => void;
   loadError: string | null;
   starting: boolean;
   startError: string | null;
   start: (values: FormValues) => Promise<void>;
 }
 
-/** The run the panel shows, and starting a new one (remembered in the panel's parameters). */
+/** The run the panel shows (remembered in the panel's parameters), and starting a new one. */
 function useRunner(api: PanelProps['api'], params: ToolPanelParams): Runner {
-  const [runId, setRunId] = useState<string | undefined>(params.runId);
+  const runs = usePanelRuns(params.tool, params.model);
+  const [runId, pick] = useShownRunId(api, params, runs);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
   useEffect(() => {
     setLoadError(null);
-    if (runId && !runs.value[runId]) fetchRun(runId).catch((err) => setLoadError(errorMessage(err)));
+    if (runId && !runs.some((r) => r.id === runId) && !liveRuns.value[runId]) fetchRun(runId).catch((err) => setLoadError(errorMessage(err)));
   }, [runId]);
 
   async function start(values: FormValues): Promise<void> {
@@ -40,10 +46,8 @@ function useRunner(api: PanelProps['api'], params: ToolPanelParams): Runner {
       const args = buildArgs(params.tool, values);
       const started = await startRun(pid(), params.tool, args);
       putRun(started);
-      setRunId(started.id);
-      const model = String(args.model ?? params.model);
-      api.updateParameters({ ...params, model, runId: started.id, autorun: false });
-      api.setTitle(`${TOOL_TITLES[params.tool]} · ${baseName(model)}`);
+      pick(started.id);
+      api.updateParameters({ autorun: false });
     } catch (err) {
       setStartError(errorMessage(err));
     } finally {
@@ -51,8 +55,8 @@ function useRunner(api: PanelProps['api'], params: ToolPanelParams): Runner {
     }
   }
 
-  const run = runId ? runs.value[runId] ?? null : null;
-  return { run, loadError, starting, startError, start };
+  const run = runId ? liveRuns.value[runId] ?? null : null;
+  return { run, runs, pick, loadError, starting, startError, start };
 }
 
 function Progress({ run }: { run: ToolRun }) {
@@ -99,15 +103,35 @@ function Actions({ runner, values }: { runner: Runner; values: FormValues }) {
   );
 }
 
+/** The form: as last edited (kept in the panel's parameters), or the arguments of a run picked. */
+function useForm(api: PanelProps['api'], params: ToolPanelParams, run: ToolRun | null) {
+  const [values, setValues] = useState<FormValues>(() => ({
+    ...initialValues(params.tool, { model: params.model, reference: params.reference }),
+    ...params.values,
+  }));
+  const keepSaved = useRef(Boolean(params.values));
+  const update = (next: FormValues) => {
+    setValues(next);
+    api.updateParameters({ values: next });
+  };
+  useEffect(() => {
+    if (!run) return;
+    if (keepSaved.current) keepSaved.current = false;
+    else update(initialValues(params.tool, run.args));
+  }, [run?.id]);
+  useEffect(() => {
+    // Compare's reference defaults to the model this one was converted from.
+    const source = params.tool === 'compare' && !values.reference ? sourceOf(params.model) : undefined;
+    if (source) update({ ...values, reference: source });
+  }, [history.value]);
+  return { values, change: (key: string, value: FieldValue) => update({ ...values, [key]: value }) };
+}
+
 export function ToolPanel({ api, params: raw }: PanelProps) {
   const params = raw as unknown as ToolPanelParams;
-  const [values, setValues] = useState<FormValues>(() => initialValues(params.tool, { model: params.model, reference: params.reference }));
   const runner = useRunner(api, params);
   const { run } = runner;
-  useEffect(() => {
-    // A run opened from the history shows the arguments it ran with.
-    if (run && run.id === params.runId) setValues(initialValues(params.tool, run.args));
-  }, [run?.id]);
+  const { values, change } = useForm(api, params, run);
   useEffect(() => {
     if (params.autorun && !params.runId) void runner.start(values);
   }, []);
@@ -117,16 +141,16 @@ export function ToolPanel({ api, params: raw }: PanelProps) {
     api.close();
   }
 
-  const change = (key: string, value: FieldValue) => setValues((v) => ({ ...v, [key]: value }));
   const locked = (run ? isActive(run) : false) || runner.starting;
   return (
     <div class="tool-panel" data-testid="tool-panel" data-tool={params.tool} data-model={params.model} data-run={run?.id ?? ''} data-status={run?.status ?? ''}>
       <Header params={params} run={run} onMove={moveToNewTab} />
       <div class="tool-body">
         <aside class="tool-side">
-          <ToolForm tool={params.tool} panelId={api.id} values={values} disabled={locked} onChange={change} />
+          <ToolForm tool={params.tool} values={values} disabled={locked} onChange={change} />
           <Actions runner={runner} values={values} />
           {runner.startError && <div class="form-error" data-testid="tool-start-error">{runner.startError}</div>}
+          <RunHistory runs={runner.runs} shown={run?.id} onPick={runner.pick} />
         </aside>
         <section class="tool-main" data-testid="tool-main">
           {runner.loadError && <div class="form-error">{runner.loadError}</div>}

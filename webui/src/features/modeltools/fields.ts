@@ -16,13 +16,18 @@ export interface Field {
   hint?: string;
   /** Shown in a collapsed "More options" section. */
   advanced?: boolean;
+  /** For model pickers: the file endings offered. */
+  accept?: string[];
 }
 
-const MODEL: Field = { key: 'model', label: 'Model', kind: 'model', initial: '' };
+const MNN = ['.mnn'];
+const SOURCES = ['.onnx', '.tflite', '.pb', '.caffemodel', '.prototxt'];
+const modelField = (accept: string[]): Field => ({ key: 'model', label: 'Model', kind: 'model', initial: '', accept });
+const MODEL = modelField(MNN);
 const OUTPUT: Field = { key: 'output', label: 'Output', kind: 'text', initial: '', placeholder: 'next to the model (default name)', advanced: true };
 
 const CONVERT: Field[] = [
-  MODEL,
+  modelField(SOURCES),
   { key: 'fp16', label: 'Store weights as fp16', kind: 'bool', initial: false },
   { key: 'weight_quant_bits', label: 'Weight quantization', kind: 'select', initial: '0', options: [['0', 'Off'], ['8', '8 bit'], ['4', '4 bit']] },
   { key: 'weight_quant_block', label: 'Block size', kind: 'int', initial: '0', hint: '0 = per channel' },
@@ -55,7 +60,7 @@ const QUANTIZE: Field[] = [
 
 const COMPARE: Field[] = [
   MODEL,
-  { key: 'reference', label: 'Reference (.onnx or .mnn)', kind: 'model', initial: '' },
+  { key: 'reference', label: 'Reference (.onnx or .mnn)', kind: 'model', initial: '', accept: ['.onnx', '.mnn'] },
   { key: 'threshold', label: 'Threshold (relative error)', kind: 'float', initial: '0.01' },
   { key: 'seed', label: 'Seed', kind: 'int', initial: '0' },
   { key: 'per_layer', label: 'Per-layer errors', kind: 'bool', initial: true },
@@ -75,7 +80,7 @@ const BENCHMARK: Field[] = [
 export const FIELDS: Record<ToolName, Field[]> = {
   convert: CONVERT,
   quantize: QUANTIZE,
-  inspect: [MODEL],
+  inspect: [modelField([...MNN, ...SOURCES])],
   compare: COMPARE,
   benchmark: BENCHMARK,
 };

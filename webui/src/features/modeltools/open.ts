@@ -1,10 +1,9 @@
-// Where the model tools open: each run form is its own dock panel in the editor area (a second
-// one of the same tool lands beside the first, to compare), or a new browser tab on request.
+// Where the model tools open: one dock panel per (tool, model), reused, all in one group of the
+// main area, or a new browser tab on request.
 import type { AddPanelPositionOptions } from 'dockview';
 import { rawUrl } from '../../api/files';
-import { FILES_PANEL } from '../editor/openEditor';
-import { SCM_PANEL } from '../git/open';
 import type { ToolName } from '../../api/tools';
+import { mainGroup } from '../workbench/areas';
 import { dock, showPanel } from '../workbench/panels';
 import { pid } from '../workbench/session';
 
@@ -19,7 +18,6 @@ export const TOOL_TITLES: Record<ToolName, string> = {
   benchmark: 'Benchmark',
 };
 const TOOLS = Object.keys(TOOL_TITLES) as ToolName[];
-const SIDE_PANELS = new Set([FILES_PANEL, SCM_PANEL]);
 
 export interface ToolPanelParams {
   tool: ToolName;
@@ -28,6 +26,8 @@ export interface ToolPanelParams {
   reference?: string;
   /** The run shown; a new run replaces it. */
   runId?: string;
+  /** The form as last edited, kept across reloads. */
+  values?: Record<string, string | boolean>;
   /** Start a run with the default arguments as soon as the panel opens (Inspect). */
   autorun?: boolean;
 }
@@ -38,40 +38,32 @@ function toolPanels(tool?: ToolName) {
   return dock().panels.filter((p) => p.id.startsWith('tool:') && (!tool || p.params?.tool === tool));
 }
 
-const isWorkPanel = (id: string): boolean => id.startsWith('editor:') || id.startsWith('tool:') || id === RUNS_PANEL;
+/** The one panel of a tool on a model, when it is open. */
+const panelFor = (tool: ToolName, model: string) => toolPanels(tool).find((p) => p.params?.model === model);
 
-// Tools whose results are read against each other (fp32 vs int8 latency, two models' I/O).
-const SIDE_BY_SIDE: ReadonlySet<ToolName> = new Set(['benchmark', 'compare', 'inspect']);
-
-/** A second panel of such a tool goes beside the first; more, and other tools, are tabs. */
-function position(tool: ToolName): AddPanelPositionOptions | undefined {
-  const twins = toolPanels(tool);
-  const last = twins.at(-1);
-  if (!last || !SIDE_BY_SIDE.has(tool)) return areaPosition();
-  const columns = new Set(twins.map((p) => p.group.id)).size;
-  return columns < 2 ? { referencePanel: last.id, direction: 'right' } : { referencePanel: last.id };
+/** Tool panels share one group, in the main area; they never split the editor area themselves. */
+function toolGroupPosition(): AddPanelPositionOptions {
+  const sibling = toolPanels()[0] ?? dock().getPanel(RUNS_PANEL);
+  return sibling ? { referenceGroup: sibling.group } : { referenceGroup: mainGroup() };
 }
 
-function areaPosition(): AddPanelPositionOptions | undefined {
-  const api = dock();
-  const active = api.activePanel;
-  if (active && isWorkPanel(active.id)) return { referencePanel: active.id };
-  // Otherwise the editor area: a group holding editors or tools, or one without side panels
-  // (the file tree, source control), which stay narrow on the left.
-  const work = api.groups.find((g) => g.panels.some((p) => isWorkPanel(p.id)));
-  const area = work ?? api.groups.find((g) => g.panels.every((p) => !SIDE_PANELS.has(p.id)));
-  if (area) return { referenceGroup: area };
-  return api.getPanel(FILES_PANEL) ? { referencePanel: FILES_PANEL, direction: 'right' } : undefined;
-}
-
+/** Shows the panel of (tool, model), reusing it when open; its new runs join its history. */
 export function openTool(params: ToolPanelParams): void {
-  const id = `tool:${params.tool}:${crypto.randomUUID().slice(0, 8)}`;
+  const open = panelFor(params.tool, params.model);
+  if (open) {
+    // The panel follows its parameters: a run picked elsewhere (the history) shows in it.
+    if (params.runId) open.api.updateParameters({ runId: params.runId });
+    open.api.setActive();
+    return;
+  }
+  const id = `tool:${params.tool}:${params.model}`;
   showPanel({
-    id,
+    // A panel whose model was changed in its form may still hold the id.
+    id: dock().getPanel(id) ? `${id}:${crypto.randomUUID().slice(0, 8)}` : id,
     component: TOOL_PANEL,
     title: `${TOOL_TITLES[params.tool]} · ${baseName(params.model)}`,
     params: { ...params },
-    position: position(params.tool),
+    position: toolGroupPosition(),
   });
 }
 
@@ -80,7 +72,7 @@ export function openRuns(): void {
     id: RUNS_PANEL,
     component: RUNS_PANEL,
     title: 'Tool runs',
-    position: dock().getPanel(RUNS_PANEL) ? undefined : areaPosition(),
+    position: dock().getPanel(RUNS_PANEL) ? undefined : toolGroupPosition(),
   });
 }
 
@@ -111,10 +103,8 @@ export function openFromQuery(): void {
   if (!isTool(tool) || !model) return;
   const runId = query.get('run') ?? undefined;
   whenDockReady(() => {
-    // The restored layout may hold that run already (the layout is the project's, not the tab's).
-    const shown = runId && toolPanels(tool).find((p) => p.params?.runId === runId);
-    if (shown) shown.api.setActive();
-    else openTool({ tool, model, runId, autorun: tool === 'inspect' && !runId });
+    // The restored layout may hold that panel already (the layout is the project's, not the tab's).
+    openTool({ tool, model, runId, autorun: tool === 'inspect' && !runId });
     history.replaceState(history.state, '', location.pathname);
   });
 }

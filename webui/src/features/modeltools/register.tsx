@@ -7,8 +7,8 @@ import { wireToolEvents } from './store';
 
 export function registerModelToolsFeature(): void {
   // Charts and result views load with the first tool panel, not with the project page.
-  registerPanel(TOOL_PANEL, lazyPanel(() => import('./lazy').then((m) => m.toolPanel)));
-  registerPanel(RUNS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.runsPanel)));
+  registerPanel(TOOL_PANEL, lazyPanel(() => import('./lazy').then((m) => m.toolPanel)), { area: 'main' });
+  registerPanel(RUNS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.runsPanel)), { area: 'main' });
   registerTitleAction({ id: 'tool-runs', label: 'Tool runs', glyph: '⚙', run: openRuns });
   wireToolEvents();
   openFromQuery();

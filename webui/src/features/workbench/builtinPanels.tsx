@@ -19,6 +19,6 @@ function showFiles(): void {
 export function registerBuiltinPanels(): void {
   registerPanel(FILES_PANEL, () => <FileTree />);
   registerTab(EDITOR_PANEL, (props) => <EditorTab {...props} />);
-  registerPanel(EDITOR_PANEL, (props) => <EditorPanel {...props} />, { tab: EDITOR_PANEL });
+  registerPanel(EDITOR_PANEL, (props) => <EditorPanel {...props} />, { tab: EDITOR_PANEL, area: 'main' });
   registerTitleAction({ id: 'files', label: 'Files', glyph: '☰', run: showFiles });
 }

@@ -7,7 +7,7 @@ import { ProjectPage } from './ProjectPage';
 import { startSession } from './session';
 
 export function mountProject(root: HTMLElement, config: PageConfig): void {
-  startSession(config.project!, config.ws_path!);
+  startSession(config.project!, config.ws_path!, config.git ?? true);
   for (const register of FEATURES) register();
   render(<ProjectPage version={config.version} />, root);
 }

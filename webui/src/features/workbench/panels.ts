@@ -15,6 +15,8 @@ export type PanelFactory = (props: PanelProps) => ComponentChild;
 export interface PanelOptions {
   /** The name of a tab renderer registered with registerTab; the default tab otherwise. */
   tab?: string;
+  /** 'main': the panel is work shown in the editor area (files, diffs, tools, previews). */
+  area?: 'main';
 }
 
 export interface RegisteredPanel {

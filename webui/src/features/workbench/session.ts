@@ -5,12 +5,14 @@ import { ProjectSocket } from '../../ws/socket';
 export interface Session {
   project: Project;
   socket: ProjectSocket;
+  /** The folder held a Git repository when the page loaded. */
+  hasGit: boolean;
 }
 
 let current: Session | null = null;
 
-export function startSession(project: Project, wsPath: string): Session {
-  current = { project, socket: new ProjectSocket(wsPath) };
+export function startSession(project: Project, wsPath: string, hasGit = true): Session {
+  current = { project, socket: new ProjectSocket(wsPath), hasGit };
   return current;
 }
 

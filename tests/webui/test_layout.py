@@ -1,0 +1,50 @@
+"""Where things open: editors always in the main area, whatever layout a reload brings back."""
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.waiting import wait_until
+from tests.webui.workbench import create_project, open_file, open_project
+
+pytestmark = pytest.mark.browser
+
+
+def saved_layout(live_server, project: dict) -> str:
+    url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
+    return httpx.get(url, headers=live_server.auth).text
+
+
+def editor_width(page: Page, path: str) -> float:
+    box = page.locator(f"[data-testid=editor][data-path='{path}']").bounding_box()
+    assert box is not None
+    return box["width"]
+
+
+def test_a_file_opens_in_the_main_area_after_a_reload_with_side_bars_open(
+    context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "layout")
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    expect(page.get_by_test_id("scm-history")).to_be_visible()
+    page.get_by_test_id("action-run-debug").click()
+    expect(page.get_by_test_id("run-toolbar")).to_be_visible()
+    wait_until(lambda: all(f'"{panel}"' in saved_layout(live_server, project) for panel in ("git", "run-debug")),
+               what="the layout with Source Control and Run and Debug")
+
+    page.reload()
+    expect(page.get_by_test_id("status-connection")).to_have_attribute("data-state", "connected")
+    page.get_by_test_id("action-files").click()  # Run and Debug shares the tree's group
+    open_file(page, "README.md")
+    window = page.viewport_size
+    assert window is not None
+    assert editor_width(page, "README.md") > window["width"] / 2
+
+    # Go to file (Ctrl+P) opens beside it, in the same main area.
+    page.keyboard.press("ControlOrMeta+p")
+    page.get_by_test_id("quickopen-input").fill("main")
+    expect(page.locator("[data-testid=quickopen-item][data-path='main.py']")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid=editor-tab][data-path='main.py']")).to_be_visible()
+    assert editor_width(page, "main.py") > window["width"] / 2
