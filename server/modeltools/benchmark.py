@@ -17,6 +17,7 @@ from server.modeltools.schemas import BenchmarkArgs
 
 PRECISION = {"high": "high", "low": "low", "low_bf16": "Low_BF16"}
 HISTOGRAM_BINS = 20
+OUTSIDE_OPS = "(outside ops)"
 
 
 def session_config(args: BenchmarkArgs) -> dict[str, Any]:
@@ -96,22 +97,22 @@ def per_op_table(loaded: tensors.Loaded, loops: int) -> dict[str, Any]:
     # Medians per op, so a run disturbed by another process does not skew the table.
     medians = {name: float(np.median(op["seconds"])) * 1000.0 for name, op in timer.ops.items()}
     op_sum = sum(medians.values())
-    rows = []
-    for op in timer.ops.values():
-        ms = medians[op["name"]]
-        rows.append(
-            {
-                "name": op["name"],
-                "type": op["type"],
-                "ms": ms,
-                "percent": 100.0 * ms / op_sum if op_sum else 0.0,
-                "mflops": op["mflops"],
-            }
-        )
+    # What a run spends between ops (MNN's scheduling, layout copies, the callbacks) is a row of
+    # its own, so the table adds up to the run's time.
+    outside = max(0.0, float(np.median(totals)) - op_sum)
+    whole = op_sum + outside
+    rows = [
+        {"name": op["name"], "type": op["type"], "ms": medians[op["name"]], "mflops": op["mflops"]}
+        for op in timer.ops.values()
+    ]
+    rows.append({"name": OUTSIDE_OPS, "type": "Outside ops", "ms": outside, "mflops": 0.0})
+    for row in rows:
+        row["percent"] = 100.0 * row["ms"] / whole if whole else 0.0
     rows.sort(key=lambda row: row["ms"], reverse=True)
     return {
         "ops": rows,
         "op_total_ms": op_sum,
+        "outside_ops_ms": outside,
         "profiled_median_ms": float(np.median(totals)),
         # Share of each profiled run spent inside ops (the rest is callbacks and scheduling).
         "op_coverage": float(np.median(coverage)),

@@ -2,7 +2,8 @@
 
 Per output: max / mean absolute error, error relative to the reference's largest magnitude, and
 cosine; per layer wherever a tensor name exists in both models; a verdict against ``threshold``
-(the largest relative error allowed on any output).
+(the largest relative error allowed on any output). Outputs pair by name, else by position (see
+``outputs``); a collapsed output (constant, NaN, Inf) fails and is named in ``warnings``.
 """
 
 from pathlib import Path
@@ -10,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from server.modeltools import tensors
+from server.modeltools import mnnfile, tensors
 from server.modeltools.errors import ToolFailed
+from server.modeltools.outputs import collapse, collapse_warnings, pair
 from server.modeltools.schemas import CompareArgs
 
 MAX_LAYERS = 500
@@ -26,9 +28,10 @@ _ORT_TYPES = {
 }
 
 
-def _user_inputs(args: CompareArgs, names: set[str]) -> dict[str, np.ndarray]:
+def user_inputs(given: dict[str, str] | None, names: set[str]) -> dict[str, np.ndarray]:
+    """Input name → array from the given ``.npy`` files."""
     values = {}
-    for name, path in (args.inputs or {}).items():
+    for name, path in (given or {}).items():
         if name not in names:
             raise ToolFailed(f"the model has no input named {name!r}; it has {sorted(names)}")
         try:
@@ -40,11 +43,11 @@ def _user_inputs(args: CompareArgs, names: set[str]) -> dict[str, np.ndarray]:
 
 def _inputs(model: tensors.Loaded, args: CompareArgs) -> dict[str, np.ndarray]:
     values = tensors.random_inputs(model, args.seed)
-    values.update(_user_inputs(args, set(values)))
+    values.update(user_inputs(args.inputs, set(values)))
     return values
 
 
-def _onnx_reference(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
+def onnx_reference(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
     """Run ONNX Runtime with the model's outputs plus every wanted intermediate tensor."""
     import onnx
     import onnxruntime as ort
@@ -75,15 +78,25 @@ def _onnx_reference(path: str, inputs: dict[str, np.ndarray], layers: list[str])
     return {n: values[n] for n in outputs}, {n: values[n] for n in extra}
 
 
-def _output_names(path: str) -> set[str]:
+def _output_names(path: str) -> list[str]:
+    """The model's outputs in the order the file declares them."""
     probe = tensors.load(path)
-    return set(probe.outputs())
+    found = set(probe.outputs())
+    try:
+        declared = [o["name"] for o in mnnfile.read_header(Path(path))["outputs"]]
+    except ValueError:
+        declared = []
+    return [n for n in declared if n in found] + sorted(found - set(declared))
 
 
-def _run_mnn(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
-    """Run a .mnn model; saved intermediate tensors show up among the session's outputs."""
+def run_mnn(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
+    """Run a .mnn model; saved intermediate tensors show up among the session's outputs.
+
+    The model's own outputs are saved too: a model that declares no output names (an
+    EMA-quantized one) otherwise loses them from the session's outputs once others are saved.
+    """
     real_outputs = _output_names(path)
-    saved = {"saveTensors": tuple(layers)} if layers else {}
+    saved = {"saveTensors": tuple(dict.fromkeys([*layers, *real_outputs]))} if layers else {}
     model = tensors.load(path, saved)
     names = set(model.inputs())
     missing = names - set(inputs)
@@ -92,11 +105,11 @@ def _run_mnn(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tup
     tensors.feed(model, {n: inputs[n] for n in names})
     model.net.runSession(model.session)
     values = {n: tensors.read(t) for n, t in model.outputs().items()}
-    outputs = {n: v for n, v in values.items() if n in real_outputs}
-    return outputs, {n: values[n] for n in layers if n in values and n not in real_outputs}
+    ordered = {n: values[n] for n in real_outputs if n in values}
+    return ordered, {n: values[n] for n in layers if n in values and n not in real_outputs}
 
 
-def _candidate_layers(model_path: str, reference_path: str) -> list[str]:
+def candidate_layers(model_path: str, reference_path: str) -> list[str]:
     """Tensor names present in both graphs, in the model's order (inputs and constants left out)."""
     import MNN
 
@@ -114,19 +127,43 @@ def _candidate_layers(model_path: str, reference_path: str) -> list[str]:
     return [n for n in ours if n in theirs][:MAX_LAYERS]
 
 
-def _table(actual: dict, expected: dict, threshold: float | None) -> list[dict[str, Any]]:
+def error_table(
+    actual: dict, expected: dict, threshold: float | None, pairs: list[tuple[str, str]] | None = None
+) -> list[dict[str, Any]]:
+    pairs = [(n, n) for n in expected if n in actual] if pairs is None else pairs
     rows = []
-    for name, ref in expected.items():
-        if name not in actual:
-            continue
-        row = {"name": name, "shape": list(ref.shape), **tensors.errors(actual[name], ref)}
+    for ours, name in pairs:
+        ref = expected[name]
+        row: dict[str, Any] = {"name": name, "shape": list(ref.shape), **tensors.errors(actual[ours], ref)}
+        if ours != name:
+            row["model_name"] = ours
         if threshold is not None:
-            row["passed"] = row["relative_error"] <= threshold
+            row["collapsed"] = collapse(actual[ours])
+            row["passed"] = row["relative_error"] <= threshold and row["collapsed"] is None
         rows.append(row)
     return rows
 
 
-def _worst(rows: list[dict[str, Any]]) -> dict[str, float]:
+def output_rows(
+    actual: dict, expected: dict, threshold: float | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Per-output error rows (paired by name, else by position) and what the reader must know."""
+    pairs, matching = pair(actual, expected)
+    if not pairs:
+        raise ToolFailed(
+            "the two models share no output name, and their outputs do not pair by position "
+            f"(model: {list(actual)}, reference: {list(expected)})"
+        )
+    notes = []
+    if matching == "position":
+        renamed = ", ".join(f"{a} ↔ {b}" for a, b in pairs)
+        notes.append(f"output names differ, so outputs were paired by position: {renamed}")
+    notes += collapse_warnings(actual, "the model")
+    notes += collapse_warnings(expected, "the reference")
+    return error_table(actual, expected, threshold, pairs), notes
+
+
+def worst(rows: list[dict[str, Any]]) -> dict[str, float]:
     return {
         "max_abs_error": max(r["max_abs_error"] for r in rows),
         "mean_abs_error": max(r["mean_abs_error"] for r in rows),
@@ -138,14 +175,12 @@ def _worst(rows: list[dict[str, Any]]) -> dict[str, float]:
 def run(args: CompareArgs) -> dict[str, Any]:
     probe = tensors.load(args.model)
     inputs = _inputs(probe, args)
-    layers = _candidate_layers(args.model, args.reference) if args.per_layer else []
+    layers = candidate_layers(args.model, args.reference) if args.per_layer else []
     onnx_ref = args.reference.lower().endswith(".onnx")
-    runner = _onnx_reference if onnx_ref else _run_mnn
+    runner = onnx_reference if onnx_ref else run_mnn
     ref_out, ref_layers = runner(args.reference, inputs, layers)
-    our_out, our_layers = _run_mnn(args.model, inputs, list(ref_layers))
-    outputs = _table(our_out, ref_out, args.threshold)
-    if not outputs:
-        raise ToolFailed("the two models share no output name to compare")
+    our_out, our_layers = run_mnn(args.model, inputs, list(ref_layers))
+    rows, notes = output_rows(our_out, ref_out, args.threshold)
     return {
         "reference_kind": "onnxruntime" if onnx_ref else "mnn",
         "inputs": [
@@ -158,8 +193,9 @@ def run(args: CompareArgs) -> dict[str, Any]:
         ],
         "seed": args.seed,
         "threshold": args.threshold,
-        "outputs": outputs,
-        **_worst(outputs),
-        "passed": all(r["passed"] for r in outputs),
-        "layers": _table(our_layers, ref_layers, None),
+        "outputs": rows,
+        **worst(rows),
+        "passed": all(r["passed"] for r in rows),
+        "layers": error_table(our_layers, ref_layers, None),
+        "warnings": notes,
     }

@@ -1,22 +1,41 @@
-"""Read a .mnn file's header facts (inputs, outputs, bizCode, uuid) straight from its FlatBuffer.
+"""Read a .mnn file's header facts (inputs, outputs, bizCode, uuid) and its op table straight
+from its FlatBuffer.
 
 Loading a model into MNN prepares every weight, which for a mobile-sized model costs as much as
-the conversion itself; the inputs and outputs are plain fields of the ``Net`` table, so they are
-read here without MNN. Field numbers follow MNN's schema (``schema/default/MNN.fbs``): the tests
-check the result against what MNN's Interpreter reports.
+the conversion itself; the inputs, outputs and ops are plain fields of the ``Net`` table, so they
+are read here without MNN, and weights are only counted (vector lengths), never decoded. Field
+numbers follow MNN's schema (``schema/default/MNN.fbs``): the tests check the result against
+what MNN's Interpreter and its JSON dump report.
 """
 
 import struct
 from pathlib import Path
 from typing import Any
 
+from server.modeltools.mnn_optypes import op_type_name
+
 # Net fields
-_NET_BIZ_CODE, _NET_OPLISTS, _NET_OUTPUT_NAME, _NET_TENSOR_NAME, _NET_UUID = 0, 3, 4, 7, 11
+_NET_BIZ_CODE, _NET_OPLISTS, _NET_OUTPUT_NAME, _NET_SOURCE, _NET_TENSOR_NAME, _NET_UUID = 0, 3, 4, 6, 7, 11
 # Op fields (a union takes two: its type, then its value)
-_OP_MAIN_TYPE, _OP_MAIN, _OP_OUTPUTS = 1, 2, 4
+_OP_INPUTS, _OP_MAIN_TYPE, _OP_MAIN, _OP_NAME, _OP_OUTPUTS, _OP_TYPE = 0, 1, 2, 3, 4, 5
 # Input fields
 _INPUT_DIMS, _INPUT_DTYPE, _INPUT_FORMAT = 0, 1, 2
-_OP_PARAMETER_INPUT = 21
+# Members of the OpParameter union
+_OP_PARAMETER_BATCH_NORM, _OP_PARAMETER_BLOB, _OP_PARAMETER_CONV = 5, 7, 9
+_OP_PARAMETER_INPUT, _OP_PARAMETER_SCALE, _OP_PARAMETER_LAYER_NORM = 21, 58, 88
+# Weight vectors (field numbers) of the parameter tables that carry weights
+_WEIGHT_VECTORS = {
+    _OP_PARAMETER_BATCH_NORM: (1, 4),  # slopeData, biasData
+    _OP_PARAMETER_BLOB: (7,),  # float32s
+    _OP_PARAMETER_SCALE: (1, 2),  # scaleData, biasData
+    _OP_PARAMETER_LAYER_NORM: (2, 3),  # gamma, beta
+}
+# Convolution2D: common, weight, bias, quanParameter, symmetricQuan; IDSTQuan: weightSize
+_CONV_COMMON, _CONV_WEIGHT, _CONV_BIAS, _CONV_QUANT, _CONV_SYMMETRIC = 0, 1, 2, 3, 4
+_QUANT_WEIGHT_SIZE = 12
+# Convolution2DCommon: kernelX, kernelY, group, outputCount, inputCount
+_COMMON_KX, _COMMON_KY, _COMMON_GROUP, _COMMON_OUT, _COMMON_IN = 2, 3, 9, 10, 11
+_SOURCES = {0: "CAFFE", 1: "TENSORFLOW", 2: "TFLITE", 3: "ONNX", 4: "TORCH"}
 _DTYPES = {
     1: "float32",
     2: "float64",
@@ -62,6 +81,9 @@ class _Table:
         at = self._target(field)
         return (0, 0) if at is None else (struct.unpack_from("<I", self.buf, at)[0], at + 4)
 
+    def length(self, field: int) -> int:
+        return self._vector(field)[0]
+
     def ints(self, field: int) -> list[int]:
         length, start = self._vector(field)
         return list(struct.unpack_from(f"<{length}i", self.buf, start)) if length else []
@@ -104,21 +126,86 @@ def _input(op: _Table, tensor_names: list[str]) -> dict[str, Any] | None:
     }
 
 
+def _conv_params(main: _Table) -> int:
+    weights = main.length(_CONV_WEIGHT)
+    quant = main.table(_CONV_QUANT)
+    if not weights and quant is not None:
+        weights = quant.scalar(_QUANT_WEIGHT_SIZE, "<I", 0)
+    common = main.table(_CONV_COMMON)
+    if not weights and common is not None:
+        group = max(1, common.scalar(_COMMON_GROUP, "<i", 1))
+        weights = (
+            common.scalar(_COMMON_OUT, "<i", 0)
+            * common.scalar(_COMMON_IN, "<i", 0)
+            // group
+            * common.scalar(_COMMON_KX, "<i", 1)
+            * common.scalar(_COMMON_KY, "<i", 1)
+        )
+    return weights + main.length(_CONV_BIAS)
+
+
+def _params(op: _Table) -> int:
+    """Weights an op holds: counted from vector lengths, never read."""
+    kind = op.scalar(_OP_MAIN_TYPE, "<B", 0)
+    main = op.table(_OP_MAIN) if kind else None
+    if main is None:
+        return 0
+    if kind == _OP_PARAMETER_CONV:
+        return _conv_params(main)
+    return sum(main.length(field) for field in _WEIGHT_VECTORS.get(kind, ()))
+
+
+def _quantized(op: _Table) -> bool:
+    """A convolution whose weights are stored quantized (int8 or weight-only)."""
+    main = op.table(_OP_MAIN) if op.scalar(_OP_MAIN_TYPE, "<B", 0) == _OP_PARAMETER_CONV else None
+    if main is None:
+        return False
+    return main.table(_CONV_QUANT) is not None or main.table(_CONV_SYMMETRIC) is not None
+
+
+def _op(op: _Table, names: list[str]) -> dict[str, Any]:
+    return {
+        "name": op.string(_OP_NAME) or "",
+        "type": op_type_name(op.scalar(_OP_TYPE, "<i", 0)),
+        "inputs": [names[i] for i in op.ints(_OP_INPUTS) if 0 <= i < len(names)],
+        "outputs": [names[i] for i in op.ints(_OP_OUTPUTS) if 0 <= i < len(names)],
+        "params": _params(op),
+        "quantized": _quantized(op),
+    }
+
+
+def _net(path: Path) -> tuple[_Table, list[str], list[_Table]]:
+    buf = path.read_bytes()
+    try:
+        net = _Table(buf, struct.unpack_from("<I", buf, 0)[0])
+        return net, net.strings(_NET_TENSOR_NAME), net.tables(_NET_OPLISTS)
+    except (struct.error, IndexError) as exc:
+        raise ValueError(f"{path.name}: unreadable MNN header ({exc})") from None
+
+
 def read_header(path: Path) -> dict[str, Any]:
     """Inputs (name, shape, dtype, layout), output names, bizCode and uuid of a .mnn file.
 
     Raises ``ValueError`` when the file is not a well-formed MNN FlatBuffer.
     """
-    buf = path.read_bytes()
+    return read_model(path, with_ops=False)
+
+
+def read_model(path: Path, with_ops: bool = True) -> dict[str, Any]:
+    """``read_header``'s facts plus, with ``with_ops``, the op table (name, type, input and
+    output tensor names, weight count of each op) and the framework the model came from."""
+    net, names, ops = _net(path)
     try:
-        net = _Table(buf, struct.unpack_from("<I", buf, 0)[0])
-        names = net.strings(_NET_TENSOR_NAME)
-        inputs = [i for op in net.tables(_NET_OPLISTS) if (i := _input(op, names)) is not None]
+        inputs = [i for op in ops if (i := _input(op, names)) is not None]
+        model: dict[str, Any] = {
+            "inputs": inputs,
+            "outputs": [{"name": name} for name in net.strings(_NET_OUTPUT_NAME)],
+            "biz_code": net.string(_NET_BIZ_CODE),
+            "uuid": net.string(_NET_UUID),
+        }
+        if with_ops:
+            model["ops"] = [_op(op, names) for op in ops]
+            model["source_format"] = _SOURCES.get(net.scalar(_NET_SOURCE, "<b", 0))
     except (struct.error, IndexError) as exc:
         raise ValueError(f"{path.name}: unreadable MNN header ({exc})") from None
-    return {
-        "inputs": inputs,
-        "outputs": [{"name": name} for name in net.strings(_NET_OUTPUT_NAME)],
-        "biz_code": net.string(_NET_BIZ_CODE),
-        "uuid": net.string(_NET_UUID),
-    }
+    return model

@@ -13,10 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from server.modeltools import native, tensors
+from server.modeltools import mnnfile, native, tensors
+from server.modeltools.compare import run_mnn
 from server.modeltools.convert import io_summary
 from server.modeltools.errors import ToolFailed
 from server.modeltools.formats import BadModelFile, calibration_files
+from server.modeltools.outputs import collapse, pair
 from server.modeltools.schemas import QuantizeArgs
 
 QUANT_DONE = "Quantize model done!"
@@ -127,6 +129,34 @@ def _warnings(text: str, layers: list[dict[str, Any]]) -> list[str]:
     return list(dict.fromkeys(lines))[:50]
 
 
+def _require_quantized(output: Path, text: str, layers: list[dict[str, Any]]) -> None:
+    """The quantizer writes the float model back when the calibration data does not fit the
+    model (it only prints errors); such a run has failed, with the quantizer's reason."""
+    quantized = [op for op in mnnfile.read_model(output)["ops"] if op["quantized"]]
+    if layers or quantized:
+        return
+    reason = native.error_summary(text) or "the quantizer reported no per-layer statistics"
+    raise ToolFailed(
+        f"quantization failed, nothing was quantized (check the calibration data's shape): {reason}"
+    )
+
+
+def _collapsed_outputs(float_model: str, int8_model: str) -> list[str]:
+    """Outputs the int8 model reduces to NaN, Inf or one constant where the float model does not."""
+    inputs = tensors.random_inputs(tensors.load(float_model), 0)
+    before, _ = run_mnn(float_model, inputs, [])
+    after, _ = run_mnn(int8_model, inputs, [])
+    warnings = []
+    for name, float_name in pair(after, before)[0]:
+        reason = collapse(after[name])
+        if reason is not None and collapse(before[float_name]) is None:
+            warnings.append(
+                f"int8 output {name!r} {reason} while the float output varies: the quantized "
+                "model has lost the signal (tiny activations round to zero); check it with Compare"
+            )
+    return warnings
+
+
 def parse_layers(text: str) -> list[dict[str, Any]]:
     layers = []
     for line in text.splitlines():
@@ -157,7 +187,8 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
     with native.atomic_output(output) as partial:
         text = native.quantize(args.model, str(partial), "quant.json")
         native.check_written(partial, text, QUANT_DONE, "quantization")
-    layers = parse_layers(text)
+        layers = parse_layers(text)
+        _require_quantized(partial, text, layers)
     finite = [layer["cosine"] for layer in layers if np.isfinite(layer["cosine"])]
     input_size = Path(args.model).stat().st_size
     return {
@@ -169,5 +200,5 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         "layers": layers,
         "cosine": min(finite) if finite else None,
         **io_summary(output),
-        "warnings": _warnings(text, layers),
+        "warnings": _warnings(text, layers) + _collapsed_outputs(args.model, str(output)),
     }

@@ -14,7 +14,6 @@ import numpy as np
 
 from server.modeltools import mnnfile
 from server.modeltools.errors import ToolFailed
-from server.modeltools.formats import dtype_name
 
 _TF_LAYOUT = MNN.Tensor_DimensionType_Tensorflow
 _CAFFE_LAYOUT = MNN.Tensor_DimensionType_Caffe
@@ -58,10 +57,22 @@ def input_dtypes(path: Path) -> dict[str, str]:
         return {}
 
 
-def graph_dtypes(path: str | Path) -> dict[str, str]:
-    """Tensor name → dtype ("float32", "int32", …) of every tensor of the expression graph."""
-    graph = MNN.expr.load_as_dict(str(path))
-    return {name: dtype_name(str(var.dtype).removeprefix("dtype.")) for name, var in graph.items()}
+_HALIDE_DTYPES = (
+    (MNN.Halide_Type_Float, "float32"),
+    (MNN.Halide_Type_Double, "float64"),
+    (MNN.Halide_Type_Int, "int32"),
+    (MNN.Halide_Type_Int64, "int64"),
+    (MNN.Halide_Type_Uint8, "uint8"),
+)
+
+
+def output_dtypes(loaded: Loaded) -> dict[str, str]:
+    """Output name → dtype ("float32", "int32", …) as the session holds them."""
+    found = {}
+    for name, tensor in loaded.outputs().items():
+        kind = tensor.getDataType()
+        found[name] = next((dtype for halide, dtype in _HALIDE_DTYPES if halide == kind), "float32")
+    return found
 
 
 def layout_name(tensor: Any) -> str:

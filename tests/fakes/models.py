@@ -42,11 +42,11 @@ class _Graph:
         self.nodes.append(helper.make_node("Relu", [f"{name}.out"], [f"{name}.relu"], name=f"{name}_relu"))
         return f"{name}.relu"
 
-    def head(self, x: str, cin: int, classes: int, out: str) -> str:
+    def head(self, x: str, cin: int, classes: int, out: str, scale: float = 1.0) -> str:
         self.nodes.append(helper.make_node("GlobalAveragePool", [x], ["pooled"], name="gap"))
         self.nodes.append(helper.make_node("Flatten", ["pooled"], ["flat"], name="flatten"))
-        w = self.const("fc.w", (classes, cin), (1.0 / cin) ** 0.5)
-        b = self.const("fc.b", (classes,), 0.05)
+        w = self.const("fc.w", (classes, cin), scale * (1.0 / cin) ** 0.5)
+        b = self.const("fc.b", (classes,), scale * 0.05)
         self.nodes.append(helper.make_node("Gemm", ["flat", w, b], [out], name="fc", transB=1))
         return out
 
@@ -69,6 +69,15 @@ def conv_net(path: Path, size: int = 32, width: int = 8) -> Path:
     x = g.conv("input", "conv1", 3, width)
     x = g.conv(x, "conv2", width, width * 2, stride=2)
     g.head(x, width * 2, 10, "output")
+    return g.save(path, [_io("input", [1, 3, size, size])], [_io("output", [1, 10])])
+
+
+def vanishing_net(path: Path, size: int = 32) -> Path:
+    """``conv_net`` with a classifier scaled by 1e-9: outputs of ~1e-9, like a random-weight net's."""
+    g = _Graph(seed=1)
+    x = g.conv("input", "conv1", 3, 8)
+    x = g.conv(x, "conv2", 8, 16, stride=2)
+    g.head(x, 16, 10, "output", scale=1e-9)
     return g.save(path, [_io("input", [1, 3, size, size])], [_io("output", [1, 10])])
 
 
