@@ -71,6 +71,12 @@ class TagInfo(BaseModel):
     message: str = ""
 
 
+class RefLabel(BaseModel):
+    name: str = PydanticField(description="the short name: main, origin/main, v1.0 or HEAD")
+    kind: Literal["head", "branch", "remote", "tag"]
+    commit: str
+
+
 class Remote(BaseModel):
     name: str
     url: str

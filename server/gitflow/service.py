@@ -13,6 +13,7 @@ from server.gitflow import commits as commit_ops
 from server.gitflow import remotes as remote_ops
 from server.gitflow import stash as stash_ops
 from server.gitflow.diff import commit_file_diff, file_diff
+from server.gitflow.labels import list_refs
 from server.gitflow.models import (
     Branch,
     CommitDetail,
@@ -21,6 +22,7 @@ from server.gitflow.models import (
     FetchResult,
     PullResult,
     PushResult,
+    RefLabel,
     Remote,
     StashApplied,
     StashEntry,
@@ -86,6 +88,11 @@ def show(folder: Folder, sha: str) -> CommitDetail:
 def branches(folder: Folder) -> list[Branch]:
     with open_repo(folder) as repo:
         return branch_ops.list_branches(repo)
+
+
+def refs(folder: Folder) -> list[RefLabel]:
+    with open_repo(folder) as repo:
+        return list_refs(repo)
 
 
 def tags(folder: Folder) -> list[TagInfo]:

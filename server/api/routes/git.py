@@ -39,6 +39,7 @@ from server.gitflow.models import (
     PathsRequest,
     PullResult,
     PushResult,
+    RefLabel,
     Remote,
     RemoteCreate,
     SavedCredential,
@@ -200,6 +201,11 @@ def commit_diff(project: ProjectDep, sha: str, path: str) -> Diff:
 @router.get("/branches")
 def branches(project: ProjectDep) -> list[Branch]:
     return service.branches(project.path)
+
+
+@router.get("/refs")
+def refs(project: ProjectDep) -> list[RefLabel]:
+    return service.refs(project.path)
 
 
 @router.get("/tags")

@@ -167,3 +167,19 @@ def test_fast_forward_pull_needs_no_identity_but_a_merge_does(upstream: Path, tm
     assert caught.value.code == "no_identity"
     assert git("rev-parse", "HEAD", cwd=ours) == before
     assert git("status", "--porcelain", cwd=ours) == ""
+
+
+def test_refs_label_commits_for_the_history(upstream: Path, tmp_path: Path) -> None:
+    ours = clone(upstream, tmp_path / "ours")
+    labels = {(r.kind, r.name): r.commit for r in service.refs(ours)}
+    rev = {name: git("rev-parse", f"{name}^{{commit}}", cwd=ours).strip() for name in ("HEAD", "v2", "vf")}
+    assert labels == {
+        ("head", "HEAD"): rev["HEAD"],
+        ("branch", "main"): rev["HEAD"],
+        ("remote", "origin/main"): rev["HEAD"],
+        ("remote", "origin/feature"): rev["vf"],
+        ("remote", "origin/plain"): git("rev-parse", "origin/plain", cwd=ours).strip(),
+        ("tag", "v1"): git("rev-parse", "v1", cwd=ours).strip(),
+        ("tag", "v2"): rev["v2"],
+        ("tag", "vf"): rev["vf"],
+    }

@@ -60,6 +60,13 @@ export interface Remote {
   url: string;
 }
 
+/** A ref as a label on a commit (annotated tags peeled to their commit). */
+export interface RefLabel {
+  name: string;
+  kind: 'head' | 'branch' | 'remote' | 'tag';
+  commit: string;
+}
+
 export interface StashEntry {
   index: number;
   message: string;
@@ -93,6 +100,8 @@ export interface SavedCredential {
 export interface FetchResult {
   remote: string;
   updated: string[];
+  /** Tags the fetch added. */
+  tags: string[];
 }
 
 export interface PullResult {
@@ -138,6 +147,7 @@ export const getCommitDiff = (pid: string, sha: string, path: string) =>
   request<GitDiff>('GET', git(pid, `commits/${seg(sha)}/diff`), { query: { path } });
 
 export const listBranches = (pid: string) => request<Branch[]>('GET', git(pid, 'branches'));
+export const listRefs = (pid: string) => request<RefLabel[]>('GET', git(pid, 'refs'));
 export const createBranch = (pid: string, name: string) =>
   request<Branch>('POST', git(pid, 'branches'), { json: { name } });
 export const deleteBranch = (pid: string, name: string, force = false) =>

@@ -1,9 +1,10 @@
 // The status bar's branch switcher: the current branch; a click lists the branches with
-// ahead/behind, switches, creates and deletes. Mounting it starts the tab's Git status sync (and hosts the
+// ahead/behind, then remote branches (switching to one makes its tracking branch) and tags
+// (switching to one detaches HEAD); it switches, creates and deletes. Mounting it starts the tab's Git status sync (and hosts the
 // Git dialogs), so the status is live even while the Source Control panel is closed.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { listBranches, type Branch } from '../../api/git';
+import { listBranches, listRefs, type Branch, type RefLabel } from '../../api/git';
 import { promptDialog } from '../../ui/dialogs';
 import { checkout, createBranch, deleteBranch } from './actions';
 import { GitDialogHost } from './dialogs';
@@ -35,12 +36,32 @@ function BranchItem({ branch, onPick, onDelete }: ItemProps) {
   );
 }
 
+function RefSection({ title, refs, onPick }: { title: string; refs: RefLabel[]; onPick: (name: string) => void }) {
+  if (refs.length === 0) return null;
+  return (
+    <>
+      <div class="branch-section muted">{title}</div>
+      <ul>
+        {refs.map((r) => (
+          <li key={r.name} role="menuitem" data-testid="ref-item" data-kind={r.kind} data-name={r.name} onClick={() => onPick(r.name)}>
+            <span class="branch-check">{r.kind === 'tag' ? '⌂' : ''}</span>
+            <span class="branch-name">{r.name}</span>
+            <span class="branch-track muted mono">{r.commit.slice(0, 7)}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function BranchMenu({ onClose }: { onClose: () => void }) {
   const [list, setList] = useState<Branch[] | null>(null);
+  const [refs, setRefs] = useState<RefLabel[]>([]);
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     listBranches(pid()).then(setList, (err) => setError(errorMessage(err)));
+    listRefs(pid()).then(setRefs, (err) => setError(errorMessage(err)));
     const away = (ev: PointerEvent) => !box.current?.contains(ev.target as Node) && onClose();
     const esc = (ev: KeyboardEvent) => ev.key === 'Escape' && onClose();
     window.addEventListener('pointerdown', away);
@@ -69,6 +90,8 @@ function BranchMenu({ onClose }: { onClose: () => void }) {
       {error && <div class="form-error">{error}</div>}
       {!list && !error && <div class="muted branch-loading">Loading…</div>}
       <ul>{list?.map((b) => <BranchItem key={b.name} branch={b} onPick={pick} onDelete={remove} />)}</ul>
+      <RefSection title="Remote branches" refs={refs.filter((r) => r.kind === 'remote')} onPick={pick} />
+      <RefSection title="Tags" refs={refs.filter((r) => r.kind === 'tag')} onPick={pick} />
     </div>
   );
 }

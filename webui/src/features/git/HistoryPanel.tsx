@@ -1,9 +1,10 @@
-// The history: commits newest first beside a lane graph; a click shows the commit's message and
+// The history: commits newest first beside a lane graph, labelled with the branches, remote
+// branches and tags on them (and HEAD when detached); a click shows the commit's message and
 // files, and a file opens its diff against the commit's parent.
 import type { ComponentChild } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { getCommit, getLog, type CommitDetail, type CommitInfo } from '../../api/git';
+import { getCommit, getLog, listRefs, type CommitDetail, type CommitInfo, type RefLabel } from '../../api/git';
 import { pid } from '../workbench/session';
 import { badgeFor } from './badges';
 import { GraphCell } from './GraphCell';
@@ -48,12 +49,41 @@ function CommitFiles({ sha }: { sha: string }) {
   );
 }
 
-function LogRow(props: { commit: CommitInfo; lane: number; cell: ComponentChild; selected: boolean; onSelect: () => void }) {
+function RefPills({ refs, current }: { refs: RefLabel[]; current: string | null }) {
+  return (
+    <>
+      {refs.map((r) => {
+        const kind = r.kind === 'branch' && r.name === current ? 'head' : r.kind;
+        return (
+          <span key={`${r.kind}:${r.name}`} class={`scm-ref kind-${kind}`} data-testid="git-ref-label" data-kind={r.kind}
+            title={r.kind === 'tag' ? `tag ${r.name}` : r.name}>
+            {r.kind === 'tag' ? `⌂ ${r.name}` : r.name}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
+/** Labels by commit; HEAD itself only when detached (otherwise its branch is highlighted). */
+function labelsByCommit(refs: RefLabel[], detached: boolean): Map<string, RefLabel[]> {
+  const byCommit = new Map<string, RefLabel[]>();
+  for (const r of refs) {
+    if (r.kind === 'head' && !detached) continue;
+    byCommit.set(r.commit, [...(byCommit.get(r.commit) ?? []), r]);
+  }
+  return byCommit;
+}
+
+function LogRow(props: {
+  commit: CommitInfo; lane: number; cell: ComponentChild; selected: boolean; onSelect: () => void; labels: ComponentChild;
+}) {
   const { commit } = props;
   return (
     <div class={props.selected ? 'scm-log-row selected' : 'scm-log-row'} data-testid="git-commit" data-sha={commit.sha} data-lane={props.lane}
       tabIndex={0} onClick={props.onSelect} onKeyDown={(ev) => ev.key === 'Enter' && props.onSelect()}>
       {props.cell}
+      {props.labels}
       <span class="scm-log-summary" title={commit.message}>{commit.summary}</span>
       <span class="scm-log-author">{commit.author}</span>
       <span class="scm-log-date">{when(commit.time)}</span>
@@ -66,10 +96,14 @@ export function HistoryPanel() {
   const [log, setLog] = useState<CommitInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  const [refs, setRefs] = useState<RefLabel[]>([]);
   const head = status.value?.head ?? null;
+  const branch = status.value?.branch ?? null;
   useEffect(() => {
     getLog(pid(), LOG_LIMIT).then((list) => { setLog(childrenFirst(list)); setError(null); }, (err) => setError(errorMessage(err)));
-  }, [head]);
+    listRefs(pid()).then(setRefs, (err) => setError(errorMessage(err)));
+  }, [head, branch]);
+  const labels = useMemo(() => labelsByCommit(refs, branch === null), [refs, branch]);
   const rows = useMemo(() => layoutGraph(log ?? []), [log]);
   const lanes = laneCount(rows);
   if (error) return <div class="panel-message" data-testid="git-history-error">{error}</div>;
@@ -80,6 +114,7 @@ export function HistoryPanel() {
         {log.length === 0 && <div class="panel-message">No commits yet.</div>}
         {log.map((c, i) => (
           <LogRow key={c.sha} commit={c} lane={rows[i].lane} selected={c.sha === selected} onSelect={() => setSelected(c.sha)}
+            labels={labels.has(c.sha) && <RefPills refs={labels.get(c.sha) ?? []} current={branch} />}
             cell={<GraphCell row={rows[i]} sha={c.sha} lanes={lanes} />} />
         ))}
       </div>
