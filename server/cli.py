@@ -62,6 +62,7 @@ def serve_problem(settings: Settings) -> str | None:
 def serve(settings: Settings) -> int:
     import uvicorn
 
+    from server.api.ws_limits import uvicorn_options
     from server.app import create_app
 
     problem = serve_problem(settings)
@@ -72,8 +73,8 @@ def serve(settings: Settings) -> int:
     app = create_app(settings)
     # Forwarded headers are handled by the security middleware, from trusted proxies only.
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="info",
-                            ws_max_size=16 * 1024 * 1024, proxy_headers=False,
-                            ssl_certfile=settings.certfile, ssl_keyfile=settings.keyfile)
+                            proxy_headers=False, ssl_certfile=settings.certfile,
+                            ssl_keyfile=settings.keyfile, **uvicorn_options())
     server = uvicorn.Server(config)
 
     async def announce() -> None:

@@ -5,12 +5,13 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from server.api.ws_limits import uvicorn_options
@@ -81,11 +82,16 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_live_server(settings: Settings) -> tuple[LiveServer, threading.Thread]:
-    """uvicorn in a thread; returns once ``server.started`` is set."""
+def start_live_server(
+    settings: Settings, customize: Callable[[FastAPI], None] | None = None
+) -> tuple[LiveServer, threading.Thread]:
+    """uvicorn in a thread; returns once ``server.started`` is set. ``customize`` may add
+    routes to the app before it serves."""
     port = _free_port()
     settings.port = port
     app = create_app(settings)
+    if customize is not None:
+        customize(app)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             **uvicorn_options())
     server = uvicorn.Server(config)

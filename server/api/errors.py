@@ -1,16 +1,27 @@
-"""One JSON error shape for every failure: ``{"detail": str, "code": str}``."""
+"""One JSON error shape for every failure: ``{"detail": str, "code": str}``.
 
+Unexpected errors are answered by ``CatchAll``, an ASGI middleware inside the app's own
+middlewares, rather than by Starlette's outermost error middleware: that one re-raises after
+answering, and uvicorn then closes the connection, so a browser's next keep-alive request on it
+would be reset.
+"""
+
+import errno
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.core.errors import AppError
+from server.core.errors import AppError, InsufficientStorage, Invalid
+from server.core.fsutil import FULL_DISK_ERRNOS
 
 log = logging.getLogger("mnnwb")
 _HTTP_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
+INTERNAL = {"detail": "internal server error", "code": "internal"}
 
 
 def _describe(exc: RequestValidationError) -> str:
@@ -38,14 +49,55 @@ async def http_error(_: Request, exc: Exception) -> JSONResponse:
                         headers=exc.headers)
 
 
-async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
-    # The traceback goes to the server log only; clients get a generic message.
-    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return JSONResponse({"detail": "internal server error", "code": "internal"}, status_code=500)
+def domain_error(exc: OSError) -> AppError | None:
+    """The client's error hidden in an OS error that no service turned into one itself."""
+    if exc.errno in FULL_DISK_ERRNOS:
+        return InsufficientStorage("the disk is full: the change was not written")
+    if exc.errno == errno.ENAMETOOLONG:
+        return Invalid("a file name is longer than 255 bytes", code="name_too_long")
+    return None
+
+
+async def os_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, OSError)
+    mapped = domain_error(exc)
+    if mapped is None:
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return JSONResponse(INTERNAL, status_code=500)
+    return JSONResponse(mapped.body(), status_code=mapped.status)
+
+
+class CatchAll:
+    """Answer any other exception with the generic 500 and keep the connection open."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked_send)
+        except Exception as exc:
+            if started:
+                raise  # half a response went out: only closing the connection ends it
+            log.error("unhandled error on %s %s", scope["method"], scope["path"], exc_info=exc)
+            await JSONResponse(INTERNAL, status_code=500)(scope, receive, send)
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(AppError, app_error)
-    app.add_exception_handler(RequestValidationError, validation_error)
-    app.add_exception_handler(HTTPException, http_error)
-    app.add_exception_handler(Exception, unexpected_error)
+    handlers: dict[Any, Any] = {
+        AppError: app_error, RequestValidationError: validation_error,
+        HTTPException: http_error, OSError: os_error,
+    }
+    for exc_class, handler in handlers.items():
+        app.add_exception_handler(exc_class, handler)
+    app.add_middleware(CatchAll)

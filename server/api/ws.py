@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from server.api.ws_limits import TAB_MAX_BYTES
 from server.core.errors import AppError
 from server.core.events import Envelope, EventHub, Subscription
 from server.projects import service as projects
@@ -21,7 +22,8 @@ from server.projects.models import Project
 from server.users.service import user_for_principal
 
 router = APIRouter()
-MAX_INCOMING_BYTES = 1024 * 1024
+# Also enforced before buffering by the server's websocket protocol (``ws_limits``).
+MAX_INCOMING_BYTES = TAB_MAX_BYTES
 MISSED_PONGS_LIMIT = 2
 CommandHandler = Callable[[str, Envelope], Awaitable[None]]
 

@@ -53,3 +53,8 @@ class TooLarge(AppError):
 class Unavailable(AppError):
     status = 503
     code = "unavailable"
+
+
+class InsufficientStorage(AppError):
+    status = 507
+    code = "insufficient_storage"

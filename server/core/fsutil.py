@@ -1,9 +1,43 @@
-"""Atomic file writes: temp file in the same folder → fsync → os.replace → fsync the folder."""
+"""Atomic file writes: temp file in the same folder → fsync → os.replace → fsync the folder.
 
+A temp file is named ``.<name>.<random>.tmp``; one left by a killed process is swept at start-up
+(``sweep_temp_files``) and never shown by the file tree, the watcher or Git status.
+"""
+
+import errno
 import os
+import re
 import tempfile
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from server.core.errors import InsufficientStorage
+
+TEMP_PREFIX = "."
+TEMP_SUFFIX = ".tmp"
+# mkstemp's random part is 8 characters of [a-z0-9_].
+TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+# Room for the dots, mkstemp's 8 random characters and the suffix within 255 bytes.
+TEMP_NAME_KEEP = 200
+FULL_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def is_temp_name(name: str) -> bool:
+    """True for the name of an atomic write's temp file."""
+    return bool(TEMP_NAME.match(name))
+
+
+@contextmanager
+def storage_errors(what: str) -> Iterator[None]:
+    """Turn a full disk (or quota) into a 507 saying what could not be written."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno in FULL_DISK_ERRNOS:
+            raise InsufficientStorage(f"the disk is full: {what} was not written") from None
+        raise
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -18,11 +52,23 @@ def atomic_write(path: Path, chunks: Iterable[bytes], *, limit: int | None = Non
     """Write ``chunks`` to ``path`` atomically; returns the size written.
 
     With ``limit``, raises ``OverflowError`` (leaving the old file untouched) once more than
-    ``limit`` bytes arrive. An existing file keeps its permission bits.
+    ``limit`` bytes arrive. An existing file keeps its permission bits. A full disk raises
+    ``InsufficientStorage`` with the old file untouched and no temp file left behind.
     """
+    with storage_errors(path.name):
+        return _write_replace(path, chunks, limit)
+
+
+def _temp_prefix(name: str) -> str:
+    """``.<name>.``, the name cut so a 255-byte name still has a temp file of legal length."""
+    short = os.fsencode(name)[:TEMP_NAME_KEEP].decode("utf-8", "ignore")
+    return f"{TEMP_PREFIX}{short}."
+
+
+def _write_replace(path: Path, chunks: Iterable[bytes], limit: int | None) -> int:
     folder = path.parent
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(path.name), suffix=TEMP_SUFFIX, dir=folder)
     size = 0
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -33,13 +79,33 @@ def atomic_write(path: Path, chunks: Iterable[bytes], *, limit: int | None = Non
                 handle.write(chunk)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp_name, mode)
-        else:
-            os.chmod(tmp_name, 0o644)
+        os.chmod(tmp_name, mode if mode is not None else 0o644)
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
     _fsync_dir(folder)
     return size
+
+
+def sweep_temp_files(root: Path, older_than: float = 0.0) -> int:
+    """Delete the temp files interrupted atomic writes left under ``root``; returns how many.
+
+    Only files named like ours and last written more than ``older_than`` seconds ago go, so a
+    save still running elsewhere keeps its file. ``.git`` folders are not entered.
+    """
+    removed = 0
+    cutoff = time.time() - older_than
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in files:
+            if not is_temp_name(name):
+                continue
+            full = os.path.join(folder, name)
+            try:
+                if os.lstat(full).st_mtime <= cutoff:
+                    os.unlink(full)
+                    removed += 1
+            except FileNotFoundError:
+                continue
+    return removed

@@ -8,6 +8,14 @@ from server.core.errors import Forbidden, Invalid
 # Names that reach the Git directory on case-insensitive or 8.3-name file systems too.
 GIT_DIR_NAMES = frozenset({".git", "git~1"})
 MAX_PATH_LENGTH = 4096
+# The longest file name Linux, macOS and Windows file systems take, in bytes of UTF-8.
+MAX_NAME_BYTES = 255
+
+
+def check_name_lengths(parts: tuple[str, ...]) -> None:
+    """Refuse a path with a component no file system can hold (it would fail on every call)."""
+    if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES for part in parts):
+        raise Invalid(f"a file name is longer than {MAX_NAME_BYTES} bytes", code="name_too_long")
 
 
 def is_git_part(part: str) -> bool:
@@ -21,6 +29,7 @@ def clean_relative(rel: str) -> PurePosixPath:
     if rel.startswith("/") or "\\" in rel or (len(rel) > 1 and rel[1] == ":"):
         raise Invalid("paths are relative to the project, with forward slashes", code="bad_path")
     pure = PurePosixPath(rel) if rel not in ("", ".") else PurePosixPath()
+    check_name_lengths(pure.parts)
     if any(part == ".." for part in pure.parts):
         raise Forbidden("path escapes the project", code="path_escape")
     if any(is_git_part(part) for part in pure.parts):

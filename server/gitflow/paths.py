@@ -14,11 +14,14 @@ from dulwich.object_store import BaseObjectStore
 from dulwich.objects import ObjectID
 
 from server.core.errors import Invalid
+from server.files.paths import MAX_NAME_BYTES, check_name_lengths
 
 
 def element_is_safe(element: bytes) -> bool:
     """True when one path component may be written on any platform."""
     if element in (b"", b".", b"..") or b"\\" in element or b"\0" in element:
+        return False
+    if len(element) > MAX_NAME_BYTES:
         return False
     return validate_path_element_ntfs(element) and validate_path_element_hfs(element)
 
@@ -57,6 +60,7 @@ def check_entries(store: BaseObjectStore, entries: Iterable[tuple[bytes, int, by
 def user_path(path: str) -> bytes:
     """A project-relative path from a request, in tree form; rejects escapes and ``.git``."""
     clean = posixpath.normpath(path.replace("\\", "/")).lstrip("/") if path else ""
+    check_name_lengths(tuple(clean.split("/")))
     raw = clean.encode("utf-8")
     if not clean or clean == "." or not tree_path_is_safe(raw):
         raise Invalid(f"invalid path: {path!r}", code="invalid_path")
