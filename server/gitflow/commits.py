@@ -343,16 +343,22 @@ def move_head(
         raise Conflict("the branch moved meanwhile; try again", code="head_moved")
 
 
+def _name_and_email(who: bytes) -> tuple[str, str]:
+    name, _, email = who.decode("utf-8", "replace").partition(" <")
+    return name, email.rstrip(">")
+
+
 def commit_info(c: Commit) -> CommitInfo:
-    author = c.author.decode("utf-8", "replace")
-    name, _, email = author.partition(" <")
+    name, email = _name_and_email(c.author)
+    committer, committer_email = _name_and_email(c.committer)
     message = c.message.decode("utf-8", "replace")
     return CommitInfo(
         sha=c.id.decode("ascii"),
         parents=[p.decode("ascii") for p in c.parents],
         author=name,
-        author_email=email.rstrip(">"),
-        committer=c.committer.decode("utf-8", "replace"),
+        author_email=email,
+        committer=committer,
+        committer_email=committer_email,
         time=c.commit_time,
         summary=message.strip().splitlines()[0] if message.strip() else "",
         message=message,

@@ -64,22 +64,14 @@ def _is_binary(data: bytes) -> bool:
 
 def build_diff(path: str, old: Side, new: Side) -> Diff:
     sides = [side for side in (old, new) if side is not None]
-    if any(_is_binary(content) for content, _ in sides):
-        return Diff(
-            path=path,
-            old=None,
-            new=None,
-            binary=True,
-            old_size=len(old[0]) if old else None,
-            new_size=len(new[0]) if new else None,
-            old_sha=_sha(old),
-            new_sha=_sha(new),
-        )
+    binary = any(_is_binary(content) for content, _ in sides)
     return Diff(
         path=path,
-        old=old[0].decode("utf-8") if old else None,
-        new=new[0].decode("utf-8") if new else None,
-        binary=False,
+        old=None if binary or old is None else old[0].decode("utf-8"),
+        new=None if binary or new is None else new[0].decode("utf-8"),
+        binary=binary,
+        old_size=len(old[0]) if old else None,
+        new_size=len(new[0]) if new else None,
         old_sha=_sha(old),
         new_sha=_sha(new),
     )

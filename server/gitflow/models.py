@@ -45,6 +45,7 @@ class CommitInfo(BaseModel):
     author: str
     author_email: str
     committer: str
+    committer_email: str
     time: int
     summary: str
     message: str

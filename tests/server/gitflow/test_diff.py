@@ -16,6 +16,7 @@ def test_work_tree_index_and_head(work: Path) -> None:
     write(work, "a.txt", "working\n")
     unstaged = service.diff(work, "a.txt")
     assert (unstaged.old, unstaged.new, unstaged.binary) == ("staged\n", "working\n", False)
+    assert (unstaged.old_size, unstaged.new_size) == (7, 8)
     staged = service.diff(work, "a.txt", staged=True)
     assert (staged.old, staged.new) == ("alpha\n", "staged\n")
 

@@ -86,7 +86,8 @@ def test_commit_and_stash_leave_the_gitlink_alone(upstream: Path, tmp_path: Path
     assert git("status", "--porcelain", cwd=ours) == ""
     service.stash_apply(ours, 0, pop=True)
     service.stage(ours, ["a.txt"])
-    service.commit(ours, "edit a")
+    made = service.commit(ours, "edit a")
+    assert (made.author, made.author_email) == (made.committer, made.committer_email) == ("Ada", "ada@example.com")
     assert git("ls-tree", "HEAD", "libs/sub", cwd=ours).split()[:3] == git(
         "ls-tree", "origin/main", "libs/sub", cwd=ours
     ).split()[:3]

@@ -37,6 +37,7 @@ export interface CommitInfo {
   author: string;
   author_email: string;
   committer: string;
+  committer_email: string;
   time: number;
   summary: string;
   message: string;
