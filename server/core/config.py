@@ -21,6 +21,8 @@ class Settings(BaseSettings):
     database_url: str | None = None
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
+    # Team members may reach Git hosts on loopback, link-local or private addresses only if listed.
+    git_allowed_hosts: list[str] = Field(default_factory=list)
     upload_max_bytes: int = 512 * 1024 * 1024
     file_read_max_bytes: int = 20 * 1024 * 1024
     watch_files: bool = True

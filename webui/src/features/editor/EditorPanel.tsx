@@ -1,11 +1,15 @@
 // One dock panel per open file: a Monaco editor on the document's model, with the
-// "changed on disk" prompt above it.
+// "changed on disk" prompt above it; an image shows as an image, a model as its summary.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
 import { featuresLoaded, loadEditorFeatures } from '../../monaco/editorFeatures';
 import { EDITOR_OPTIONS, monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
+import { isModelFile } from '../modeltools/menu';
+import { ImagePreview } from '../preview/ImagePreview';
+import { isImage, isMarkdown, openMarkdownPreview } from '../preview/open';
+import { lazyPanel } from '../workbench/lazyPanel';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 import { answerDiskChange } from './diskSync';
@@ -59,8 +63,11 @@ function MonacoHost({ doc }: { doc: Doc }) {
   return <div class="monaco-host" ref={host} data-testid="editor" data-path={doc.path} data-features={withFeatures} />;
 }
 
-export function EditorPanel({ params }: PanelProps) {
-  const path = String(params.path);
+// Model summaries load their code (the tool views) on first use.
+const modelView = lazyPanel(() => import('../modeltools/ModelView').then((m) => m.modelView));
+
+export function EditorPanel(props: PanelProps) {
+  const path = String(props.params.path);
   const [doc, setDoc] = useState<Doc | null>(null);
   const [error, setError] = useState<string | null>(null);
   useLayoutEffect(() => {
@@ -68,6 +75,8 @@ export function EditorPanel({ params }: PanelProps) {
   }, [path]);
   if (error) return <div class="panel-message" data-testid="editor-error">Cannot open {path}: {error}</div>;
   if (!doc) return <div class="panel-message">Loading {path}…</div>;
+  if (doc.binary && isImage(path)) return <ImagePreview path={path} size={doc.size} />;
+  if (doc.binary && isModelFile(path)) return modelView({ ...props, params: { path, size: doc.size } });
   if (doc.binary) {
     return (
       <div class="panel-message">
@@ -77,6 +86,10 @@ export function EditorPanel({ params }: PanelProps) {
   }
   return (
     <div class="editor-panel">
+      {isMarkdown(path) && (
+        <button class="btn btn-small editor-preview-btn" data-testid="markdown-preview-open" title="Open Preview to the Side (Ctrl+Shift+V)"
+          onClick={() => openMarkdownPreview(path)}>Preview</button>
+      )}
       <DiskBar doc={doc} />
       <MonacoHost doc={doc} />
     </div>

@@ -21,6 +21,8 @@ export interface Doc {
   model: monaco.editor.ITextModel | null;
   binary: boolean;
   size: number;
+  /** The text encoding the server read the file with (utf-8 unless it said otherwise). */
+  encoding: string | null;
   etag: string | null;
   savedVersion: number;
   state: Signal<SaveState>;
@@ -60,6 +62,7 @@ async function load(path: string): Promise<Doc> {
     model,
     binary: file.binary,
     size: file.size,
+    encoding: file.encoding,
     etag: file.etag,
     savedVersion: model?.getAlternativeVersionId() ?? 0,
     state: signal('clean'),

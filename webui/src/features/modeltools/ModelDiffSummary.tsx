@@ -17,7 +17,7 @@ const MAX_HASHED_BYTES = 256 * 1024 * 1024;
 const POLL_MS = 300;
 const POLL_TRIES = 400;
 
-type Summary = { result: InspectResult } | { note: string };
+export type Summary = { result: InspectResult } | { note: string };
 
 /** Inspect results by blob id, for the life of the tab: a blob never changes. */
 const cache = new Map<string, Promise<Summary>>();
@@ -60,7 +60,7 @@ function summarise(path: string, sha: string, rev: string | null): Promise<Summa
 
 const tensors = (list: TensorInfo[]) => list.map((t) => `${t.name} ${formatShape(t.shape)}`).join(', ') || '—';
 
-function Card({ summary, testid }: { summary: Summary | null; testid: string }) {
+export function Card({ summary, testid }: { summary: Summary | null; testid: string }) {
   if (!summary) return <div class="model-card muted" data-testid={testid}>Reading…</div>;
   if ('note' in summary) return <div class="model-card muted" data-testid={testid}>{summary.note}</div>;
   const r = summary.result;

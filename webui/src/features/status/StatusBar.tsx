@@ -1,8 +1,10 @@
-// The bottom bar: connection state, the current file and its save state.
+// The bottom bar: connection state, the current file and its save state, and the editor's cursor,
+// indentation, encoding, end of line and language.
 import { docsVersion, getDoc, type SaveState } from '../editor/documents';
 import { BranchSwitcher } from '../git/BranchSwitcher';
 import { TeamStatus } from '../team/TeamStatus';
 import { activePath } from '../workbench/active';
+import { editorInfo } from './editorInfo';
 import { session } from '../workbench/session';
 
 const CONNECTION_LABELS = {
@@ -12,12 +14,41 @@ const CONNECTION_LABELS = {
   offline: 'Offline',
 } as const;
 
+const LANGUAGE_NAMES: Record<string, string> = {
+  python: 'Python',
+  markdown: 'Markdown',
+  json: 'JSON',
+  yaml: 'YAML',
+  plaintext: 'Plain Text',
+  javascript: 'JavaScript',
+  typescript: 'TypeScript',
+  shell: 'Shell',
+  ini: 'INI',
+  cpp: 'C++',
+  html: 'HTML',
+  css: 'CSS',
+};
+
 const SAVE_LABELS: Record<SaveState, string> = {
   clean: 'Saved',
   dirty: 'Unsaved changes',
   saving: 'Saving…',
   error: 'Save failed',
 };
+
+function EditorInfoItems({ path }: { path: string | null }) {
+  const info = editorInfo.value;
+  if (!info || info.path !== path) return null;
+  return (
+    <>
+      <span class="status-item" data-testid="status-cursor">Ln {info.line}, Col {info.column}{info.selected ? ` (${info.selected} selected)` : ''}</span>
+      <span class="status-item" data-testid="status-indent">{info.indent}</span>
+      <span class="status-item" data-testid="status-encoding">{info.encoding}</span>
+      <span class="status-item" data-testid="status-eol">{info.eol}</span>
+      <span class="status-item" data-testid="status-language">{LANGUAGE_NAMES[info.language] ?? info.language}</span>
+    </>
+  );
+}
 
 export function StatusBar({ version }: { version: string }) {
   const connection = session().socket.state.value;
@@ -39,6 +70,7 @@ export function StatusBar({ version }: { version: string }) {
         </span>
       )}
       <span class="status-spacer" />
+      <EditorInfoItems path={path} />
       <TeamStatus />
       <span class="status-item muted">MNN Workbench {version}</span>
     </footer>

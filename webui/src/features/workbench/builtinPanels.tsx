@@ -3,6 +3,7 @@ import { EditorPanel } from '../editor/EditorPanel';
 import { EditorTab } from '../editor/EditorTab';
 import { EDITOR_PANEL, FILES_PANEL } from '../editor/openEditor';
 import { FileTree } from '../files/FileTree';
+import { registerEditorInfo } from '../status/editorInfo';
 import { dock, registerPanel, registerTab, registerTitleAction, showPanel } from './panels';
 
 /** Brings the file tree back (on the far left) after it was closed. */
@@ -21,4 +22,5 @@ export function registerBuiltinPanels(): void {
   registerTab(EDITOR_PANEL, (props) => <EditorTab {...props} />);
   registerPanel(EDITOR_PANEL, (props) => <EditorPanel {...props} />, { tab: EDITOR_PANEL, area: 'main' });
   registerTitleAction({ id: 'files', label: 'Files', glyph: '☰', run: showFiles });
+  registerEditorInfo();
 }

@@ -7,6 +7,7 @@ import { registerQuickOpen } from '../quickopen/QuickOpen';
 import { registerDebugFeature } from '../debug/register';
 import { registerDevicesFeature } from '../devices/register';
 import { registerTeamFeature } from '../team/register';
+import { registerPreviewFeature } from '../preview/register';
 import { registerBuiltinPanels } from './builtinPanels';
 
-export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature];
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature];

@@ -1,0 +1,53 @@
+// A model file opened in the editor area: its summary (from an Inspect run: format, inputs,
+// outputs, parameters, ops) and size, with buttons for the tools and the graph.
+import { useEffect, useState } from 'preact/hooks';
+import { errorMessage } from '../../api/client';
+import { startRun, type InspectResult } from '../../api/tools';
+import type { PanelFactory, PanelProps } from '../workbench/panels';
+import { pid } from '../workbench/session';
+import { formatBytes } from './format';
+import { modelMenuItems } from './menu';
+import { Card, type Summary } from './ModelDiffSummary';
+import { isActive, putRun, runs } from './store';
+import './modeldiff.css';
+
+function useInspect(path: string): Summary | null {
+  const [runId, setRunId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    startRun(pid(), 'inspect', { model: path }).then((run) => {
+      putRun(run);
+      setRunId(run.id);
+    }, (err) => setError(errorMessage(err)));
+  }, [path]);
+  const run = runId ? runs.value[runId] : undefined;
+  if (error) return { note: error };
+  if (!run || isActive(run)) return null;
+  if (run.status === 'succeeded' && run.result) return { result: run.result as unknown as InspectResult };
+  return { note: run.error ?? `Inspect ended ${run.status}.` };
+}
+
+function ModelView({ params }: PanelProps) {
+  const path = String(params.path);
+  const size = Number(params.size ?? 0);
+  const summary = useInspect(path);
+  const entry = { path, name: path.slice(path.lastIndexOf('/') + 1), type: 'file' as const, size, mtime: 0 };
+  return (
+    <div class="model-view" data-testid="model-view" data-path={path}>
+      <div class="model-view-head">
+        <span class="mono">{path}</span>
+        <span class="muted" data-testid="model-view-size">{formatBytes(size)}</span>
+      </div>
+      <Card summary={summary} testid="model-summary" />
+      <div class="model-view-actions">
+        {modelMenuItems(entry).map((item) => (
+          <button key={item.testid} class="btn btn-small" data-testid={item.testid.replace('menu-tool-', 'model-action-')} onClick={item.action}>
+            {item.label.replace('…', '')}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export const modelView: PanelFactory = (props) => <ModelView {...props} />;

@@ -1,0 +1,21 @@
+// Previews: Markdown rendered beside its editor (the editor's "Open Preview" button or
+// Ctrl+Shift+V); images and models show themselves when opened (see editor/EditorPanel.tsx).
+import { monaco } from '../../monaco/setup';
+import { registerEditorExtension } from '../editor/extensions';
+import { lazyPanel } from '../workbench/lazyPanel';
+import { registerPanel } from '../workbench/panels';
+import { isMarkdown, MARKDOWN_PREVIEW, openMarkdownPreview } from './open';
+
+export function registerPreviewFeature(): void {
+  // markdown-it loads with the first preview, not with the project page.
+  registerPanel(MARKDOWN_PREVIEW, lazyPanel(() => import('./MarkdownPreview').then((m) => m.markdownPreview)), { area: 'main' });
+  registerEditorExtension((editor, doc) => {
+    if (!isMarkdown(doc.path)) return { dispose: () => undefined };
+    return editor.addAction({
+      id: 'mnnwb.markdownPreview',
+      label: 'Markdown: Open Preview to the Side',
+      keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.KeyV],
+      run: () => openMarkdownPreview(doc.path),
+    });
+  });
+}
