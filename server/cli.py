@@ -1,4 +1,5 @@
-"""``mnnwb``: serve the workbench, print its URL, check the installation, manage users."""
+"""``mnnwb``: serve the workbench, print its URL, check the installation, manage users, check a
+project's performance budgets."""
 
 import argparse
 import asyncio
@@ -120,9 +121,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from device_bridge.agent.__main__ import main as agent_main
 
         return agent_main(words[1:])
+    if words[:1] == ["check"]:
+        # Its own options, and no server settings: it runs in CI.
+        from server.checks.cli import main as check_main
+
+        return check_main(words[1:])
     parser = argparse.ArgumentParser(prog="mnnwb", description="MNN Workbench Web")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("device", help="run the device agent (same options as python -m device_bridge.agent)")
+    sub.add_parser("check", help="check the project's performance budgets (mnnwb check --help)")
     for name, text in (("serve", "start the server"), ("url", "print the URL to open"),
                        ("doctor", "check the installation")):
         cmd = sub.add_parser(name, help=text)

@@ -108,10 +108,23 @@ class BenchmarkArgs(ToolArgs):
     per_op_loops: int = Field(default=20, ge=1, le=10_000)
 
 
+class DiffArgs(ToolArgs):
+    """Two .mnn models side by side: ``model`` (A, the baseline) and ``other`` (B)."""
+
+    other: PathStr
+    reference: PathStr | None = None
+    inputs: dict[str, PathStr] | None = None
+    threads: int = Field(default=1, ge=1, le=64)
+    warmup: int = Field(default=5, ge=0, le=10_000)
+    loops: int = Field(default=20, ge=1, le=10_000)
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)
+
+
 ARG_MODELS: dict[str, type[ToolArgs]] = {
     "convert": ConvertArgs,
     "quantize": QuantizeArgs,
     "inspect": InspectArgs,
     "compare": CompareArgs,
     "benchmark": BenchmarkArgs,
+    "diff": DiffArgs,
 }

@@ -70,6 +70,13 @@ class ToolManager:
         stored = args.model_dump(exclude_none=True)
         if worker.get("output"):
             stored["output"] = prepare.relative(project.path, Path(worker["output"]))
+        return self.launch(session, project, tool, stored, worker)
+
+    def launch(
+        self, session: Session, project: Project, tool: str, stored: dict[str, Any], worker: dict[str, Any]
+    ) -> ToolRunPublic:
+        """Record and start a run whose worker arguments are already checked and absolute;
+        ``stored`` is what the run shows (project-relative)."""
         run = ToolRun(project_id=project.id, tool=tool, args=stored, log_path="")
         run.log_path = str(self._runs_dir / run.id / "worker.log")
         session.add(run)

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from server.api import device_ws, ws
 from server.api.routes import (
     auth,
+    checks,
     cloud,
     device_shares,
     devices,
@@ -23,5 +24,5 @@ ROUTERS: list[APIRouter] = [
     system.router, projects.router, files.router, jobs.router, cloud.router, tools.router, ws.router,
     devices.router, device_ws.router, git.router,
     auth.router, members.router, device_shares.router, netron.router,
-    search.router,
+    search.router, checks.router,
 ]

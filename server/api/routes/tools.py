@@ -1,4 +1,5 @@
-"""Model tools: start a run, follow it, cancel it, list a project's runs, read a run's log."""
+"""Model tools: start a run (or a model diff), follow it, cancel it, list a project's runs, read a
+run's log."""
 
 from typing import Annotated, Any
 
@@ -6,7 +7,9 @@ from fastapi import APIRouter, Body, Depends
 from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep
+from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep, SettingsDep
+from server.checks.diff import start_diff
+from server.checks.models import DiffRequest
 from server.modeltools import service
 from server.modeltools.models import ToolLog, ToolRunPublic
 from server.modeltools.schemas import ToolName
@@ -21,6 +24,14 @@ def get_tools(conn: HTTPConnection) -> ToolManager:
 
 
 ToolsDep = Annotated[ToolManager, Depends(get_tools)]
+
+
+# Before the generic route: "diff" is a tool name too, but its body names two models.
+@router.post("/projects/{pid}/tools/diff", status_code=202)
+async def start_model_diff(
+    body: DiffRequest, project: RunnerProject, session: SessionDep, settings: SettingsDep, tools: ToolsDep
+) -> ToolRunPublic:
+    return await run_in_threadpool(start_diff, settings.data_dir, tools, session, project, body)
 
 
 @router.post("/projects/{pid}/tools/{tool}", status_code=202)

@@ -1,0 +1,25 @@
+"""Performance budgets: read them, run them, and the stored result of each commit."""
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+
+from server.api.deps import ProjectDep, RunnerProject, SettingsDep
+from server.checks import service
+from server.checks.models import Budget, CheckReport, CheckRequest, CommitCheck
+
+router = APIRouter(prefix="/api/projects/{pid}", tags=["checks"])
+
+
+@router.get("/budgets")
+def budgets(project: ProjectDep) -> list[Budget]:
+    return service.project_budgets(project)
+
+
+@router.post("/checks")
+async def run_checks(body: CheckRequest, project: RunnerProject, settings: SettingsDep) -> CheckReport:
+    return await run_in_threadpool(service.run_project_checks, settings.data_dir, project, body.device)
+
+
+@router.get("/checks/commits")
+def commit_checks(project: ProjectDep, settings: SettingsDep) -> list[CommitCheck]:
+    return service.commit_checks(settings.data_dir, project)

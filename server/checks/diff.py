@@ -1,0 +1,57 @@
+"""Start a model diff: each side is a working-tree file or a file at a Git revision.
+
+A side at a revision is written out of Git once into its own blob folder (the same store the
+Git diff's model summaries use), then both sides go to one ``diff`` worker run of the project.
+"""
+
+from pathlib import Path
+
+from sqlmodel import Session
+
+from server.checks.models import DiffRequest
+from server.core.errors import Invalid
+from server.files.paths import resolve
+from server.gitflow.blobs import blob_file, read_blob
+from server.modeltools.formats import BadModelFile, check_model_file
+from server.modeltools.models import ToolRunPublic
+from server.modeltools.service import ToolManager
+from server.projects.models import Project
+
+
+def _checked(path: Path, allowed: tuple[str, ...]) -> str:
+    try:
+        check_model_file(path, allowed)
+    except BadModelFile as exc:
+        raise Invalid(str(exc), code="bad_model_file") from None
+    return str(path)
+
+
+def _side(data_dir: Path, project: Project, rel: str, rev: str | None) -> str:
+    if rev is None:
+        return _checked(resolve(project.path, rel), (".mnn",))
+    if not rel.lower().endswith(".mnn"):
+        raise Invalid(f"{rel}: a diff takes .mnn models", code="bad_model_file")
+    data, sha = read_blob(project.path, rev, rel)
+    return _checked(blob_file(data_dir, rel, data, sha), (".mnn",))
+
+
+def _existing(root: str, rel: str) -> str:
+    path = resolve(root, rel)
+    if not path.is_file():
+        raise Invalid(f"{rel}: file not found", code="bad_input_file")
+    return str(path)
+
+
+def start_diff(
+    data_dir: Path, tools: ToolManager, session: Session, project: Project, body: DiffRequest
+) -> ToolRunPublic:
+    worker = {
+        "model": _side(data_dir, project, body.a, body.rev_a),
+        "other": _side(data_dir, project, body.b or body.a, body.rev_b),
+        "reference": body.reference and _checked(resolve(project.path, body.reference), (".onnx", ".mnn")),
+        "inputs": {name: _existing(project.path, rel) for name, rel in (body.inputs or {}).items()},
+        "threads": body.threads,
+        "loops": body.loops,
+    }
+    stored = body.model_dump(exclude_none=True)
+    return tools.launch(session, project, "diff", stored, worker)

@@ -1,0 +1,86 @@
+"""Payloads of model diffs, performance budgets and check reports."""
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
+RevStr = Annotated[str, Field(min_length=1, max_length=256)]
+Metric = Literal["latency_ms", "size_mb", "cosine", "max_abs_error", "memory_mb"]
+
+
+class DiffRequest(BaseModel):
+    """Two models, or one model at two revisions: ``a`` is the baseline, ``b`` defaults to ``a``.
+    A side without a revision is the working-tree file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a: PathStr
+    b: PathStr | None = None
+    rev_a: RevStr | None = None
+    rev_b: RevStr | None = None
+    reference: PathStr | None = None
+    inputs: dict[str, PathStr] | None = None
+    threads: int = Field(default=1, ge=1, le=64)
+    loops: int = Field(default=20, ge=1, le=10_000)
+
+    @model_validator(mode="after")
+    def _two_sides(self) -> "DiffRequest":
+        if (self.b or self.a) == self.a and self.rev_a == self.rev_b:
+            raise ValueError("a diff needs two models, or one model at two revisions")
+        return self
+
+
+class Budget(BaseModel):
+    """One ``[[budget]]`` table of ``mnnwb.toml``; every limit is optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: PathStr
+    reference: PathStr | None = None
+    max_latency_ms: float | None = Field(default=None, gt=0)
+    max_size_mb: float | None = Field(default=None, gt=0)
+    min_cosine: float | None = Field(default=None, ge=-1, le=1)
+    max_abs_error: float | None = Field(default=None, ge=0)
+    max_memory_mb: float | None = Field(default=None, gt=0)
+    threads: int = Field(default=1, ge=1, le=64)
+    loops: int = Field(default=50, ge=1, le=100_000)
+    device: str = Field(default="local", min_length=1, max_length=128)
+
+    @model_validator(mode="after")
+    def _accuracy_needs_reference(self) -> "Budget":
+        if (self.min_cosine is not None or self.max_abs_error is not None) and not self.reference:
+            raise ValueError(f"{self.model}: min_cosine and max_abs_error need a reference model")
+        return self
+
+
+class CheckResult(BaseModel):
+    model: str
+    device: str
+    metric: Metric
+    limit: float
+    value: float | None
+    passed: bool
+    detail: str | None = None
+
+
+class CheckReport(BaseModel):
+    passed: bool
+    results: list[CheckResult]
+    commit: str | None = Field(default=None, description="HEAD, when the report is of a Git project")
+    clean: bool = Field(default=False, description="the budgets' files are as HEAD has them")
+    last_passing: str | None = Field(default=None, description="on failure: the last commit that passed")
+
+
+class CheckRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    device: str | None = Field(default=None, max_length=128, description="only budgets for this device")
+
+
+class CommitCheck(BaseModel):
+    """The last stored result for a commit: a badge in the history."""
+
+    commit: str
+    passed: bool
+    failures: list[CheckResult]
