@@ -135,9 +135,11 @@ class DeviceHub:
         verify: Verifier,
         limits: Limits | None = None,
         on_status: Callable[[str, bool, p.DeviceInfo], Any] | None = None,
+        agent_sha256: str | None = None,
     ) -> None:
         self.sink = sink
         self.limits = limits or Limits()
+        self.agent_sha256 = agent_sha256  # announced in the welcome: agents update to it
         self._verify = verify
         self._on_status = on_status
         self._links: dict[str, Link] = {}
@@ -308,7 +310,8 @@ class DeviceHub:
             await link.send(p.Welcome(device_id=link.device_id, name=link.name,
                                       token=identity.token,
                                       ping_interval=self.limits.ping_interval,
-                                      max_message_bytes=self.limits.max_message_bytes))
+                                      max_message_bytes=self.limits.max_message_bytes,
+                                      agent_sha256=self.agent_sha256))
             for session in self.sessions():
                 if session.device_id == link.device_id and session.state != "closed":
                     await link.send(p.SessionOpen(sid=session.sid, project=session.project_id))

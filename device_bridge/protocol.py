@@ -32,6 +32,14 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class DoctorCheck(Model):
+    name: str = Field(max_length=64)
+    ok: bool
+    detail: str = Field(max_length=1024)
+    fix: str = Field(default="", max_length=1024)
+    required: bool = True
+
+
 class DeviceInfo(Model):
     id: str = Field(min_length=1, max_length=64)
     name: str = Field(min_length=1, max_length=128)
@@ -42,6 +50,11 @@ class DeviceInfo(Model):
     cpus: int = Field(ge=0)
     mem: int = Field(ge=0, description="total memory in bytes")
     agent: str = Field(default="", max_length=64)
+    agent_sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$",
+                                     description="of the agent.pyz it runs from, if any")
+    time: float | None = Field(default=None, description="the device's clock at hello")
+    checks: list[DoctorCheck] = Field(default_factory=list, max_length=32,
+                                      description="the doctor's local checks")
 
 
 # ---- connection ----------------------------------------------------------------------------
@@ -65,6 +78,8 @@ class Welcome(Model):
     ping_interval: float = PING_INTERVAL
     max_message_bytes: int = MAX_MESSAGE_BYTES
     chunk_bytes: int = CHUNK_BYTES
+    agent_sha256: str | None = Field(default=None,
+                                     description="of the agent.pyz the workbench serves")
 
 
 class Ping(Model):

@@ -3,12 +3,16 @@
 import argparse
 import asyncio
 import getpass
+import os
 import signal
 import sys
 from pathlib import Path
 
+from device_bridge.agent import doctor, packages
 from device_bridge.agent.link import Agent, say
-from device_bridge.agent.state import AgentState, default_home
+from device_bridge.agent.state import AgentState
+
+CODE_VARIABLE = "MNNWB_PAIRING_CODE"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -26,6 +30,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def read_code(args: argparse.Namespace, state: AgentState) -> str | None:
+    """The pairing code: from --token-file, from the one-line pairing command's environment
+    variable (taken out, so the programs the agent starts never see it), or typed."""
+    from_env = os.environ.pop(CODE_VARIABLE, "").strip()
+    if from_env and args.token_file is None:
+        return from_env
     if args.token_file is not None:
         try:
             return args.token_file.read_text().strip() or None
@@ -57,8 +66,9 @@ async def serve(agent: Agent) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    state = AgentState(args.home or default_home())
-    agent = Agent(args.server, state, read_code(args, state), args.name)
+    state = AgentState(args.home or packages.default_home())
+    checks = [c.view() for c in doctor.local_checks(packages.lib_dir(state.home))]
+    agent = Agent(args.server, state, read_code(args, state), args.name, checks)
     say(f"device {state.device_id}; work folder {state.sessions_dir}")
     try:
         return asyncio.run(serve(agent))

@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from device_bridge import wire
+from device_bridge.agent import packages, update
 from device_bridge.agent.session import Message, Session
 from device_bridge.agent.state import AgentState, device_info
 from device_bridge.wire import Close
@@ -53,11 +54,15 @@ def say(text: str) -> None:
 
 
 class Agent:
-    def __init__(self, server: str, state: AgentState, code: str | None, name: str | None):
+    def __init__(self, server: str, state: AgentState, code: str | None, name: str | None,
+                 checks: list[dict[str, Any]] | None = None):
         self.url = bridge_url(server)
         self.state = state
         self._code = code
         self._name = name
+        self._checks = checks or []
+        self._pyz = packages.agent_pyz()
+        self._own_sha = update.file_sha256(self._pyz) if self._pyz else None
         self.sessions: dict[str, Session] = {}
         self._outbox: deque[str | bytes] = deque()
         self._wake = asyncio.Event()
@@ -98,7 +103,7 @@ class Agent:
             raise FatalClose("no token: start the agent with --token-file FILE holding the "
                              "pairing code shown by the workbench's Devices panel")
         async with connect(self.url, max_size=2 * wire.MAX_MESSAGE_BYTES, open_timeout=10) as ws:
-            info = device_info(self.state.device_id, self._name)
+            info = device_info(self.state.device_id, self._name, self._checks, self._own_sha)
             await ws.send(wire.dumps({"type": "hello", "protocol": wire.PROTOCOL_VERSION,
                                       "token": token, "device": info,
                                       "sessions": list(self.sessions)}))
@@ -107,12 +112,29 @@ class Agent:
                 self.state.remember_token(welcome["token"], self._code)
             say(f"connected to {self.url} as {welcome['name']!r} "
                 f"(device {welcome['device_id']})")
+            await self._update_to(welcome["agent_sha256"])
             writer = asyncio.create_task(self._writer(ws))
             try:
                 await self._reader(ws)
             finally:
                 writer.cancel()
         say(f"connection closed ({ws.close_code} {ws.close_reason})")
+
+    async def _update_to(self, announced: str | None) -> None:
+        """Replace this zipapp by the workbench's build, verified, and restart; only while no
+        project uses the device, so no program is cut off."""
+        if not announced or self._pyz is None or announced == self._own_sha or self.sessions:
+            return
+        say(f"the workbench serves another agent build (sha256 {announced[:12]}…): updating")
+        token = self.state.token_for(None) or ""
+        try:
+            data = await asyncio.to_thread(update.fetch, update.download_url(self.url), token)
+            update.install(self._pyz, data, announced)
+        except (OSError, update.UpdateRefused) as exc:
+            say(f"update failed: {exc}")
+            return
+        say(f"updated {self._pyz}; restarting")
+        update.restart(self._pyz)
 
     async def _welcome(self, ws: ClientConnection) -> Message:
         try:

@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-MARK = "MNNWB_TASK "
+from device_bridge.agent.tools import MARK
+
 PRECISIONS = {"high": "high", "low": "low", "low_bf16": "Low_BF16"}
 PROFILE_RUNS = 10
 

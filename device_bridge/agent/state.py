@@ -6,6 +6,7 @@ import os
 import platform
 import socket
 import sys
+import time
 import uuid
 from importlib import metadata
 from pathlib import Path
@@ -14,10 +15,6 @@ from typing import Any
 import psutil
 
 AGENT_VERSION = "1"
-
-
-def default_home() -> Path:
-    return Path(os.environ.get("MNNWB_AGENT_HOME") or Path.home() / ".mnnwb-agent")
 
 
 class AgentState:
@@ -70,7 +67,8 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def device_info(device_id: str, name: str | None) -> dict[str, Any]:
+def device_info(device_id: str, name: str | None, checks: list[dict[str, Any]],
+                agent_sha256: str | None) -> dict[str, Any]:
     """What the agent tells the hub about this device; MNN's version without importing it."""
     try:
         mnn_version: str | None = metadata.version("MNN")
@@ -86,4 +84,7 @@ def device_info(device_id: str, name: str | None) -> dict[str, Any]:
         "cpus": os.cpu_count() or 0,
         "mem": psutil.virtual_memory().total,
         "agent": f"{AGENT_VERSION} ({sys.platform})",
+        "agent_sha256": agent_sha256,
+        "time": time.time(),
+        "checks": checks,
     }

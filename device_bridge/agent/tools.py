@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import device_bridge
-from device_bridge.agent.mnn_tasks import MARK
 from device_bridge.sync import UnsafePath, confined
 
+# marks our lines in a task's stdout, which MNN's native code writes to as well
+MARK = "MNNWB_TASK "
 PACKAGE_PARENT = str(Path(device_bridge.__file__).resolve().parents[1])
 
 

@@ -6,6 +6,7 @@ and takes the tabs' device commands.
 """
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ from device_bridge.errors import BridgeError, UnknownSession
 from device_bridge.hub import DeviceHub, Identity, Limits
 from device_bridge.tab_commands import TabCommands
 from device_bridge.transport import Transport
-from server.core.errors import NotFound, Unavailable
+from server.core.errors import NotFound, Unauthorized, Unavailable
 from server.core.events import Envelope, EventHub
 from server.devices import service
+from server.devices.agent_pyz import AgentBuild, build_agent
 from server.devices.models import Device, DeviceSessionPublic
 from server.projects.models import Project
 from server.users import devices as sharing
@@ -31,7 +33,9 @@ TAB_CHANNELS = ("devices", "dap", "log")
 class DeviceBridge:
     def __init__(self, engine: Engine, events: EventHub, limits: Limits | None = None) -> None:
         self._engine = engine
-        self.hub = DeviceHub(events, self._verify, limits, on_status=self._on_status)
+        self.agent = build_agent()
+        self.hub = DeviceHub(events, self._verify, limits, on_status=self._on_status,
+                             agent_sha256=self.agent.sha256)
         self.commands = TabCommands(self.hub, self._project_root, self._may_attach)
 
     async def serve(self, transport: Transport) -> None:
@@ -52,14 +56,26 @@ class DeviceBridge:
         return await asyncio.to_thread(check)
 
     def _on_status(self, device_id: str, online: bool, info: p.DeviceInfo) -> None:
+        seen = info.model_dump()
+        if online and info.time is not None:
+            # the device's clock against ours, taken as its hello arrives
+            seen["clock_skew"] = round(info.time - time.time(), 1)
+
         def record() -> None:
             with Session(self._engine) as session:
-                service.record_seen(session, device_id, info.model_dump())
+                service.record_seen(session, device_id, seen)
 
         asyncio.get_running_loop().run_in_executor(None, record)
 
     async def close(self) -> None:
         await self.hub.close()
+
+    def agent_download(self, session: Session, token: str) -> AgentBuild:
+        """The agent zipapp, for a device token or a pairing code that is still valid."""
+        if not service.may_download_agent(session, token):
+            raise Unauthorized("the agent download needs a valid pairing code or device token",
+                               code="bad_token")
+        return self.agent
 
     async def _may_attach(self, project_id: str, device_id: str) -> bool:
         """A project may use the devices its owner may use."""

@@ -53,10 +53,18 @@ class PairingCreate(BaseModel):
     name: str = PydanticField(default="device", min_length=1, max_length=128)
 
 
+class PairingOption(BaseModel):
+    url: str  # a server address the device may reach the workbench under
+    command: str  # the one line to run on the device, for that address
+    qr: str  # the command as a QR code: an SVG data URI
+
+
 class PairingPublic(BaseModel):
     token: str
-    command: str
+    command: str  # the first option's: the address the browser uses
     expires_at: datetime
+    agent_sha256: str  # of the agent.pyz the command downloads
+    options: list[PairingOption]
 
 
 class DeviceSessionPublic(BaseModel):

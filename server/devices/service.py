@@ -6,7 +6,6 @@ token and no ``/api`` route accepts it.
 
 import hashlib
 import secrets
-import shlex
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,14 +14,15 @@ from sqlmodel import Session, col, select
 
 from device_bridge.hub import Identity
 from device_bridge.protocol import DeviceInfo
+from server.core.config import Settings
 from server.core.db import utcnow
 from server.core.errors import NotFound
 from server.devices.models import Device, DevicePublic, Pairing, PairingPublic
+from server.devices.pairing_command import pairing_options
 from server.users import devices as sharing
 from server.users.models import User
 
 PAIRING_TTL = timedelta(minutes=15)
-CODE_FILE = "mnnwb-pairing-code.txt"
 
 
 def digest(secret: str) -> str:
@@ -87,14 +87,11 @@ def delete_device(session: Session, user: User, device_id: str) -> None:
     session.commit()
 
 
-def agent_command(server_url: str, code: str) -> str:
-    url = shlex.quote(server_url.rstrip("/"))
-    return (f"printf '%s\\n' {shlex.quote(code)} > {CODE_FILE} && "
-            f"python3 -m device_bridge.agent --server {url} --token-file {CODE_FILE}")
-
-
-def create_pairing(session: Session, user: User, name: str, server_url: str) -> PairingPublic:
+def create_pairing(session: Session, user: User, name: str, settings: Settings,
+                   browser_url: str, agent_sha256: str) -> PairingPublic:
+    """A one-time code, and the one-line command that pairs with it for each server address."""
     code = secrets.token_urlsafe(24)
+    options = pairing_options(settings, browser_url, code, agent_sha256)
     expires = utcnow() + PAIRING_TTL
     now = utcnow()
     for stale in session.exec(select(Pairing).where(Pairing.owner_id == user.id)):
@@ -102,7 +99,8 @@ def create_pairing(session: Session, user: User, name: str, server_url: str) -> 
             session.delete(stale)
     session.add(Pairing(name=name, owner_id=user.id, code_hash=digest(code), expires_at=expires))
     session.commit()
-    return PairingPublic(token=code, command=agent_command(server_url, code), expires_at=expires)
+    return PairingPublic(token=code, command=options[0].command, expires_at=expires,
+                         agent_sha256=agent_sha256, options=options)
 
 
 def verify_token(session: Session, token: str, info: DeviceInfo) -> Identity | None:
@@ -134,6 +132,18 @@ def _redeem(session: Session, pairing: Pairing, info: DeviceInfo) -> Identity:
     session.add(device)
     session.commit()
     return Identity(device.id, device.name, token=token)
+
+
+def may_download_agent(session: Session, token: str) -> bool:
+    """The agent download needs a device token or a pairing code that is still valid; the code
+    is not used up here, the agent redeems it when it connects."""
+    if not token:
+        return False
+    hashed = digest(token)
+    if session.exec(select(Device).where(Device.token_hash == hashed)).first() is not None:
+        return True
+    pairing = session.exec(select(Pairing).where(Pairing.code_hash == hashed)).first()
+    return pairing is not None and aware(pairing.expires_at) >= utcnow()
 
 
 def record_seen(session: Session, device_id: str, info: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from server.api import device_ws, ws
+from server.api import agent_download, device_ws, ws
 from server.api.routes import (
     auth,
     checks,
@@ -22,7 +22,7 @@ from server.api.routes import (
 
 ROUTERS: list[APIRouter] = [
     system.router, projects.router, files.router, jobs.router, cloud.router, tools.router, ws.router,
-    devices.router, device_ws.router, git.router,
+    devices.router, device_ws.router, agent_download.router, git.router,
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router,
 ]

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from starlette.requests import HTTPConnection
 
-from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep
+from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep, SettingsDep
 from server.devices import service
 from server.devices.bridge import DeviceBridge
 from server.devices.models import (
@@ -57,8 +57,9 @@ async def delete_device(did: str, session: SessionDep, user: CurrentUser,
 
 @router.post("/devices/pairings", status_code=201)
 def create_pairing(body: PairingCreate, request: Request, session: SessionDep,
-                   user: CurrentUser) -> PairingPublic:
-    return service.create_pairing(session, user, body.name, str(request.base_url))
+                   user: CurrentUser, settings: SettingsDep, bridge: BridgeDep) -> PairingPublic:
+    return service.create_pairing(session, user, body.name, settings, str(request.base_url),
+                                  bridge.agent.sha256)
 
 
 @router.get("/projects/{pid}/devices/sessions")

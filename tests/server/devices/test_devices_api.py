@@ -19,9 +19,8 @@ def pair(live: LiveServer, home: Path, name: str = "pi", exact: bool = False) ->
     assert response.status_code == 201, response.text
     pairing = response.json()
     words = shlex.split(pairing["command"])
-    assert words[words.index("--server") + 1] == live.url
-    assert pairing["token"] in pairing["command"].split("&&")[0]
-    assert pairing["token"] not in pairing["command"].split("&&")[1]
+    assert words[:2] == ["python3", "-c"] and f"s='{live.url}'" in words[2]
+    assert f"c='{pairing['token']}'" in words[2] and pairing["agent_sha256"] in words[2]
     if exact:
         agent = AgentProcess.from_shell(pairing["command"], home)
     else:
