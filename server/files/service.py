@@ -134,12 +134,21 @@ def apply_op(root: str, op: FileOp) -> Path:
         _check_new(target, op.to)
         os.rename(path, target)
         return target
+    _make_parents(path, op.path)
     _check_new(path, op.path)
     if op.op == "mkdir":
         path.mkdir()
     else:
         atomic_write(path, [b""])
     return path
+
+
+def _make_parents(path: Path, rel: str) -> None:
+    """A new file or folder at ``a/b/c`` makes ``a/b`` as needed, as ``mkdir -p`` would."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as exc:
+        raise Conflict(f"a file stands where a folder of {rel} would be", code="exists") from exc
 
 
 def _check_new(path: Path, rel: str) -> None:

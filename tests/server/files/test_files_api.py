@@ -70,7 +70,13 @@ def test_file_ops(client, files, root):
     assert op(op="create", path="pkg/a.py").status_code == 409
     assert op(op="rename", path="pkg/a.py", to="pkg/b.py").json() == {"path": "pkg/b.py"}
     assert (root / "pkg/b.py").exists() and not (root / "pkg/a.py").exists()
-    assert op(op="create", path="missing/x.py").status_code == 404
+    # A new file or folder makes the folders it needs; a file in the way is a conflict.
+    assert op(op="create", path="src/a/b.py").json() == {"path": "src/a/b.py"}
+    assert (root / "src/a/b.py").is_file()
+    assert op(op="mkdir", path="src/c/d").status_code == 200
+    assert (root / "src/c/d").is_dir()
+    assert op(op="create", path="pkg/b.py/x.py").status_code == 409
+    assert op(op="rename", path="pkg/b.py", to="missing/b.py").status_code == 404
     assert op(op="delete", path="pkg").status_code == 200
     assert not (root / "pkg").exists()
     assert op(op="delete", path="").status_code == 422

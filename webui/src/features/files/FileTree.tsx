@@ -1,11 +1,44 @@
-// The file tree panel: lazily expanded folders, a toolbar, and a context menu on every entry.
+// The file tree panel: lazily expanded folders, a toolbar, a context menu on every entry, F2 to
+// rename, Delete to delete, drag and drop to move, and names coloured by their Git state.
 import type { FileEntry } from '../../api/types';
 import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
 import { openEditor } from '../editor/openEditor';
 import { modelMenuItems } from '../modeltools/menu';
 import { session } from '../workbench/session';
-import { deleteEntry, download, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
-import { expanded, listings, reloadTree, selected, toggleDir } from './treeStore';
+import { deleteEntry, download, moveEntry, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
+import { gitMarks } from './gitColors';
+import { expanded, listings, parentOf, reloadTree, selected, toggleDir } from './treeStore';
+import './tree.css';
+
+const DRAG_TYPE = 'application/x-mnnwb-path';
+
+function onKey(ev: KeyboardEvent, entry: FileEntry): void {
+  if (ev.key === 'Enter') activate(entry);
+  else if (ev.key === 'F2') void renameEntry(entry);
+  else if (ev.key === 'Delete') void deleteEntry(entry);
+  else return;
+  ev.preventDefault();
+}
+
+/** Drag a row onto a folder (or the empty tree below the rows, for the root) to move it there. */
+function dropTarget(dir: string) {
+  const over = (ev: DragEvent) => {
+    if (!ev.dataTransfer?.types.includes(DRAG_TYPE)) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    (ev.currentTarget as HTMLElement).classList.add('drop-target');
+  };
+  const leave = (ev: DragEvent) => (ev.currentTarget as HTMLElement).classList.remove('drop-target');
+  const drop = (ev: DragEvent) => {
+    leave(ev);
+    const path = ev.dataTransfer?.getData(DRAG_TYPE);
+    if (!path) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    void moveEntry(path, dir);
+  };
+  return { onDragOver: over, onDragEnter: over, onDragLeave: leave, onDrop: drop };
+}
 
 function folderItems(dir: string): MenuItem[] {
   return [
@@ -38,10 +71,15 @@ function activate(entry: FileEntry): void {
 function TreeRow({ entry, depth }: { entry: FileEntry; depth: number }) {
   const isDir = entry.type === 'dir';
   const open = isDir && expanded.value.has(entry.path);
+  const git = gitMarks.value.get(entry.path);
   return (
     <>
       <div
-        class={selected.value === entry.path ? 'tree-row selected' : 'tree-row'}
+        class={`tree-row${selected.value === entry.path ? ' selected' : ''}${git ? ` git-${git}` : ''}`}
+        data-git={git ?? ''}
+        draggable
+        onDragStart={(ev) => ev.dataTransfer?.setData(DRAG_TYPE, entry.path)}
+        {...dropTarget(isDir ? entry.path : parentOf(entry.path))}
         style={{ paddingLeft: `${8 + depth * 14}px` }}
         role="treeitem"
         aria-expanded={isDir ? open : undefined}
@@ -50,7 +88,7 @@ function TreeRow({ entry, depth }: { entry: FileEntry; depth: number }) {
         data-type={entry.type}
         tabIndex={0}
         onClick={() => activate(entry)}
-        onKeyDown={(ev) => ev.key === 'Enter' && activate(entry)}
+        onKeyDown={(ev) => onKey(ev, entry)}
         onContextMenu={(ev) => {
           selected.value = entry.path;
           openContextMenu(ev, entryItems(entry));
@@ -94,7 +132,7 @@ export function FileTree() {
         <ToolButton label="Upload files" testid="tree-upload" glyph="⇪" onClick={() => uploadInto('')} />
         <ToolButton label="Refresh" testid="tree-refresh" glyph="↻" onClick={() => void reloadTree()} />
       </div>
-      <div class="tree-body" role="tree" data-testid="tree-body" onContextMenu={(ev) => openContextMenu(ev, folderItems(''))}>
+      <div class="tree-body" role="tree" data-testid="tree-body" onContextMenu={(ev) => openContextMenu(ev, folderItems(''))} {...dropTarget('')}>
         <TreeLevel dir="" depth={0} />
       </div>
     </div>

@@ -8,7 +8,7 @@ import { closeDoc, getDoc } from '../editor/documents';
 import { openEditor } from '../editor/openEditor';
 import { dock } from '../workbench/panels';
 import { pid } from '../workbench/session';
-import { joinPath, loadDir, parentOf, setExpanded } from './treeStore';
+import { joinPath, loadDir, parentOf, selected, setExpanded } from './treeStore';
 
 async function run<T>(work: () => Promise<T>): Promise<T | undefined> {
   try {
@@ -19,13 +19,21 @@ async function run<T>(work: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
+/** Expands the folders down to a new path (made on the way, for `src/a/b.py`) and shows it. */
+async function showNew(dir: string, path: string): Promise<void> {
+  for (let folder = parentOf(path); folder && folder !== dir; folder = parentOf(folder)) setExpanded(folder, true);
+  if (dir) setExpanded(dir, true);
+  await loadDir(dir);
+  await loadDir(parentOf(path));
+  selected.value = path;
+}
+
 export async function newFile(dir: string): Promise<void> {
-  const name = await promptDialog('New file', `Name (in /${dir})`, '', 'Create');
+  const name = await promptDialog('New file', `Name (in /${dir}; a/b.py makes the folders)`, '', 'Create');
   if (!name) return;
   const created = await run(() => fileOp(pid(), 'create', joinPath(dir, name)));
   if (!created) return;
-  if (dir) setExpanded(dir, true);
-  await loadDir(parentOf(created.path));
+  await showNew(dir, created.path);
   openEditor(created.path);
 }
 
@@ -33,9 +41,7 @@ export async function newFolder(dir: string): Promise<void> {
   const name = await promptDialog('New folder', `Name (in /${dir})`, '', 'Create');
   if (!name) return;
   const created = await run(() => fileOp(pid(), 'mkdir', joinPath(dir, name)));
-  if (!created) return;
-  if (dir) setExpanded(dir, true);
-  await loadDir(parentOf(created.path));
+  if (created) await showNew(dir, created.path);
 }
 
 /** Editors open on a path (or inside a folder) that is about to move or disappear. */
@@ -70,6 +76,25 @@ export async function renameEntry(entry: FileEntry): Promise<void> {
   const reopen = entry.type === 'file' && editorsUnder(entry.path).length > 0;
   closeEditorsUnder(entry.path);
   await loadDir(parentOf(entry.path));
+  if (reopen) openEditor(moved.path);
+}
+
+/** Moves a file or folder into another folder ('' is the project's root), as a drop does. */
+export async function moveEntry(path: string, dir: string): Promise<void> {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const to = joinPath(dir, name);
+  if (to === path || dir === path || dir.startsWith(`${path}/`)) return;
+  if (hasUnsaved(path)) {
+    notify('Save or close the open files in it first.');
+    return;
+  }
+  const reopen = editorsUnder(path).some((p) => p.params?.path === path);
+  const moved = await run(() => fileOp(pid(), 'rename', path, to));
+  if (!moved) return;
+  closeEditorsUnder(path);
+  await Promise.all([loadDir(parentOf(path)), loadDir(dir)]);
+  if (dir) setExpanded(dir, true);
+  selected.value = moved.path;
   if (reopen) openEditor(moved.path);
 }
 
