@@ -9,6 +9,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.fakes import models
 from tests.fakes.git_remotes import GIT_ENV, bare_repo, dulwich_http, git, git_daemon
+from tests.webui.conftest import ConsoleErrors
 from tests.webui.workbench import create_project, expect_saved, open_file, open_project, replace_text, save
 
 pytestmark = pytest.mark.browser
@@ -117,7 +118,10 @@ def _commit_row(page: Page, sha: str):
     return page.locator(f"[data-testid=git-commit][data-sha='{sha}']")
 
 
-def test_history_binary_diff_and_a_stash_that_cannot_apply(context: BrowserContext, live_server) -> None:
+def test_history_binary_diff_and_a_stash_that_cannot_apply(
+    context: BrowserContext, live_server, console_errors: ConsoleErrors
+) -> None:
+    console_errors.allow(r"409 .*/git/stashes/0/pop")  # the stash that cannot apply
     project = create_project(live_server, "history")
     folder = Path(project["path"])
     shas = _make_history(folder)
@@ -238,8 +242,9 @@ def _commit_with_git(folder: Path, path: str, text: str, message: str) -> None:
 
 
 def test_remotes_dialog_remembered_credentials_and_forget(
-    context: BrowserContext, live_server, tmp_path: Path
+    context: BrowserContext, live_server, tmp_path: Path, console_errors: ConsoleErrors
 ) -> None:
+    console_errors.allow(r"403 .*/git/push")  # the pushes the remote refuses until credentials fit
     remote = bare_repo(tmp_path / "auth.git")
     project = create_project(live_server, "signed")
     folder = Path(project["path"])
@@ -287,7 +292,10 @@ def test_remotes_dialog_remembered_credentials_and_forget(
         page.get_by_test_id("git-credentials-cancel").click()
 
 
-def test_amend_and_delete_an_unmerged_branch(context: BrowserContext, live_server) -> None:
+def test_amend_and_delete_an_unmerged_branch(
+    context: BrowserContext, live_server, console_errors: ConsoleErrors
+) -> None:
+    console_errors.allow(r"409 .*/git/branches/experiment\?force=false")  # unmerged: asks to force
     project = create_project(live_server, "branches")
     folder = Path(project["path"])
     _make_repository(folder, None)

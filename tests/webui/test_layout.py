@@ -30,8 +30,10 @@ def test_a_file_opens_in_the_main_area_after_a_reload_with_side_bars_open(
     expect(page.get_by_test_id("scm-history")).to_be_visible()
     page.get_by_test_id("action-run-debug").click()
     expect(page.get_by_test_id("run-toolbar")).to_be_visible()
-    wait_until(lambda: all(f'"{panel}"' in saved_layout(live_server, project) for panel in ("git", "run-debug")),
-               what="the layout with Source Control and Run and Debug")
+    wait_until(
+        lambda: all(f'"{panel}"' in saved_layout(live_server, project) for panel in ("git", "run-debug")),
+        what="the layout with Source Control and Run and Debug",
+    )
 
     page.reload()
     expect(page.get_by_test_id("status-connection")).to_have_attribute("data-state", "connected")

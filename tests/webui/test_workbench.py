@@ -6,6 +6,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, FilePayload, expect
 
+from tests.webui.conftest import ConsoleErrors
 from tests.webui.workbench import (
     create_project,
     disk_text,
@@ -66,8 +67,9 @@ def test_two_projects_each_in_its_own_tab(context: BrowserContext, live_server) 
 
 
 def test_open_a_folder_rename_and_remove_on_the_home_page(
-    context: BrowserContext, live_server, tmp_path: Path
+    context: BrowserContext, live_server, tmp_path: Path, console_errors: ConsoleErrors
 ) -> None:
+    console_errors.allow(r"422 .*/api/projects\)")  # the folder that does not exist
     folder = tmp_path / "existing"
     folder.mkdir()
     (folder / "train.py").write_text("print(1)\n")
@@ -119,7 +121,10 @@ def test_a_save_in_one_tab_reaches_the_other(context: BrowserContext, live_serve
     assert disk.read_text() == "from_outside"
 
 
-def test_a_conflict_is_resolved_in_the_dialog(context: BrowserContext, live_server) -> None:
+def test_a_conflict_is_resolved_in_the_dialog(
+    context: BrowserContext, live_server, console_errors: ConsoleErrors
+) -> None:
+    console_errors.allow(r"409 .*/files/content\?path=README.md")  # the stale save
     project = create_project(live_server, "conflicted")
     first, second = open_project(context, live_server, project), open_project(context, live_server, project)
     for page in (first, second):
