@@ -11,6 +11,7 @@ from server.core.config import Settings
 from server.core.errors import Forbidden, Invalid
 from server.core.events import EventHub
 from server.files.watch import FileWatchers
+from server.gitflow.urlpolicy import UrlPolicy, policy_for
 from server.projects import service as projects
 from server.projects.models import Project
 from server.training.service import JobManager
@@ -65,6 +66,13 @@ def admin_user(user: CurrentUser) -> User:
 
 
 AdminUser = Annotated[User, Depends(admin_user)]
+
+
+def git_url_policy(user: CurrentUser, settings: SettingsDep) -> UrlPolicy:
+    return policy_for(settings, user.role)
+
+
+GitUrlPolicy = Annotated[UrlPolicy, Depends(git_url_policy)]
 
 
 def credential(conn: HTTPConnection) -> Credential | None:

@@ -43,7 +43,10 @@ def _parser() -> argparse.ArgumentParser:
 def _call(args: argparse.Namespace, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     if not args.server.startswith(("http://", "https://")):
         raise RemoteFailed(f"--server takes an http:// or https:// URL, not {args.server!r}")
-    token = Path(args.token_file).read_text().strip() if args.token_file else ""
+    try:
+        token = Path(args.token_file).read_text().strip() if args.token_file else ""
+    except OSError as exc:
+        raise RemoteFailed(f"cannot read the token file: {exc}") from None
     data = None if body is None else json.dumps(body).encode()
     url = args.server.rstrip("/") + path
     request = urllib.request.Request(url, data=data, method=method)  # noqa: S310 - scheme checked above

@@ -36,6 +36,7 @@ from server.gitflow.transport import (
     split_credentials,
 )
 from server.gitflow.trees import current_branch, get_commit
+from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 from server.gitflow.worktree import check_incoming, write_changes
 
 Credentials = tuple[str | None, str | None]
@@ -61,10 +62,11 @@ def list_remotes(repo: Repo) -> list[Remote]:
     return sorted(remotes, key=lambda r: r.name)
 
 
-def add_remote(repo: Repo, name: str, url: str) -> Remote:
+def add_remote(repo: Repo, name: str, url: str, policy: UrlPolicy = UNRESTRICTED) -> Remote:
     plain = name.replace("-", "").replace("_", "").replace(".", "").isalnum()
     if not plain or not check_ref_format(Ref(REMOTES + name.encode() + b"/x")):
         raise Invalid(f"invalid remote name: {name!r}", code="invalid_remote_name")
+    policy.check(url)
     clean, _, _ = split_credentials(check_url(url))
     config = repo.get_config()
     section = (b"remote", name.encode())
@@ -122,10 +124,11 @@ def fetch(
     timeout: float = 30.0,
     progress: Progress | None = None,
     lock: AbstractContextManager = nullcontext(),
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> FetchResult:
     """Download without the write lock (packs land atomically); move refs holding ``lock``."""
     url, user, password = _remote_and_credentials(repo, remote, credentials)
-    client, path = open_client(url, user, password, timeout)
+    client, path = open_client(url, user, password, timeout, policy)
     with network_errors(client, password):
         result = client.fetch(path, repo, progress=progress_sink(progress, password))
     with lock:
@@ -169,11 +172,12 @@ def pull(
     progress: Progress | None = None,
     author: str | None = None,
     lock: AbstractContextManager = nullcontext(),
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> tuple[str, MergeOutcome]:
     name = _branch_name(repo, branch, "pull")
     branch_ref(name)
     who = identity(repo, author) if author else None
-    fetch(repo, remote, credentials, timeout, progress, lock)
+    fetch(repo, remote, credentials, timeout, progress, lock, policy)
     tracking = REMOTES + f"{remote}/{name}".encode()
     if Ref(tracking) not in repo.refs:
         raise NotFound(f"the remote has no branch {name}", code="branch_not_found")
@@ -188,6 +192,7 @@ def push(
     credentials: Credentials = (None, None),
     timeout: float = 30.0,
     progress: Progress | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> PushResult:
     name = _branch_name(repo, branch, "push")
     ref = branch_ref(name)
@@ -195,7 +200,7 @@ def push(
         raise NotFound(f"no such branch: {name}", code="branch_not_found")
     local = repo.refs[Ref(ref)]
     url, user, password = _remote_and_credentials(repo, remote, credentials)
-    client, path = open_client(url, user, password, timeout)
+    client, path = open_client(url, user, password, timeout, policy)
     messages: list[str] = []
 
     def collect(text: str) -> None:
@@ -261,8 +266,10 @@ def clone(
     password: str | None = None,
     timeout: float = 30.0,
     progress: Progress | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> str | None:
     """Clone ``url`` into the new or empty folder ``dest``; returns the checked-out branch."""
+    policy.check(url)
     clean, url_user, url_password = split_credentials(check_url(url))
     folder = Path(dest)
     if folder.exists() and any(folder.iterdir()):
@@ -272,9 +279,8 @@ def clone(
     try:
         repo = SafeRepo.init(str(folder))
         try:
-            return _clone_into(
-                repo, clean, (username or url_user, password or url_password), timeout, progress
-            )
+            credentials = (username or url_user, password or url_password)
+            return _clone_into(repo, clean, credentials, timeout, progress, policy)
         finally:
             repo.close()
     except BaseException:
@@ -283,11 +289,12 @@ def clone(
 
 
 def _clone_into(
-    repo: Repo, url: str, credentials: Credentials, timeout: float, progress: Progress | None
+    repo: Repo, url: str, credentials: Credentials, timeout: float, progress: Progress | None,
+    policy: UrlPolicy,
 ) -> str | None:
-    add_remote(repo, "origin", url)
+    add_remote(repo, "origin", url, policy)
     user, password = credentials
-    client, path = open_client(url, user, password, timeout)
+    client, path = open_client(url, user, password, timeout, policy)
     with network_errors(client, password):
         result = client.fetch(path, repo, progress=progress_sink(progress, password))
     fetch_refs = {r: s for r, s in result.refs.items() if r.startswith(HEADS) and s and s != ZERO_SHA}

@@ -33,6 +33,7 @@ from server.gitflow.repo import init_repo, open_repo, write_lock, writing
 from server.gitflow.status import status as read_status
 from server.gitflow.tags import list_tags
 from server.gitflow.transport import DEFAULT_TIMEOUT, Progress, split_credentials
+from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 
 Folder = str | os.PathLike[str]
 
@@ -127,9 +128,9 @@ def remote_url(folder: Folder, name: str) -> str:
         return split_credentials(remote_ops.remote_url(repo, name))[0]
 
 
-def add_remote(folder: Folder, name: str, url: str) -> Remote:
+def add_remote(folder: Folder, name: str, url: str, policy: UrlPolicy = UNRESTRICTED) -> Remote:
     with writing(folder) as repo:
-        return remote_ops.add_remote(repo, name, url)
+        return remote_ops.add_remote(repo, name, url, policy)
 
 
 def remove_remote(folder: Folder, name: str) -> None:
@@ -144,10 +145,11 @@ def fetch(
     password: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     progress: Progress | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> FetchResult:
     with open_repo(folder) as repo:
         return remote_ops.fetch(
-            repo, remote, (username, password), timeout, progress, lock=write_lock(folder)
+            repo, remote, (username, password), timeout, progress, lock=write_lock(folder), policy=policy
         )
 
 
@@ -160,6 +162,7 @@ def pull(
     timeout: float = DEFAULT_TIMEOUT,
     progress: Progress | None = None,
     author: str | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> PullResult:
     with open_repo(folder) as repo:
         name, outcome = remote_ops.pull(
@@ -171,6 +174,7 @@ def pull(
             progress,
             author,
             lock=write_lock(folder),
+            policy=policy,
         )
     return PullResult(
         remote=remote,
@@ -189,9 +193,10 @@ def push(
     password: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     progress: Progress | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> PushResult:
     with open_repo(folder) as repo:
-        return remote_ops.push(repo, remote, branch, (username, password), timeout, progress)
+        return remote_ops.push(repo, remote, branch, (username, password), timeout, progress, policy)
 
 
 def stashes(folder: Folder) -> list[StashEntry]:
@@ -229,7 +234,8 @@ def clone(
     password: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     progress: Progress | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
 ) -> str | None:
     """Clone into a new (or empty) folder; returns the checked-out branch, if any."""
     with write_lock(Path(dest)):
-        return remote_ops.clone(url, dest, username, password, timeout, progress)
+        return remote_ops.clone(url, dest, username, password, timeout, progress, policy)

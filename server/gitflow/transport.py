@@ -15,10 +15,10 @@ from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from dulwich.client import (
-    AbstractHttpGitClient,
     GitClient,
     LocalGitClient,
     TCPGitClient,
+    Urllib3HttpGitClient,
     _fileno_can_read,
     get_transport_and_path,
 )
@@ -30,6 +30,7 @@ from dulwich.protocol import (
 )
 
 from server.core.errors import Invalid
+from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 
 Progress = Callable[[str], None]
 DEFAULT_TIMEOUT = 30.0
@@ -73,6 +74,7 @@ class TimedTCPGitClient(TCPGitClient):
     """
 
     timeout: float = DEFAULT_TIMEOUT
+    policy: UrlPolicy = UNRESTRICTED
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -91,6 +93,7 @@ class TimedTCPGitClient(TCPGitClient):
         if not isinstance(path, bytes):
             path = path.encode(self._remote_path_encoding)
         sock = socket.create_connection((self._host, self._port), timeout=self.timeout)
+        self.policy.check_socket(self._host, sock)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         rfile, wfile = sock.makefile("rb", -1), sock.makefile("wb", 0)
 
@@ -128,17 +131,22 @@ class TimedTCPGitClient(TCPGitClient):
 
 
 def open_client(
-    url: str, username: str | None, password: str | None, timeout: float
+    url: str, username: str | None, password: str | None, timeout: float, policy: UrlPolicy
 ) -> tuple[GitClient, str]:
+    """A client for ``url`` whose every connection, redirects included, passes ``policy``."""
+    policy.check(url)
     check_url(url)
     config = ConfigDict()
     config.set((b"http",), b"timeout", str(timeout).encode())
     client, path = get_transport_and_path(url, config=config, username=username, password=password)
     if isinstance(client, TCPGitClient):
         timed = TimedTCPGitClient(client._host, port=client._port)
-        timed.timeout = timeout
+        timed.timeout, timed.policy = timeout, policy
         return timed, path
-    if not isinstance(client, LocalGitClient | AbstractHttpGitClient):
+    if isinstance(client, Urllib3HttpGitClient):
+        policy.guard(client.pool_manager)
+        return client, path
+    if not isinstance(client, LocalGitClient):
         raise Invalid("unsupported remote transport", code="unsupported_url")
     return client, path
 

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, or_, select
 
 from server.core.config import Settings
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
+from server.gitflow.urlpolicy import UrlPolicy, policy_for
 from server.projects.models import MemberPublic, Project, ProjectCreate, ProjectMember, ProjectPublic
 from server.projects.templates import render_template
 from server.users import audit
@@ -173,7 +174,7 @@ def create_project(
     if folder.exists():
         raise Conflict(f"the folder {folder} already exists", code="duplicate")
     if body.git_url:
-        _clone(body, folder)
+        _clone(body, folder, policy_for(settings, user.role))
         template = None
     else:
         template = body.template or "empty"
@@ -190,15 +191,13 @@ def _refuse_server_paths(body: ProjectCreate) -> None:
     """Members must not reach the server's own files (other users' folders, the database)."""
     if body.path:
         raise Forbidden("only an admin may open a folder on the server", code="admin_only")
-    if body.git_url and not body.git_url.startswith(("https://", "http://", "ssh://", "git@")):
-        raise Forbidden("only network Git URLs may be cloned", code="admin_only")
 
 
-def _clone(body: ProjectCreate, folder: Path) -> None:
+def _clone(body: ProjectCreate, folder: Path, policy: UrlPolicy) -> None:
     from server.gitflow.service import clone
 
     try:
-        clone(body.git_url or "", folder, username=body.username, password=body.password)
+        clone(body.git_url or "", folder, username=body.username, password=body.password, policy=policy)
     except Exception:
         shutil.rmtree(folder, ignore_errors=True)
         raise

@@ -16,6 +16,7 @@ from server.core.events import EventHub
 from server.gitflow import service as git
 from server.gitflow.models import Branch, Status
 from server.gitflow.transport import split_credentials
+from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
 from server.training.cloud import PaiDlcSettings
 from server.training.cloud_settings import PaiDlcStore
@@ -128,7 +129,9 @@ def _commit_all(folder: Path, status: Status, body: JobCreate) -> None:
     git.commit(folder, body.message, author=body.author)
 
 
-def ensure_pushed(folder: Path, body: JobCreate, on_change: Callable[[str], None]) -> PushedCode:
+def ensure_pushed(
+    folder: Path, body: JobCreate, on_change: Callable[[str], None], policy: UrlPolicy
+) -> PushedCode:
     """The pushed commit to run; with ``commit_and_push``, commit everything and push first."""
     status, name, branch = _current(folder)
     upstream_remote = branch.upstream.split("/", 1)[0] if branch and branch.upstream else None
@@ -143,7 +146,7 @@ def ensure_pushed(folder: Path, body: JobCreate, on_change: Callable[[str], None
         _commit_all(folder, status, body)
         on_change("commit")
     password = body.password.get_secret_value() if body.password else None
-    pushed = git.push(folder, remote, name, body.username, password)
+    pushed = git.push(folder, remote, name, body.username, password, policy=policy)
     on_change("push")
     return PushedCode(remote, url, name, pushed.commit)
 
@@ -155,7 +158,9 @@ class PreparePaiDlc:
         self._store = store
         self._hub = hub
 
-    def __call__(self, project: Project, body: JobCreate) -> tuple[str | None, dict[str, Any]]:
+    def __call__(
+        self, project: Project, body: JobCreate, policy: UrlPolicy
+    ) -> tuple[str | None, dict[str, Any]]:
         config = parse_config(body.config)
         client = self._store.connect().client
         check_settings(client.settings)
@@ -163,7 +168,7 @@ class PreparePaiDlc:
         def changed(op: str) -> None:
             self._hub.publish(project.id, "git", "changed", {"op": op, "client": None})
 
-        code = ensure_pushed(Path(project.path), body, changed)
+        code = ensure_pushed(Path(project.path), body, changed, policy)
         password = body.password.get_secret_value() if body.password else None
         source = client.ensure_code_source(code.url, code.branch, body.username, password)
         stored = StoredCloudConfig(**config.model_dump(), code_source_id=source,

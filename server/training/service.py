@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from server.core.db import utcnow
 from server.core.errors import AppError, Conflict, Invalid, NotFound, Unavailable
 from server.core.events import EventHub
+from server.gitflow.urlpolicy import UrlPolicy
 from server.projects import service as projects
 from server.projects.models import Project
 from server.projects.templates import get_template
@@ -46,8 +47,9 @@ from server.training.venv import VENV_DIR, check_can_create, create_venv
 from server.users.models import User
 
 # Runs before a backend's job row exists (e.g. commit and push for a cloud run); returns the
-# commit the job runs and the config to store with it. A refusal raises an ``AppError``.
-Prepare = Callable[[Project, JobCreate], tuple[str | None, dict[str, Any]]]
+# commit the job runs and the config to store with it. A refusal raises an ``AppError``. Any push
+# it makes follows the caller's Git URL policy.
+Prepare = Callable[[Project, JobCreate, UrlPolicy], tuple[str | None, dict[str, Any]]]
 
 
 def head_commit(path: Path) -> str | None:
@@ -161,11 +163,13 @@ class JobManager:
                        interpreter=resolve_interpreter(session, project).interpreter,
                        job_dir=self.jobs_dir / job.id, commit=job.commit)
 
-    def submit(self, session: Session, project: Project, body: JobCreate) -> Job:
+    def submit(
+        self, session: Session, project: Project, body: JobCreate, policy: UrlPolicy
+    ) -> Job:
         runner = self._runner(body.backend)
         command = body.command or default_command(project)
         prepare = self._prepare.get(body.backend)
-        commit, config = (prepare(project, body) if prepare
+        commit, config = (prepare(project, body, policy) if prepare
                           else (head_commit(Path(project.path)), body.config))
         job = Job(project_id=project.id, backend=body.backend, command=command, config=config,
                   commit=commit)

@@ -3,6 +3,7 @@ followed by a ``git`` ``changed`` event; fetch, pull and push also stream ``prog
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -14,6 +15,7 @@ from server.api.deps import (
     ClientId,
     CurrentUser,
     EditableProject,
+    GitUrlPolicy,
     HubDep,
     ProjectDep,
     RunnerProject,
@@ -51,6 +53,7 @@ from server.gitflow.models import (
     TagInfo,
 )
 from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
+from server.gitflow.urlpolicy import UrlPolicy
 from server.modeltools.models import ToolRunPublic
 from server.modeltools.service import ToolManager
 
@@ -103,14 +106,17 @@ async def _sync(
     project: Any,
     writes: GitWrites,
     store: CredentialStore,
+    policy: UrlPolicy,
     *args: Any,
 ) -> Any:
-    """Fetch, pull or push with the given or remembered credentials; remember them on success."""
+    """Fetch, pull or push with the given or remembered credentials; remember them on success.
+    The caller's URL policy is applied again here: the remote may have changed since it was added."""
     url = service.remote_url(project.path, body.remote)
     user, password = store.for_request(body, url)
     timeout = body.timeout or DEFAULT_TIMEOUT
     progress = writes.progress(project, op)
-    result = await writes.run(project, op, fn, body.remote, *args, user, password, timeout, progress)
+    checked = partial(fn, policy=policy)
+    result = await writes.run(project, op, checked, body.remote, *args, user, password, timeout, progress)
     if body.remember and password:
         store.remember(body.remote, url, user or "", password)
     return result
@@ -234,8 +240,10 @@ def remotes(project: ProjectDep) -> list[Remote]:
 
 
 @router.post("/remotes", status_code=201)
-async def add_remote(body: RemoteCreate, project: EditableProject, writes: Writes) -> Remote:
-    return await writes.run(project, "remote", service.add_remote, body.name, body.url)
+async def add_remote(
+    body: RemoteCreate, project: EditableProject, writes: Writes, policy: GitUrlPolicy
+) -> Remote:
+    return await writes.run(project, "remote", service.add_remote, body.name, body.url, policy)
 
 
 @router.delete("/remotes/{name}", status_code=204)
@@ -245,18 +253,24 @@ async def remove_remote(name: str, project: EditableProject, writes: Writes, sto
 
 
 @router.post("/fetch")
-async def fetch(body: SyncRequest, project: EditableProject, writes: Writes, store: Store) -> FetchResult:
-    return await _sync("fetch", service.fetch, body, project, writes, store)
+async def fetch(
+    body: SyncRequest, project: EditableProject, writes: Writes, store: Store, policy: GitUrlPolicy
+) -> FetchResult:
+    return await _sync("fetch", service.fetch, body, project, writes, store, policy)
 
 
 @router.post("/pull")
-async def pull(body: SyncRequest, project: EditableProject, writes: Writes, store: Store) -> PullResult:
-    return await _sync("pull", service.pull, body, project, writes, store, body.branch)
+async def pull(
+    body: SyncRequest, project: EditableProject, writes: Writes, store: Store, policy: GitUrlPolicy
+) -> PullResult:
+    return await _sync("pull", service.pull, body, project, writes, store, policy, body.branch)
 
 
 @router.post("/push")
-async def push(body: SyncRequest, project: RunnerProject, writes: Writes, store: Store) -> PushResult:
-    return await _sync("push", service.push, body, project, writes, store, body.branch)
+async def push(
+    body: SyncRequest, project: RunnerProject, writes: Writes, store: Store, policy: GitUrlPolicy
+) -> PushResult:
+    return await _sync("push", service.push, body, project, writes, store, policy, body.branch)
 
 
 @router.get("/credentials")

@@ -8,6 +8,7 @@ from fastapi.concurrency import run_in_threadpool
 from server.api.deps import (
     CurrentUser,
     EditableProject,
+    GitUrlPolicy,
     JobsDep,
     ProjectDep,
     RunnerProject,
@@ -36,8 +37,8 @@ def list_jobs(project: ProjectDep, session: SessionDep, jobs: JobsDep) -> list[J
 
 @router.post("/projects/{pid}/jobs", status_code=201)
 async def submit_job(body: JobCreate, project: RunnerProject, session: SessionDep,
-                     jobs: JobsDep) -> JobPublic:
-    return to_public(await run_in_threadpool(jobs.submit, session, project, body))
+                     jobs: JobsDep, policy: GitUrlPolicy) -> JobPublic:
+    return to_public(await run_in_threadpool(jobs.submit, session, project, body, policy))
 
 
 @router.get("/jobs/{jid}")

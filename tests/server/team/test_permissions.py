@@ -239,10 +239,11 @@ def test_runs_addressed_by_their_own_id_follow_the_project(team: Team):
 def test_members_cannot_open_server_folders_or_local_repositories(team: Team, tmp_path):
     folder = tmp_path / "elsewhere"
     folder.mkdir()
-    for body in ({"name": "a", "path": str(folder)}, {"name": "b", "git_url": str(folder)},
-                 {"name": "c", "git_url": f"file://{folder}"}):
+    for body, code in (({"name": "a", "path": str(folder)}, "admin_only"),
+                       ({"name": "b", "git_url": str(folder)}, "git_url_forbidden"),
+                       ({"name": "c", "git_url": f"file://{folder}"}, "git_url_forbidden")):
         refused = team.client.post("/api/projects", json=body, headers=team.auth("owner"))
-        assert (refused.status_code, refused.json()["code"]) == (403, "admin_only"), body
+        assert (refused.status_code, refused.json()["code"]) == (403, code), body
     opened = team.client.post("/api/projects", json={"name": "a", "path": str(folder)},
                               headers=team.auth("admin"))
     assert opened.status_code == 201
