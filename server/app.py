@@ -22,6 +22,7 @@ from server.devices import bridge as device_bridge
 from server.files.watch import FileWatchers
 from server.gitflow import fsmonitor
 from server.modeltools.service import create_tool_manager
+from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
 from server.training.service import JobManager
 from server.users.service import ensure_local_user
@@ -53,6 +54,7 @@ def create_app(settings: Settings) -> FastAPI:
         fsmonitor.monitor.enabled = settings.git_status_watch
         app.state.tab_commands = {}
         app.state.tools = create_tool_manager(settings, engine, hub)
+        app.state.terminals = TerminalManager(settings.terminal_keep_seconds)
         devices = device_bridge.install(app.state, engine, hub)
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
@@ -64,6 +66,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await devices.close()
+            await app.state.terminals.close_all()
             app.state.jobs.close()
             await run_in_threadpool(app.state.tools.close)
             await app.state.watchers.close()

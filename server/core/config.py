@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     # Status keeps tracked files' stats and re-stats only what inotify reports changed.
     git_status_watch: bool = True
     ws_ping_interval: float = 20.0
+    # Team mode: owners and editors get terminals too (admins always do; viewers never).
+    team_terminal: bool = False
+    # A terminal whose tab went away keeps running this long for the tab to come back.
+    terminal_keep_seconds: float = 600.0
     ws_queue_size: int = 1000
     replay_size: int = 2000
     webui_dist: Path = REPO_ROOT / "webui" / "dist"

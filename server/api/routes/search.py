@@ -1,0 +1,31 @@
+"""Search and replace across a project's files."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import StreamingResponse
+
+from server.api.deps import ClientId, EditableProject, HubDep, ProjectDep, WatchersDep
+from server.search import service
+from server.search.models import ReplaceApply, ReplacePreview, ReplaceRequest, ReplaceResult, SearchQuery
+
+router = APIRouter(prefix="/api/projects/{pid}/search", tags=["search"])
+
+
+@router.get("", response_class=StreamingResponse)
+def search(project: ProjectDep, query: Annotated[SearchQuery, Query()]) -> StreamingResponse:
+    """NDJSON: one ``SearchMatch`` per line as they are found, then a ``SearchEnd``."""
+    stream = service.search(project.path, service.check_query(query))
+    return StreamingResponse(stream, media_type="application/x-ndjson")
+
+
+@router.post("/replace/preview")
+async def replace_preview(body: ReplaceRequest, project: ProjectDep) -> ReplacePreview:
+    return await service.preview_replace(project.path, body)
+
+
+@router.post("/replace")
+async def replace(
+    body: ReplaceApply, project: EditableProject, hub: HubDep, watchers: WatchersDep, client: ClientId,
+) -> ReplaceResult:
+    return await service.apply_replace(project.path, project.id, body, hub, watchers, client)

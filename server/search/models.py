@@ -1,0 +1,89 @@
+"""Search and replace payloads."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+MAX_QUERY = 1000
+
+
+class SearchQuery(BaseModel):
+    """What to look for; ``glob`` limits the files (``*.py``, ``src/**``), comma-separated."""
+
+    q: str = Field(min_length=1, max_length=MAX_QUERY)
+    regex: bool = False
+    case: bool = False
+    word: bool = False
+    glob: str = Field(default="", max_length=MAX_QUERY)
+
+
+class SearchMatch(BaseModel):
+    """One match: 1-based line and column and its length (in characters); ``preview`` is the
+    part of the line around it, starting at character ``preview_start`` (0-based)."""
+
+    kind: Literal["match"] = "match"
+    path: str
+    line: int
+    column: int
+    length: int
+    preview: str
+    preview_start: int
+
+
+class SearchEnd(BaseModel):
+    """The last line of a search stream."""
+
+    kind: Literal["end"] = "end"
+    count: int
+    truncated: bool
+
+
+class ReplaceRequest(SearchQuery):
+    replacement: str = Field(max_length=100_000)
+    # The files to change: all that match when empty (preview), or exactly these (apply).
+    paths: list[str] = Field(default_factory=list, max_length=10_000)
+
+
+class LineChange(BaseModel):
+    line: int
+    before: str
+    after: str
+
+
+class FilePreview(BaseModel):
+    path: str
+    etag: str
+    count: int
+    changes: list[LineChange]
+
+
+class ReplacePreview(BaseModel):
+    files: list[FilePreview]
+    truncated: bool
+
+
+class FileTarget(BaseModel):
+    path: str = Field(max_length=4096)
+    etag: str = Field(max_length=64)
+
+
+class ReplaceApply(SearchQuery):
+    replacement: str = Field(max_length=100_000)
+    files: list[FileTarget] = Field(min_length=1, max_length=10_000)
+
+
+class FileReplaced(BaseModel):
+    path: str
+    etag: str
+    count: int
+
+
+class FileSkipped(BaseModel):
+    path: str
+    detail: str
+    code: str
+
+
+class ReplaceResult(BaseModel):
+    replaced: list[FileReplaced]
+    skipped: list[FileSkipped]

@@ -1,0 +1,85 @@
+"""One websocket attached to one terminal: output out, keystrokes and sizes in.
+
+The socket only detaches when it drops (the terminal keeps running for a reload); a ``close``
+message ends the terminal. Bad input closes the socket with 1003, an oversized frame with 1009.
+"""
+
+import asyncio
+import contextlib
+import json
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from server.terminal.manager import Terminal, TerminalManager
+from server.terminal.models import Close, Exited, Hello, Input, Output, client_message
+
+MAX_FRAME = 256 * 1024
+
+
+class TerminalConnection:
+    def __init__(self, websocket: WebSocket, manager: TerminalManager, terminal: Terminal) -> None:
+        self.websocket = websocket
+        self.manager = manager
+        self.terminal = terminal
+        self.close_code = 1000
+        self.close_reason = ""
+
+    async def run(self, created: bool) -> None:
+        backlog, sink = self.manager.attach(self.terminal)
+        await self.websocket.send_text(Hello(id=self.terminal.id, created=created).model_dump_json())
+        if backlog:
+            await self.websocket.send_text(Output(data=backlog).model_dump_json())
+        tasks = [asyncio.create_task(self.sender(sink)), asyncio.create_task(self.receiver())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
+            self.manager.detach(self.terminal, sink)
+            if self.websocket.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(self.close_code, self.close_reason)
+
+    async def sender(self, sink: asyncio.Queue[str | int | None]) -> None:
+        while True:
+            items = [await sink.get()]
+            while not sink.empty():
+                items.append(sink.get_nowait())
+            # Output first, in one frame; an exit code or a take-over is always queued last.
+            text = "".join(item for item in items if isinstance(item, str))
+            if text:
+                await self.websocket.send_text(Output(data=text).model_dump_json())
+            self.terminal.resume_reading()
+            end = items[-1]
+            if end is None:
+                self.close_code, self.close_reason = 4001, "the terminal was opened elsewhere"
+                return
+            if isinstance(end, int):
+                await self.websocket.send_text(Exited(code=end).model_dump_json())
+                return
+
+    async def receiver(self) -> None:
+        pty = self.terminal.pty
+        assert pty is not None
+        while True:
+            try:
+                text = await self.websocket.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                return
+            if len(text) > MAX_FRAME:
+                self.close_code, self.close_reason = 1009, "message too big"
+                return
+            try:
+                message = client_message.validate_python(json.loads(text))
+            except (ValueError, ValidationError):
+                self.close_code, self.close_reason = 1003, "malformed message"
+                return
+            if isinstance(message, Input):
+                pty.write(message.data)
+            elif isinstance(message, Close):
+                await self.manager.close(self.terminal)
+                return
+            else:
+                pty.resize(message.cols, message.rows)

@@ -1,0 +1,112 @@
+"""Every live terminal of the server: created by a socket, detached when it drops, reattached by
+id within the keep time (a tab reload), ended when closed, expired or the server stops."""
+
+import asyncio
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from server.core.errors import Conflict
+from server.terminal.pty import PtyProcess
+
+SCROLLBACK_CHARS = 200_000
+MAX_PER_PROJECT = 16
+HIGH_WATER = 256  # queued output chunks of up to 64 KB
+
+
+@dataclass
+class Terminal:
+    id: str
+    project_id: str
+    owner: str
+    pty: PtyProcess | None = None
+    history: deque[str] = field(default_factory=deque)
+    history_chars: int = 0
+    sink: asyncio.Queue[str | int | None] | None = None
+    expiry: asyncio.TimerHandle | None = None
+    exit_code: int | None = None
+    ended: bool = False
+
+    def output(self, text: str) -> None:
+        self.history.append(text)
+        self.history_chars += len(text)
+        while self.history_chars > SCROLLBACK_CHARS and len(self.history) > 1:
+            self.history_chars -= len(self.history.popleft())
+        if self.sink is not None:
+            self.sink.put_nowait(text)
+            # A slow socket pauses the shell (its writes block) instead of queueing without end.
+            if self.sink.qsize() > HIGH_WATER and self.pty is not None:
+                self.pty.pause()
+
+    def resume_reading(self) -> None:
+        if self.pty is not None:
+            self.pty.resume()
+
+
+class TerminalManager:
+    def __init__(self, keep_seconds: float) -> None:
+        self.keep_seconds = keep_seconds
+        self._terminals: dict[str, Terminal] = {}
+        self._closing: set[asyncio.Future[None]] = set()
+
+    def find(self, terminal_id: str, project_id: str, owner: str) -> Terminal | None:
+        """A running terminal of this project started by this caller (no one else attaches)."""
+        found = self._terminals.get(terminal_id)
+        if found and found.project_id == project_id and found.owner == owner and not found.ended:
+            return found
+        return None
+
+    def create(self, project_id: str, owner: str, argv: list[str], cwd: Path, env: dict[str, str],
+               cols: int, rows: int) -> Terminal:
+        if sum(t.project_id == project_id for t in self._terminals.values()) >= MAX_PER_PROJECT:
+            raise Conflict(f"at most {MAX_PER_PROJECT} terminals per project", code="too_many_terminals")
+        terminal = Terminal(id=secrets.token_urlsafe(12), project_id=project_id, owner=owner)
+        terminal.pty = PtyProcess(argv, cwd, env, cols, rows, terminal.output,
+                                  lambda code: self._exited(terminal, code))
+        self._terminals[terminal.id] = terminal
+        return terminal
+
+    def _exited(self, terminal: Terminal, code: int | None) -> None:
+        terminal.ended, terminal.exit_code = True, code
+        self._forget(terminal)
+        if terminal.sink is not None:
+            terminal.sink.put_nowait(code if code is not None else -1)
+
+    def _forget(self, terminal: Terminal) -> None:
+        self._terminals.pop(terminal.id, None)
+        if terminal.expiry is not None:
+            terminal.expiry.cancel()
+            terminal.expiry = None
+
+    def attach(self, terminal: Terminal) -> tuple[str, asyncio.Queue[str | int | None]]:
+        """The scrollback so far and the queue of what follows; a second attach takes over."""
+        if terminal.sink is not None:
+            terminal.sink.put_nowait(None)
+        if terminal.expiry is not None:
+            terminal.expiry.cancel()
+            terminal.expiry = None
+        terminal.sink = asyncio.Queue()
+        return "".join(terminal.history), terminal.sink
+
+    def detach(self, terminal: Terminal, sink: asyncio.Queue[str | int | None]) -> None:
+        """The socket dropped: keep the shell running for ``keep_seconds``, then end it."""
+        if terminal.sink is not sink or terminal.ended:
+            return
+        terminal.sink = None
+        terminal.resume_reading()
+        terminal.expiry = asyncio.get_running_loop().call_later(self.keep_seconds, self._expire, terminal)
+
+    def _expire(self, terminal: Terminal) -> None:
+        terminal.expiry = None
+        self._closing.add(task := asyncio.ensure_future(self.close(terminal)))
+        task.add_done_callback(self._closing.discard)
+
+    async def close(self, terminal: Terminal) -> None:
+        self._forget(terminal)
+        terminal.ended = True
+        if terminal.pty is not None:
+            await terminal.pty.terminate()
+
+    async def close_all(self) -> None:
+        await asyncio.gather(*(self.close(t) for t in list(self._terminals.values())))

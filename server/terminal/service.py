@@ -1,0 +1,93 @@
+"""Who may open a terminal, and the shell it runs.
+
+A terminal is a shell as the server's own user, so it is given like the keys to the machine:
+in local mode to the token holder; in team mode to administrators, and to a project's owners and
+editors only when an administrator sets ``MNNWB_TEAM_TERMINAL=true``. Viewers never.
+"""
+
+import os
+import pwd
+import shutil
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from server.core.config import Settings
+from server.core.errors import Forbidden, Unavailable
+from server.projects import service as projects
+from server.projects.models import Project
+from server.terminal.manager import Terminal, TerminalManager
+from server.training.runtime import resolve_interpreter
+from server.users.service import user_for_principal
+
+# Never handed to the shell: the server's own settings (a database URL may hold a password).
+HIDDEN_PREFIXES = ("MNNWB_",)
+PYTHON_BIN_VAR = "WORKBENCH_PYTHON_BIN"
+# bash reads this instead of ~/.bashrc: the user's own first (it may put other Pythons on PATH,
+# as pyenv does), then the project's environment goes in front of them.
+BASH_RC = f"""[ -f ~/.bashrc ] && . ~/.bashrc
+if [ -n "${PYTHON_BIN_VAR}" ]; then
+  if [ -f "${PYTHON_BIN_VAR}/activate" ]; then . "${PYTHON_BIN_VAR}/activate"
+  else PATH="${PYTHON_BIN_VAR}:$PATH"; fi
+fi
+unset {PYTHON_BIN_VAR}
+"""
+
+
+def terminal_project(session: Session, settings: Settings, principal: str | None, pid: str) -> Project:
+    """The project, if the caller may open a terminal in it (else NotFound / Forbidden)."""
+    user = user_for_principal(session, principal)
+    project = projects.get_project(session, user, pid, "read")
+    if user.role == "admin":
+        return project
+    if not settings.team_terminal:
+        raise Forbidden("terminals are for administrators on this server", code="terminal_admins_only")
+    projects.require_role(session, project, "run")
+    return project
+
+
+def _login_shell() -> str:
+    shell = os.environ.get("SHELL") or pwd.getpwuid(os.getuid()).pw_shell
+    return shell if shell and os.access(shell, os.X_OK) else (shutil.which("bash") or "/bin/sh")
+
+
+def _shell_argv(data_dir: Path) -> list[str]:
+    shell = _login_shell()
+    if Path(shell).name != "bash":
+        return [shell, "-i"]
+    rc = data_dir / "terminal.bashrc"
+    if not rc.exists() or rc.read_text() != BASH_RC:
+        rc.write_text(BASH_RC)
+    return [shell, "--rcfile", str(rc), "-i"]
+
+
+def shell_command(session: Session, settings: Settings, project: Project) -> tuple[list[str], dict[str, str]]:
+    """An interactive shell with the project's interpreter first on PATH (its venv activated)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(HIDDEN_PREFIXES)}
+    env.update(TERM="xterm-256color", COLORTERM="truecolor")
+    env.pop("VIRTUAL_ENV", None)
+    runtime = resolve_interpreter(session, project)
+    if runtime.source != "server":
+        bin_dir = Path(runtime.interpreter).parent
+        env[PYTHON_BIN_VAR] = str(bin_dir)
+        # Shells other than bash get the PATH alone.
+        env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', os.defpath)}"
+    return _shell_argv(settings.data_dir), env
+
+
+def open_terminal(engine: Engine, settings: Settings, manager: TerminalManager, principal: str | None,
+                  pid: str, terminal_id: str | None, cols: int, rows: int) -> tuple[Terminal, bool]:
+    """Reattach to the caller's terminal ``terminal_id`` if it still runs, else start one;
+    ``True`` with a new terminal."""
+    owner = str(principal)
+    with Session(engine) as session:
+        project = terminal_project(session, settings, principal, pid)
+        found = manager.find(terminal_id, project.id, owner) if terminal_id else None
+        if found is not None:
+            return found, False
+        argv, env = shell_command(session, settings, project)
+    try:
+        return manager.create(project.id, owner, argv, Path(project.path), env, cols, rows), True
+    except OSError as exc:
+        raise Unavailable(f"cannot start a shell: {exc.strerror or exc}", code="no_shell") from exc

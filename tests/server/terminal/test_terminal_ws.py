@@ -1,0 +1,130 @@
+"""The terminal websocket: a real shell on a PTY — type, resize, reattach, close, expiry, venv."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from tests.waiting import wait_until
+
+WS = "ws://127.0.0.1:8765"
+
+
+def _url(project: dict, query: str = "") -> str:
+    return f"{WS}/api/projects/{project['id']}/terminal{query}"
+
+
+def read_until(ws, needle: str, regex: bool = False) -> str:
+    """Output messages until ``needle`` has appeared; returns all the text read."""
+    text = ""
+    while not (re.search(needle, text) if regex else needle in text):
+        message = ws.receive_json()
+        assert message["type"] == "output", message
+        text += message["data"]
+    return text
+
+
+def until_closed(ws) -> int:
+    """Read whatever is still coming until the server closes the socket; its close code."""
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            ws.receive_json()
+    return closed.value.code
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie has ended; only its parent's wait is missing.
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().split()[2] != "Z"
+
+
+def _shell_pid(ws) -> int:
+    ws.send_json({"type": "input", "data": "echo pid=$$=\n"})
+    return int(re.findall(r"pid=(\d+)=", read_until(ws, r"pid=\d+=", regex=True))[-1])
+
+
+def test_type_see_output_resize_and_reattach(client, project):
+    with client.websocket_connect(_url(project, "?cols=90&rows=20")) as ws:
+        hello = ws.receive_json()
+        assert hello["type"] == "hello" and hello["created"] is True
+        ws.send_json({"type": "input", "data": "echo $((6*7))x\n"})
+        read_until(ws, "42x")
+        ws.send_json({"type": "input", "data": "pwd; stty size\n"})
+        text = read_until(ws, "20 90")
+        assert os.path.realpath(project["path"]) in text
+        ws.send_json({"type": "resize", "cols": 120, "rows": 33})
+        ws.send_json({"type": "input", "data": "stty size\n"})
+        read_until(ws, "33 120")
+        pid = _shell_pid(ws)
+    # The socket dropped (a reload): the shell keeps running and its output is replayed.
+    assert _alive(pid)
+    with client.websocket_connect(_url(project, f"?id={hello['id']}")) as ws:
+        again = ws.receive_json()
+        assert again == {"type": "hello", "id": hello["id"], "created": False}
+        assert "33 120" in ws.receive_json()["data"]
+        ws.send_json({"type": "input", "data": "echo still-$$\n"})
+        read_until(ws, f"still-{pid}")
+        ws.send_json({"type": "close"})
+        assert until_closed(ws) == 1000
+    wait_until(lambda: not _alive(pid), what="the shell to end with its terminal")
+
+
+def test_processes_started_in_the_terminal_end_with_it(client, project):
+    with client.websocket_connect(_url(project)) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "input", "data": "sleep 300 & echo child=$!=\n"})
+        text = read_until(ws, r"child=\d+=", regex=True)
+        child = int(re.findall(r"child=(\d+)=", text)[-1])
+        assert _alive(child)
+        ws.send_json({"type": "close"})
+        assert until_closed(ws) == 1000
+    wait_until(lambda: not _alive(child), what="the background job to end with the terminal")
+
+
+def test_exit_is_reported_and_an_unknown_id_starts_a_new_terminal(client, project):
+    with client.websocket_connect(_url(project, "?id=gone")) as ws:
+        assert ws.receive_json()["created"] is True
+        ws.send_json({"type": "input", "data": "exit 3\n"})
+        message = ws.receive_json()
+        while message["type"] == "output":
+            message = ws.receive_json()
+        assert message == {"type": "exit", "code": 3}
+
+
+def test_malformed_input_closes_with_1003(client, project):
+    with client.websocket_connect(_url(project)) as ws:
+        ws.receive_json()
+        ws.send_text('{"type": "resize", "cols": 0}')
+        assert until_closed(ws) == 1003
+
+
+def test_the_projects_venv_is_activated(client, project):
+    root = Path(project["path"])
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")], check=True)
+    with client.websocket_connect(_url(project)) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "input", "data": 'echo "[$VIRTUAL_ENV]"; command -v python\n'})
+        text = read_until(ws, "/.venv/bin/python\r\n")
+    venv = os.path.realpath(root / ".venv")
+    assert f"[{root / '.venv'}]" in text or f"[{venv}]" in text
+
+
+@pytest.mark.parametrize("keep", [0.2])
+def test_a_detached_terminal_ends_after_the_keep_time(settings, keep):
+    from tests.conftest import make_client
+
+    settings.terminal_keep_seconds = keep
+    with make_client(settings) as client:
+        project = client.post("/api/projects", json={"name": "t"}).json()
+        with client.websocket_connect(_url(project)) as ws:
+            ws.receive_json()
+            pid = _shell_pid(ws)
+        wait_until(lambda: not _alive(pid), what="the detached shell to be ended")
