@@ -17,6 +17,7 @@ from server.api.routes import (
     projects,
     search,
     system,
+    terminal,
     tools,
 )
 
@@ -24,5 +25,5 @@ ROUTERS: list[APIRouter] = [
     system.router, projects.router, files.router, jobs.router, cloud.router, tools.router, ws.router,
     devices.router, device_ws.router, agent_download.router, git.router,
     auth.router, members.router, device_shares.router, netron.router,
-    search.router, checks.router,
+    search.router, checks.router, terminal.router,
 ]
