@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
+from dulwich.config import Config
 from dulwich.diff_tree import tree_changes
 from dulwich.index import (
     build_file_from_blob,
@@ -207,21 +208,30 @@ def discard(repo: Repo, paths: list[str]) -> list[str]:
     return [decode(p) for p in targets]
 
 
-def identity(repo: Repo, author: str | None) -> bytes:
-    """``Name <email>`` from the request, else from the repository's (or user's) config."""
+def identity(repo: Repo, author: str | None, fallback: str | None = None) -> bytes:
+    """``Name <email>`` from the request; else the repository's own config; else ``fallback``
+    (the caller's stored identity); else the server's global config."""
     if author:
-        if not _IDENTITY.match(author):
-            raise Invalid("author must look like 'Name <email>'", code="invalid_author")
-        return author.encode("utf-8")
-    config = repo.get_config_stack()
+        return _checked(author)
+    found = _configured(repo.get_config())
+    if found is None and fallback:
+        return _checked(fallback)
+    return found or _configured(repo.get_config_stack()) or _no_identity()
+
+
+def _checked(author: str) -> bytes:
+    if not _IDENTITY.match(author):
+        raise Invalid("author must look like 'Name <email>'", code="invalid_author")
+    return author.encode("utf-8")
+
+
+def _configured(config: Config) -> bytes | None:
     try:
         name = config.get((b"user",), b"name")
         email = config.get((b"user",), b"email")
     except KeyError:
-        return _no_identity()
-    if not name or not email:
-        return _no_identity()
-    return name + b" <" + email + b">"
+        return None
+    return name + b" <" + email + b">" if name and email else None
 
 
 def _no_identity() -> bytes:
@@ -239,11 +249,13 @@ def _merge_head(repo: Repo) -> ObjectID | None:
         return None
 
 
-def commit(repo: Repo, message: str, author: str | None = None, amend: bool = False) -> CommitInfo:
+def commit(
+    repo: Repo, message: str, author: str | None = None, amend: bool = False, fallback: str | None = None
+) -> CommitInfo:
     view = read_index(repo.index_path())
     if view.conflicted:
         raise Invalid("resolve and stage the conflicted files first", code="unresolved_conflicts")
-    who = identity(repo, author)
+    who = identity(repo, author, fallback)
     old_head = head_id(repo)
     parents, merge_head = _parents(repo, old_head, amend)
     tree = _index_tree(repo, view)

@@ -6,6 +6,7 @@ stages 1–3, ``MERGE_HEAD``) so either the Source Control panel or ``git`` can 
 """
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dulwich.diff_tree import tree_changes
@@ -15,7 +16,7 @@ from dulwich.merge import MergeConflictInfo, Merger, recursive_merge
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
-from server.gitflow.commits import identity, move_head, write_commit
+from server.gitflow.commits import move_head, write_commit
 from server.gitflow.trees import get_commit, head_id
 from server.gitflow.worktree import check_incoming, refuse_overwrites, switch_tree, write_changes
 
@@ -27,17 +28,18 @@ class MergeOutcome:
     conflicts: list[bytes] = field(default_factory=list)
 
 
-def merge_into_head(repo: Repo, theirs: ObjectID, label: str, who: bytes | None) -> MergeOutcome:
-    """``who`` makes the merge commit; a fast-forward makes none, so it needs no identity."""
+def merge_into_head(repo: Repo, theirs: ObjectID, label: str, who: Callable[[], bytes]) -> MergeOutcome:
+    """``who()`` is asked for the merge's author only when a merge is made: a fast-forward makes
+    no commit and needs no identity."""
     head = head_id(repo)
     if head is not None and (theirs == head or can_fast_forward(repo, theirs, head)):
         return MergeOutcome("up_to_date", head)
     if head is None or can_fast_forward(repo, head, theirs):
         old_tree = get_commit(repo, head).tree if head else None
         switch_tree(repo, old_tree, get_commit(repo, theirs).tree, "pull")
-        move_head(repo, head, theirs, b"pull: Fast-forward", who)
+        move_head(repo, head, theirs, b"pull: Fast-forward")
         return MergeOutcome("fast_forward", theirs)
-    return _three_way(repo, head, theirs, label, who or identity(repo, None))
+    return _three_way(repo, head, theirs, label, who())
 
 
 def _three_way(repo: Repo, head: ObjectID, theirs: ObjectID, label: str, who: bytes) -> MergeOutcome:

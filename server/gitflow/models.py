@@ -181,3 +181,29 @@ class GitCredential(SQLModel, table=True):
     username: str = Field(max_length=256)
     sealed_password: str = Field(sa_column=Column(Text, nullable=False))
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+_NO_BRACKETS = r"^[^<>\n]*[^<>\n\s][^<>\n]*$"
+
+
+class GitIdentityBody(BaseModel):
+    """The name and email commits are made with when a repository's config names none."""
+
+    name: str = PydanticField(min_length=1, max_length=200, pattern=_NO_BRACKETS)
+    email: str = PydanticField(min_length=3, max_length=320, pattern=r"^[^<>\s]+@[^<>\s]+$")
+
+
+class GitIdentityOut(BaseModel):
+    name: str | None
+    email: str | None
+
+
+class GitIdentity(SQLModel, table=True):
+    """One user's commit identity (in local mode, the one local user's: the server's)."""
+
+    __tablename__ = "git_identities"
+
+    user_id: str = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True, max_length=32)
+    name: str = Field(max_length=200)
+    email: str = Field(max_length=320)
+    updated_at: datetime = Field(default_factory=utcnow)

@@ -10,6 +10,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from functools import partial
 from pathlib import Path
 
 from dulwich.client import GitClient, HTTPUnauthorized, SendPackResult
@@ -173,15 +174,16 @@ def pull(
     author: str | None = None,
     lock: AbstractContextManager = nullcontext(),
     policy: UrlPolicy = UNRESTRICTED,
+    fallback_author: str | None = None,
 ) -> tuple[str, MergeOutcome]:
     name = _branch_name(repo, branch, "pull")
     branch_ref(name)
-    who = identity(repo, author) if author else None
     fetch(repo, remote, credentials, timeout, progress, lock, policy)
     tracking = REMOTES + f"{remote}/{name}".encode()
     if Ref(tracking) not in repo.refs:
         raise NotFound(f"the remote has no branch {name}", code="branch_not_found")
     with lock:
+        who = partial(identity, repo, author, fallback_author)
         return name, merge_into_head(repo, repo.refs[Ref(tracking)], f"{remote}/{name}", who)
 
 

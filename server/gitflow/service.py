@@ -71,9 +71,16 @@ def discard(folder: Folder, paths: list[str]) -> Status:
         return read_status(repo)
 
 
-def commit(folder: Folder, message: str, amend: bool = False, author: str | None = None) -> CommitInfo:
+def commit(
+    folder: Folder,
+    message: str,
+    amend: bool = False,
+    author: str | None = None,
+    fallback_author: str | None = None,
+) -> CommitInfo:
+    """``fallback_author`` is the caller's stored identity, used when the repository has none."""
     with writing(folder) as repo:
-        return commit_ops.commit(repo, message, author=author, amend=amend)
+        return commit_ops.commit(repo, message, author=author, amend=amend, fallback=fallback_author)
 
 
 def log(folder: Folder, limit: int = 100, skip: int = 0, ref: str | None = None) -> list[CommitInfo]:
@@ -163,6 +170,7 @@ def pull(
     progress: Progress | None = None,
     author: str | None = None,
     policy: UrlPolicy = UNRESTRICTED,
+    fallback_author: str | None = None,
 ) -> PullResult:
     with open_repo(folder) as repo:
         name, outcome = remote_ops.pull(
@@ -175,6 +183,7 @@ def pull(
             author,
             lock=write_lock(folder),
             policy=policy,
+            fallback_author=fallback_author,
         )
     return PullResult(
         remote=remote,
@@ -205,10 +214,14 @@ def stashes(folder: Folder) -> list[StashEntry]:
 
 
 def stash_push(
-    folder: Folder, message: str = "", include_untracked: bool = False, author: str | None = None
+    folder: Folder,
+    message: str = "",
+    include_untracked: bool = False,
+    author: str | None = None,
+    fallback_author: str | None = None,
 ) -> StashEntry:
     with writing(folder) as repo:
-        who = commit_ops.identity(repo, author)
+        who = commit_ops.identity(repo, author, fallback_author)
         return stash_ops.push(repo, message, include_untracked, who)
 
 

@@ -11,6 +11,7 @@ from server.api.routes import (
     devices,
     files,
     git,
+    git_identity,
     jobs,
     members,
     netron,
@@ -23,7 +24,7 @@ from server.api.routes import (
 
 ROUTERS: list[APIRouter] = [
     system.router, projects.router, files.router, jobs.router, cloud.router, tools.router, ws.router,
-    devices.router, device_ws.router, agent_download.router, git.router,
+    devices.router, device_ws.router, agent_download.router, git.router, git_identity.router,
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router,
 ]

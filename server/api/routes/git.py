@@ -23,6 +23,7 @@ from server.api.deps import (
     SettingsDep,
     WatchersDep,
 )
+from server.api.routes.git_identity import StoredAuthor
 from server.core.events import EventHub
 from server.core.secrets import KEY_FILE, SecretBox
 from server.files.watch import FileWatchers
@@ -148,8 +149,11 @@ async def discard(body: PathsRequest, project: EditableProject, writes: Writes) 
 
 
 @router.post("/commit", status_code=201)
-async def commit(body: CommitRequest, project: EditableProject, writes: Writes) -> CommitInfo:
-    return await writes.run(project, "commit", service.commit, body.message, body.amend, body.author)
+async def commit(
+    body: CommitRequest, project: EditableProject, writes: Writes, author: StoredAuthor
+) -> CommitInfo:
+    commit = partial(service.commit, fallback_author=author)
+    return await writes.run(project, "commit", commit, body.message, body.amend, body.author)
 
 
 def get_tools(conn: HTTPConnection) -> ToolManager:
@@ -261,9 +265,11 @@ async def fetch(
 
 @router.post("/pull")
 async def pull(
-    body: SyncRequest, project: EditableProject, writes: Writes, store: Store, policy: GitUrlPolicy
+    body: SyncRequest, project: EditableProject, writes: Writes, store: Store, policy: GitUrlPolicy,
+    author: StoredAuthor,
 ) -> PullResult:
-    return await _sync("pull", service.pull, body, project, writes, store, policy, body.branch)
+    pull = partial(service.pull, fallback_author=author)
+    return await _sync("pull", pull, body, project, writes, store, policy, body.branch)
 
 
 @router.post("/push")
@@ -289,8 +295,11 @@ def stashes(project: ProjectDep) -> list[StashEntry]:
 
 
 @router.post("/stashes", status_code=201)
-async def stash_push(body: StashCreate, project: EditableProject, writes: Writes) -> StashEntry:
-    return await writes.run(project, "stash", service.stash_push, body.message, body.include_untracked)
+async def stash_push(
+    body: StashCreate, project: EditableProject, writes: Writes, author: StoredAuthor
+) -> StashEntry:
+    push = partial(service.stash_push, fallback_author=author)
+    return await writes.run(project, "stash", push, body.message, body.include_untracked)
 
 
 @router.post("/stashes/{index}/apply")

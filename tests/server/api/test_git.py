@@ -137,3 +137,27 @@ def test_tags_are_listed_and_checked_out_detached(client, repo_project):
     assert (detached["branch"], detached["head"]) == (None, first)
     missing = client.post(f"{base}/checkout", json={"branch": "nope"})
     assert (missing.status_code, missing.json()["code"]) == (404, "branch_not_found")
+
+
+def test_stored_identity_signs_commits_when_the_repository_names_none(client, repo_project):
+    root, base = repo_project
+    git("config", "--unset", "user.name", cwd=root)
+    git("config", "--unset", "user.email", cwd=root)
+    assert client.get("/api/git/identity").json() == {"name": None, "email": None}
+    client.post(f"{base}/stage", json={"paths": ["a.txt"]})
+    refused = client.post(f"{base}/commit", json={"message": "first"})
+    assert (refused.status_code, refused.json()["code"]) == (422, "no_identity")
+    bad = client.put("/api/git/identity", json={"name": "Eve <x>", "email": "e@example.com"})
+    assert bad.status_code == 422
+    saved = client.put("/api/git/identity", json={"name": "Grace Hopper", "email": "grace@example.com"})
+    assert saved.json() == {"name": "Grace Hopper", "email": "grace@example.com"}
+    made = client.post(f"{base}/commit", json={"message": "first"}).json()
+    assert (made["author"], made["author_email"]) == ("Grace Hopper", "grace@example.com")
+    assert git("log", "-1", "--format=%an <%ae>|%cn <%ce>", cwd=root).strip() == (
+        "Grace Hopper <grace@example.com>|Grace Hopper <grace@example.com>"
+    )
+    git("config", "user.name", "Repo Owner", cwd=root)
+    git("config", "user.email", "owner@example.com", cwd=root)
+    (root / "a.txt").write_text("changed\n")
+    client.post(f"{base}/stage", json={"paths": ["a.txt"]})
+    assert client.post(f"{base}/commit", json={"message": "second"}).json()["author"] == "Repo Owner"

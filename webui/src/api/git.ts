@@ -119,6 +119,12 @@ export interface PushResult {
   commit: string;
 }
 
+/** The caller's Git identity, used when a repository names none (both null until set). */
+export interface GitIdentity {
+  name: string | null;
+  email: string | null;
+}
+
 export type SyncOp = 'fetch' | 'pull' | 'push';
 export type SyncResult = FetchResult | PullResult | PushResult;
 
@@ -155,6 +161,10 @@ export const deleteBranch = (pid: string, name: string, force = false) =>
   request<void>('DELETE', git(pid, `branches/${name.split('/').map(seg).join('/')}`), { query: { force } });
 export const checkout = (pid: string, branch: string) =>
   request<GitStatus>('POST', git(pid, 'checkout'), { json: { branch } });
+
+export const getIdentity = () => request<GitIdentity>('GET', '/api/git/identity');
+export const setIdentity = (name: string, email: string) =>
+  request<GitIdentity>('PUT', '/api/git/identity', { json: { name, email } });
 
 export const listRemotes = (pid: string) => request<Remote[]>('GET', git(pid, 'remotes'));
 export const addRemote = (pid: string, name: string, url: string) =>

@@ -5,7 +5,7 @@ import { getLog, type SyncOp } from '../../api/git';
 import { openContextMenu } from '../../ui/contextMenu';
 import { commit, initRepository, stashPush, syncOp } from './actions';
 import { ChangeGroup, type GroupSpec } from './ChangeGroup';
-import { showRemotes } from './dialogs';
+import { askIdentity, showRemotes } from './dialogs';
 import { openHistory } from './open';
 import { StashList } from './StashList';
 import { busy, progress, refresh, repoError, repoState, status, syncNow } from './store';
@@ -27,6 +27,7 @@ function moreMenu(ev: MouseEvent): void {
     { label: 'Fetch', testid: 'scm-fetch', action: () => sync('fetch') },
     { label: 'Remotes…', testid: 'scm-remotes', action: showRemotes },
     { label: 'Stash changes…', testid: 'scm-stash', action: () => void stashPush() },
+    { label: 'Your identity…', testid: 'scm-identity', action: () => void askIdentity() },
     { label: 'Refresh', testid: 'scm-refresh', action: () => void refresh() },
   ]);
 }

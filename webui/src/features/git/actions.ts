@@ -7,7 +7,7 @@ import { confirmDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { pid } from '../workbench/session';
 import { signedIn } from './credentials';
-import { askCredentials, askStash, showBlocked, showRemotes } from './dialogs';
+import { askCredentials, askIdentity, askStash, showBlocked, showRemotes } from './dialogs';
 import { busy, progress, refresh, setStatus } from './store';
 
 
@@ -40,6 +40,18 @@ async function run<T>(label: string, title: string, work: () => Promise<T>): Pro
 
 const paths = (files: GitFileChange[]) => files.map((f) => f.path);
 
+/** Runs ``work``; when no author is known, asks for the person's identity once and runs it again. */
+async function withIdentity<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'no_identity') throw err;
+    const saved = await askIdentity('Git needs your name and email to sign this. They are kept for your next commits too.');
+    if (!saved) throw err;
+    return await work();
+  }
+}
+
 export const stage = (files: GitFileChange[]) =>
   run('Staging…', 'Cannot stage', async () => setStatus(await api.stagePaths(pid(), paths(files))));
 
@@ -60,7 +72,7 @@ export async function discard(files: GitFileChange[], untracked: boolean): Promi
 }
 
 export const commit = (message: string, amend = false) =>
-  run(amend ? 'Amending…' : 'Committing…', 'Cannot commit', () => api.commit(pid(), message, amend));
+  run(amend ? 'Amending…' : 'Committing…', 'Cannot commit', () => withIdentity(() => api.commit(pid(), message, amend)));
 
 export const initRepository = () =>
   run('Initializing…', 'Cannot initialize', async () => setStatus(await api.initRepo(pid())));
@@ -137,14 +149,14 @@ export async function syncOp(op: SyncOp): Promise<void> {
   const remote = await defaultRemote().catch((err: unknown) => void report(err, `${op} failed`));
   if (remote === null) showRemotes();
   if (!remote) return;
-  const result = await run(SYNC_LABELS[op], `${op} failed`, () => syncWithPrompt(op, remote));
+  const result = await run(SYNC_LABELS[op], `${op} failed`, () => withIdentity(() => syncWithPrompt(op, remote)));
   if (result) notify(describe(result), 'info');
 }
 
 export async function stashPush(): Promise<void> {
   const answer = await askStash();
   if (!answer) return;
-  await run('Stashing…', 'Cannot stash', () => api.pushStash(pid(), answer.message, answer.includeUntracked));
+  await run('Stashing…', 'Cannot stash', () => withIdentity(() => api.pushStash(pid(), answer.message, answer.includeUntracked)));
 }
 
 export const stashApply = (index: number, pop: boolean) =>

@@ -1,9 +1,10 @@
 // The Git flow's own dialogs, all driven by one signal: the files that block an operation, the
-// credential prompt of a remote, and the form that saves a stash.
+// credential prompt of a remote, the form that saves a stash, and the caller's identity.
 import { signal } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import type { Credentials } from '../../api/git';
 import { Modal } from '../../ui/dialogs';
+import { IdentityDialog } from './IdentityDialog';
 import { RemotesDialog } from './RemotesDialog';
 
 interface BlockedSpec {
@@ -34,7 +35,13 @@ interface RemotesSpec {
   kind: 'remotes';
 }
 
-type GitDialog = BlockedSpec | CredentialSpec | StashSpec | RemotesSpec;
+interface IdentitySpec {
+  kind: 'identity';
+  reason: string | null;
+  resolve: (saved: boolean | null) => void;
+}
+
+type GitDialog = BlockedSpec | CredentialSpec | StashSpec | RemotesSpec | IdentitySpec;
 
 // Each opening is numbered, so a dialog asked again right after it closed starts fresh.
 const open = signal<(GitDialog & { serial: number }) | null>(null);
@@ -59,6 +66,11 @@ export function askCredentials(remote: string, detail: string): Promise<Credenti
 
 export function askStash(): Promise<{ message: string; includeUntracked: boolean } | null> {
   return new Promise((resolve) => show({ kind: 'stash', resolve }));
+}
+
+/** Shows (and lets the person edit) their identity; true once a new one is saved. */
+export function askIdentity(reason: string | null = null): Promise<boolean> {
+  return new Promise((resolve) => show({ kind: 'identity', reason, resolve: (saved) => resolve(saved === true) }));
 }
 
 export function showRemotes(): void {
@@ -154,5 +166,8 @@ export function GitDialogHost() {
   if (spec.kind === 'blocked') return <BlockedDialog key={spec.serial} spec={spec} />;
   if (spec.kind === 'credentials') return <CredentialDialog key={spec.serial} spec={spec} />;
   if (spec.kind === 'stash') return <StashDialog key={spec.serial} spec={spec} />;
+  if (spec.kind === 'identity') {
+    return <IdentityDialog key={spec.serial} reason={spec.reason} onDone={(saved) => { close(); spec.resolve(saved); }} />;
+  }
   return <RemotesDialog key={spec.serial} onClose={close} />;
 }

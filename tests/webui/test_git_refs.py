@@ -1,0 +1,97 @@
+"""Git in a real browser: the first commit asks for an identity; remote branches and tags are in
+the branch picker and on the history graph."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, expect
+
+from tests.fakes.git_remotes import bare_repo, git
+from tests.webui.workbench import create_project, open_project
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def no_git_identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The server (in this process) finds no name or email in any git config."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_the_first_commit_asks_for_a_name_and_email(
+    context: BrowserContext, live_server, no_git_identity: None, console_errors
+) -> None:
+    console_errors.allow(r"422 .*/git/commit")  # the commit that finds no identity, before the dialog
+    project = create_project(live_server, "identity")
+    folder = Path(project["path"])
+    git("init", "-q", "-b", "main", cwd=folder)
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    panel = page.get_by_test_id("scm-panel")
+    untracked = panel.locator("[data-testid=scm-group][data-group=untracked]")
+    untracked.locator(".scm-group-header").hover()
+    untracked.get_by_test_id("scm-group-stage").click()
+    panel.get_by_test_id("scm-message").fill("Start")
+    panel.get_by_test_id("scm-commit").click()
+
+    dialog = page.get_by_test_id("git-identity-dialog")
+    dialog.get_by_test_id("git-identity-name").fill("Grace Hopper")
+    dialog.get_by_test_id("git-identity-email").fill("grace@example.com")
+    dialog.get_by_test_id("git-identity-save").click()
+    expect(panel.get_by_test_id("scm-clean")).to_be_visible()
+    assert git("log", "-1", "--format=%an <%ae>", cwd=folder).strip() == "Grace Hopper <grace@example.com>"
+
+    # Shown and editable afterwards from the panel's menu.
+    panel.get_by_test_id("scm-more").click()
+    page.get_by_test_id("scm-identity").click()
+    expect(dialog.get_by_test_id("git-identity-name")).to_have_value("Grace Hopper")
+    expect(dialog.get_by_test_id("git-identity-email")).to_have_value("grace@example.com")
+
+
+def test_remote_branches_and_tags_in_the_picker_and_the_history(
+    context: BrowserContext, live_server, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "refs")
+    folder = Path(project["path"])
+    git("init", "-q", "-b", "main", cwd=folder)
+    git("add", "-A", cwd=folder)
+    git("commit", "-q", "-m", "Start", cwd=folder)
+    git("tag", "-a", "v1.0", "-m", "first release", cwd=folder)
+    remote = bare_repo(tmp_path / "origin.git")
+    git("remote", "add", "origin", remote.as_uri(), cwd=folder)
+    git("push", "-q", "origin", "main", cwd=folder)
+    git("checkout", "-q", "-b", "feature", cwd=folder)
+    (folder / "feature.py").write_text("x = 1\n")
+    git("add", "feature.py", cwd=folder)
+    git("commit", "-q", "-m", "Feature work", cwd=folder)
+    git("push", "-q", "origin", "feature", cwd=folder)
+    git("checkout", "-q", "main", cwd=folder)
+    git("branch", "-q", "-D", "feature", cwd=folder)
+
+    page = open_project(context, live_server, project)
+    branch = page.get_by_test_id("status-branch")
+    expect(branch).to_have_attribute("data-branch", "main")
+    branch.click()
+    page.locator("[data-testid=ref-item][data-kind=remote][data-name='origin/feature']").click()
+    expect(branch).to_have_attribute("data-branch", "feature")
+    assert git("rev-parse", "--abbrev-ref", "feature@{upstream}", cwd=folder).strip() == "origin/feature"
+
+    page.get_by_test_id("action-git").click()
+    page.get_by_test_id("scm-panel").get_by_test_id("scm-history").click()
+    start = git("rev-parse", "main", cwd=folder).strip()
+    start_row = page.locator(f"[data-testid=git-commit][data-sha='{start}']")
+    labels = start_row.get_by_test_id("git-ref-label")
+    expect(labels).to_have_text(["main", "origin/main", "⌂ v1.0"])
+    tip = page.locator("[data-testid=git-commit][data-sha='{}']".format(git("rev-parse", "HEAD", cwd=folder).strip()))
+    expect(tip.get_by_test_id("git-ref-label")).to_have_text(["feature", "origin/feature"])
+
+    branch.click()
+    page.locator("[data-testid=ref-item][data-kind=tag][data-name='v1.0']").click()
+    expect(branch).to_have_attribute("data-branch", "")
+    expect(labels).to_have_text(["HEAD", "main", "origin/main", "⌂ v1.0"])
+    assert git("rev-parse", "HEAD", cwd=folder).strip() == start
