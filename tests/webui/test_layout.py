@@ -1,18 +1,12 @@
 """Where things open: editors always in the main area, whatever layout a reload brings back."""
 
-import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.waiting import wait_until
-from tests.webui.workbench import create_project, open_file, open_project
+from tests.webui.workbench import create_project, open_file, open_project, saved_ui_state
 
 pytestmark = pytest.mark.browser
-
-
-def saved_layout(live_server, project: dict) -> str:
-    url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
-    return httpx.get(url, headers=live_server.auth).text
 
 
 def editor_width(page: Page, path: str) -> float:
@@ -31,7 +25,7 @@ def test_a_file_opens_in_the_main_area_after_a_reload_with_side_bars_open(
     page.get_by_test_id("action-run-debug").click()
     expect(page.get_by_test_id("run-toolbar")).to_be_visible()
     wait_until(
-        lambda: all(f'"{panel}"' in saved_layout(live_server, project) for panel in ("git", "run-debug")),
+        lambda: all(f'"{panel}"' in saved_ui_state(live_server, project) for panel in ("git", "run-debug")),
         what="the layout with Source Control and Run and Debug",
     )
 

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.fakes.models import conv_net
-from tests.webui.workbench import create_project, open_project
+from tests.waiting import wait_until
+from tests.webui.workbench import create_project, open_project, saved_ui_state
 
 pytestmark = pytest.mark.browser
 
@@ -69,3 +70,42 @@ def test_convert_to_fp16_then_inspect_the_new_model(
     expect(moved.locator("[data-testid=io-input][data-name=input] [data-testid=io-shape]")).to_have_text(
         "[1, 3, 32, 32]"
     )
+
+
+def test_one_panel_per_tool_and_model_keeps_its_form_and_runs(
+    context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "kept")
+    conv_net(Path(project["path"]) / "net.onnx")
+    page = open_project(context, live_server, project)
+
+    convert = tool_from_menu(page, "net.onnx", "convert")
+    convert.get_by_test_id("tool-field-fp16").check()
+    convert.get_by_test_id("tool-run").click()
+    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    first = convert.get_attribute("data-run")
+
+    # The menu again: the same panel, where a second run joins the first in its history.
+    tool_from_menu(page, "net.onnx", "convert")
+    expect(page.locator("[data-testid=tool-panel][data-tool=convert]")).to_have_count(1)
+    convert.get_by_test_id("tool-run").click()
+    expect(convert).not_to_have_attribute("data-run", first or "")
+    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    second = convert.get_attribute("data-run")
+    expect(convert.get_by_test_id("tool-run-history").locator("option")).to_have_count(2)
+
+    # Compare on the new model: its reference is the model it was converted from. Tool panels
+    # share one group, so the editor area keeps its one group beside the file tree.
+    compare = tool_from_menu(page, "net.fp16.mnn", "compare")
+    expect(compare.get_by_test_id("tool-field-reference")).to_have_value("net.onnx")
+    expect(page.locator(".dv-groupview")).to_have_count(2)
+
+    # After a reload the Convert panel shows its form as left and its last run.
+    wait_until(lambda: second in saved_ui_state(live_server, project), what="the layout with the last run")
+    page.reload()
+    page.locator(".dv-tab", has_text="Convert · net.onnx").click()
+    convert = page.locator("[data-testid=tool-panel][data-tool=convert][data-model='net.onnx']")
+    expect(convert).to_have_attribute("data-run", second or "")
+    expect(convert).to_have_attribute("data-status", "succeeded")
+    expect(convert.get_by_test_id("tool-field-fp16")).to_be_checked()
+    expect(convert.get_by_test_id("result-compression")).to_be_visible()

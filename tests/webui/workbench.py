@@ -60,6 +60,12 @@ def disk_text(project: dict, path: str) -> str:
     return (Path(project["path"]) / path).read_text()
 
 
+def saved_ui_state(live_server, project: dict) -> str:
+    """The project's server-side UI state (layout, panel parameters), as JSON text."""
+    url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
+    return httpx.get(url, headers=live_server.auth).text
+
+
 def wait_for_saved_layout(live_server, project: dict, path: str, timeout: float = 10) -> None:
     """Polls the project's server-side UI state until its layout shows an editor on ``path``."""
     url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
