@@ -12,6 +12,7 @@ from sqlmodel import Session
 
 from server import __version__
 from server.api.errors import install_error_handlers
+from server.api.openapi import install_openapi
 from server.api.routes import ROUTERS
 from server.core.config import Settings
 from server.core.db import make_engine, migrate
@@ -76,6 +77,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.token = token
     install_error_handlers(app)
+    install_openapi(app)
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(pages_router)

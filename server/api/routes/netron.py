@@ -15,13 +15,15 @@ from functools import cache
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from server.core.errors import NotFound
 
 router = APIRouter(tags=["netron"])
 
 SERVED_SUFFIXES = frozenset({".html", ".js", ".json", ".css", ".ico", ".png"})
+SERVED_TYPES = ("text/html", "text/javascript", "application/json", "text/css", "image/x-icon",
+                "image/png", "image/vnd.microsoft.icon")
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
 CSP = (
     "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -47,7 +49,7 @@ def offline_page(html: str, today: str) -> str:
     return re.sub(r'<meta name="date" content="[^"]*">', f'<meta name="date" content="{today}">', html)
 
 
-@router.get("/netron/")
+@router.get("/netron/", response_class=HTMLResponse)
 def netron_page() -> Response:
     html = (netron_dir() / "index.html").read_text(encoding="utf-8")
     today = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
@@ -55,7 +57,7 @@ def netron_page() -> Response:
     return Response(offline_page(html, today), media_type="text/html", headers=headers)
 
 
-@router.get("/netron/{name}")
+@router.get("/netron/{name}", responses={200: {"content": {t: {} for t in SERVED_TYPES}}})
 def netron_file(name: str) -> Response:
     if name == "index.html":
         return netron_page()

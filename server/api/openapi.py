@@ -1,0 +1,122 @@
+"""The OpenAPI document as the server really answers.
+
+FastAPI documents its own validation-error array; every failure here is ``{"detail": str,
+"code": str, …}`` instead (``server/api/errors.py``). This module rewrites the generated schema in
+one place, so every route, old or new, documents that shape and the error statuses the shared
+machinery can answer for it:
+
+* 400 for every operation (a Host header that is not allowed);
+* 401, 403 and 422 for every operation behind authentication (no or bad credentials; a role
+  that may not do this, or a cross-site request; a team-mode route called in local mode);
+* 404 and 422 for every operation that takes parameters or a body (what they name does not
+  exist; they do not validate, or a file name is longer than 255 bytes);
+* 409 and 507 for every operation that changes state (a conflicting change; a full disk).
+
+Statuses only some operations answer (413, 429, 503, …) are declared on those routes with
+``errors(...)``; a route's own declaration is kept and given the error shape.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
+from starlette.routing import Match
+
+from server.core.security import PUBLIC_PATHS
+
+ERROR_REF = "#/components/schemas/Error"
+ERROR_SCHEMA: dict[str, Any] = {
+    "title": "Error",
+    "type": "object",
+    "description": "Every failure: a readable message and a stable machine code, sometimes with "
+                   "more fields (for example the files a conflict is about).",
+    "properties": {"detail": {"type": "string"}, "code": {"type": "string"}},
+    "required": ["detail", "code"],
+    "additionalProperties": True,
+}
+REASONS = {
+    400: "Bad request: a Host header that is not allowed, or a request the server cannot use",
+    401: "Authentication required, or the credentials are not valid",
+    403: "Forbidden: the caller's role may not do this, or a cross-site request",
+    404: "What the path or parameters name does not exist",
+    409: "Conflict with the current state",
+    413: "Too large",
+    422: "The parameters or the body do not validate",
+    429: "Too many attempts; try again later",
+    503: "A service this needs is not available",
+    507: "The disk is full; nothing was changed",
+}
+UNSAFE = frozenset({"post", "put", "patch", "delete"})
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route that answers these error statuses besides the generic ones."""
+    return {status: {"description": REASONS[status]} for status in statuses}
+
+
+def _generic_statuses(path: str, method: str, operation: dict[str, Any]) -> set[int]:
+    statuses = {400}
+    if path not in PUBLIC_PATHS:  # ``/bridge/`` routes are open but check their own credential
+        statuses |= {401, 403, 422}
+    if operation.get("parameters") or operation.get("requestBody"):
+        statuses |= {404, 422}
+    if method in UNSAFE:
+        statuses |= {409, 422, 507}
+    return statuses
+
+
+def _error_response(status: int, declared: dict[str, Any] | None) -> dict[str, Any]:
+    description = (declared or {}).get("description") or REASONS.get(status, "Error")
+    if status == 422 or description == "Validation Error":
+        description = REASONS[422]
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": ERROR_REF}}}}
+
+
+def truthful(schema: dict[str, Any]) -> dict[str, Any]:
+    """Rewrite a generated schema in place: the one error shape, and every error status."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components.pop("HTTPValidationError", None)
+    components.pop("ValidationError", None)
+    components["Error"] = ERROR_SCHEMA
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            declared = {int(s) for s in responses if s.isdigit() and int(s) >= 400}
+            for status in sorted(declared | _generic_statuses(path, method, operation)):
+                responses[str(status)] = _error_response(status, responses.get(str(status)))
+    return schema
+
+
+def allowed_methods(request: Request) -> str:
+    """The ``Allow`` header of a 405: every method some route serves at this path (Starlette
+    names only those of the first route that matched the path)."""
+    allowed = [
+        method for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+        if any(route.matches({**request.scope, "method": method})[0] == Match.FULL
+               for route in request.app.router.routes)
+    ]
+    return ", ".join(allowed)
+
+
+async def method_not_allowed(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": "method not allowed", "code": "method_not_allowed"},
+                        status_code=405, headers={"Allow": allowed_methods(request)})
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Serve (and cache) the rewritten document as ``app.openapi()`` and ``/openapi.json``, and
+    make a 405 name every method the path serves, as the document does."""
+    app.add_exception_handler(405, method_not_allowed)
+
+    def build() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = truthful(get_openapi(
+                title=app.title, version=app.version, routes=app.routes,
+                description=app.description))
+        return app.openapi_schema
+
+    openapi: Callable[[], dict[str, Any]] = build
+    app.openapi = openapi  # type: ignore[method-assign]
