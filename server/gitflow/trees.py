@@ -77,7 +77,11 @@ def resolve_commit(repo: Repo, spec: str) -> Commit:
     raw = spec.encode("ascii")
     for ref in (raw, b"refs/heads/" + raw, b"refs/tags/" + raw, b"refs/remotes/" + raw):
         if Ref(ref) in repo.refs:
-            return get_commit(repo, peeled_id(repo.object_store, repo.refs[Ref(ref)]))
+            try:
+                target = repo.refs[Ref(ref)]
+            except KeyError:  # HEAD naming a branch that has no commit yet
+                raise _no_commits(spec) from None
+            return get_commit(repo, peeled_id(repo.object_store, target))
     if len(raw) == 40:
         return get_commit(repo, raw)
     if 4 <= len(raw) < 40 and all(c in b"0123456789abcdef" for c in raw):
@@ -85,7 +89,13 @@ def resolve_commit(repo: Repo, spec: str) -> Commit:
         commits = [sha for sha in matches if isinstance(repo[sha], Commit)]
         if len(commits) == 1:
             return get_commit(repo, commits[0])
+    if head_id(repo) is None:
+        raise _no_commits(spec)
     raise NotFound(f"commit not found: {spec}")
+
+
+def _no_commits(spec: str) -> NotFound:
+    return NotFound(f"{spec} names no commit: the branch has no commits yet", code="no_commits")
 
 
 def peeled_id(store: BaseObjectStore, sha: ObjectID) -> ObjectID:

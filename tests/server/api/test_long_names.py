@@ -36,6 +36,8 @@ REQUESTS = [
     ("POST", "/api/projects/{pid}/tools/inspect", {"json": {"model": "{name}.onnx"}}),
 ]
 
+FIRST_COMMIT = {"message": "one", "author": "Ada <ada@example.com>"}
+
 
 def _fill(value, name: str):
     if isinstance(value, str):
@@ -53,7 +55,7 @@ def committed(client, project) -> dict:
     base = f"/api/projects/{project['id']}/git"
     assert client.post(f"{base}/init").status_code == 201
     assert client.post(f"{base}/stage", json={"paths": ["README.md"]}).status_code == 200
-    assert client.post(f"{base}/commit", json={"message": "one"}).status_code == 201
+    assert client.post(f"{base}/commit", json=FIRST_COMMIT).status_code == 201
     return project
 
 
