@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from server.api.ws_limits import TAB_MAX_BYTES
 from server.core.errors import AppError
-from server.core.events import Envelope, EventHub, Subscription
+from server.core.events import PROTOCOL_VERSION, Envelope, EventHub, Subscription
 from server.projects import service as projects
 from server.projects.models import Project
 from server.users.service import user_for_principal
@@ -100,6 +100,11 @@ class TabConnection:
                 envelope = Envelope.model_validate(json.loads(text))
             except (ValueError, ValidationError):
                 self.close_code, self.close_reason = 1003, "malformed message"
+                return
+            if envelope.v != PROTOCOL_VERSION:
+                # A tab of another version would misread every later message: stop it here.
+                self.close_code = 1002
+                self.close_reason = f"unsupported protocol version; this server speaks v{PROTOCOL_VERSION}"
                 return
             await self.dispatch(envelope)
 
