@@ -2,8 +2,12 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+import server.projects as projects_package
+from server.training.artifacts import ARTIFACTS_DIR
 
 
 def test_templates_include_empty_and_hello_mnn(client):
@@ -112,3 +116,10 @@ def test_projects_survive_a_restart(settings, client, project):
     with TestClient(app, base_url="http://127.0.0.1") as again:
         listed = again.get("/api/projects", headers={"Authorization": f"Bearer {app.state.token}"})
     assert [p["id"] for p in listed.json()] == [project["id"]]
+
+
+def test_templates_that_train_keep_pulled_artifacts_out_of_git():
+    ignores = list((Path(projects_package.__file__).parent / "templates").glob("*/files/.gitignore"))
+    assert ignores
+    for ignore in ignores:
+        assert f"{ARTIFACTS_DIR}/" in ignore.read_text().splitlines(), ignore
