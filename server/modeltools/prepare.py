@@ -110,6 +110,10 @@ def _existing(root: str, rel: str) -> Path:
 
 def worker_args(tool: str, root: str, args: ToolArgs) -> dict[str, Any]:
     """The worker's arguments: the same fields with absolute, checked paths."""
+    if tool.startswith("llm-"):
+        from server.llm import prepare as llm_prepare
+
+        return llm_prepare.worker_args(tool, root, args)
     worker = args.model_dump()
     worker["model"] = _input(root, args.model, MODEL_INPUTS[tool])
     if tool in ("convert", "quantize"):

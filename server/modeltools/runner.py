@@ -61,7 +61,7 @@ class Outcome:
     seconds: float = 0.0
 
 
-def _limit_address_space(memory_mb: int | None) -> Callable[[], None] | None:
+def limit_address_space(memory_mb: int | None) -> Callable[[], None] | None:
     if memory_mb is None:
         return None
     limit = memory_mb * 1024 * 1024
@@ -72,7 +72,7 @@ def _limit_address_space(memory_mb: int | None) -> Callable[[], None] | None:
     return apply
 
 
-def _environment(extra_env: dict[str, str]) -> dict[str, str]:
+def environment(extra_env: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MNNWB_WORKER_")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     env["PYTHONUNBUFFERED"] = "1"
@@ -97,9 +97,9 @@ def spawn(
         stdin=stdin,
         stdout=stdout,
         stderr=subprocess.STDOUT,
-        env=_environment(extra_env or {}),
+        env=environment(extra_env or {}),
         start_new_session=True,
-        preexec_fn=_limit_address_space(limits.memory_mb),
+        preexec_fn=limit_address_space(limits.memory_mb),
     )
 
 

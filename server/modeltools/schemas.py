@@ -6,10 +6,11 @@ the project before the worker sees them. Field names follow the API contract (do
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-ToolName = Literal["convert", "quantize", "inspect", "compare", "benchmark"]
-TOOL_NAMES: tuple[str, ...] = ("convert", "quantize", "inspect", "compare", "benchmark")
+ToolName = Literal["convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench"]
+TOOL_NAMES: tuple[str, ...] = ("convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export",
+                               "llm-bench")
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
 OpName = Annotated[str, Field(min_length=1, max_length=256)]
@@ -120,6 +121,30 @@ class DiffArgs(ToolArgs):
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
 
 
+QuantBit = Literal[4, 8, 16]
+
+
+class LlmExportArgs(ToolArgs):
+    """A model folder (``config.json`` + weights + tokenizer) → an MNN-LLM folder."""
+
+    model: PathStr = Field(validation_alias=AliasChoices("model_dir", "model"))
+    quant_bit: QuantBit = 4
+    quant_block: int = Field(default=64, ge=0, le=4096, description="0 = per channel")
+    lm_quant_bit: QuantBit | None = None
+    embedding: bool = Field(default=False, description="export as a text-embedding model")
+
+
+class LlmBenchArgs(ToolArgs):
+    """Prefill and decode speed of an exported model, per prompt length."""
+
+    prompt_tokens: list[Annotated[int, Field(ge=1, le=32768)]] = Field(
+        default_factory=lambda: [64, 256, 1024], min_length=1, max_length=8
+    )
+    gen_tokens: int = Field(default=128, ge=1, le=4096)
+    threads: int = Field(default=2, ge=1, le=64)
+    repeats: int = Field(default=3, ge=1, le=50)
+
+
 ARG_MODELS: dict[str, type[ToolArgs]] = {
     "convert": ConvertArgs,
     "quantize": QuantizeArgs,
@@ -127,4 +152,8 @@ ARG_MODELS: dict[str, type[ToolArgs]] = {
     "compare": CompareArgs,
     "benchmark": BenchmarkArgs,
     "diff": DiffArgs,
+    "llm-export": LlmExportArgs,
+    "llm-bench": LlmBenchArgs,
 }
+# Tools whose code lives outside this package; the rest are ``server.modeltools.<tool>``.
+TOOL_MODULES: dict[str, str] = {"llm-export": "server.llm.export", "llm-bench": "server.llm.bench"}
