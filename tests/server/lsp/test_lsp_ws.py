@@ -1,0 +1,95 @@
+"""The language server bridge: a real pylsp completes, diagnoses and finds definitions; viewers
+are refused."""
+
+import json
+from pathlib import Path
+
+from starlette.websockets import WebSocketDisconnect
+
+from tests.server.team.conftest import Team
+
+WS = "ws://127.0.0.1:8765"
+
+
+class Rpc:
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.next_id = 0
+        self.notifications: list[dict] = []
+
+    def notify(self, method: str, params: dict) -> None:
+        self.ws.send_text(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
+
+    def call(self, method: str, params: dict) -> dict:
+        self.next_id += 1
+        request = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
+        self.ws.send_text(json.dumps(request))
+        while True:
+            message = self.ws.receive_json()
+            if message.get("id") == self.next_id and "method" not in message:
+                assert "error" not in message, message
+                return message["result"]
+            self.notifications.append(message)
+
+    def wait_notification(self, method: str) -> dict:
+        while True:
+            found = next((n for n in self.notifications if n.get("method") == method), None)
+            if found:
+                self.notifications.remove(found)
+                return found
+            self.notifications.append(self.ws.receive_json())
+
+
+def _start(ws) -> tuple[Rpc, str]:
+    hello = ws.receive_json()
+    assert hello["method"] == "mnnwb/hello"
+    root = hello["params"]["rootUri"]
+    rpc = Rpc(ws)
+    rpc.call("initialize", {"processId": None, "rootUri": root, "capabilities": {}})
+    rpc.notify("initialized", {})
+    return rpc, root
+
+
+def test_completion_hover_definition_and_diagnostics(client, project):
+    Path(project["path"], "helpers.py").write_text("def shout(text):\n    return text.upper()\n")
+    with client.websocket_connect(f"{WS}/api/projects/{project['id']}/lsp") as ws:
+        rpc, root = _start(ws)
+        assert root.startswith("file:///")
+        uri = f"{root}/main_test.py"
+        text = "import os\nimport helpers\nos.pa\nhelpers.shout('x')\nundefined_name\n"
+        rpc.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": text}})
+        completion = rpc.call("textDocument/completion", {
+            "textDocument": {"uri": uri}, "position": {"line": 2, "character": 5}})
+        items = completion["items"] if isinstance(completion, dict) else completion
+        assert "path" in [item["label"] for item in items]
+        at_shout = {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 10}}
+        hover = rpc.call("textDocument/hover", at_shout)
+        assert "shout" in json.dumps(hover["contents"])
+        definition = rpc.call("textDocument/definition", at_shout)
+        assert definition[0]["uri"] == f"{root}/helpers.py"
+        diagnostics = rpc.wait_notification("textDocument/publishDiagnostics")["params"]
+        assert any("undefined_name" in d["message"] for d in diagnostics["diagnostics"])
+
+
+def test_a_non_json_rpc_message_closes_with_1003(client, project):
+    with client.websocket_connect(f"{WS}/api/projects/{project['id']}/lsp") as ws:
+        ws.receive_json()
+        ws.send_text('{"hello": 1}')
+        try:
+            while True:
+                ws.receive_json()
+        except WebSocketDisconnect as closed:
+            assert closed.code == 1003
+
+
+def test_viewers_get_no_language_server(team: Team):
+    pid = team.new_project()
+    for who, allowed in (("viewer", False), ("editor", True)):
+        try:
+            with team.client.websocket_connect(f"{WS}/api/projects/{pid}/lsp", headers=team.auth(who)) as ws:
+                opened = ws.receive_json()["method"] == "mnnwb/hello"
+        except WebSocketDisconnect as closed:
+            assert closed.code == 1008
+            opened = False
+        assert opened is allowed, who
