@@ -207,3 +207,30 @@ class GitIdentity(SQLModel, table=True):
     name: str = Field(max_length=200)
     email: str = Field(max_length=320)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class ConflictChunk(BaseModel):
+    """``merged``: text both sides agree on (``text``); ``conflict``: the three versions of a hunk."""
+
+    kind: Literal["merged", "conflict"]
+    text: str = ""
+    base: str = ""
+    ours: str = ""
+    theirs: str = ""
+
+
+class ConflictFile(BaseModel):
+    path: str
+    binary: bool
+    ours_deleted: bool = False
+    theirs_deleted: bool = False
+    base: str | None = None
+    ours: str | None = None
+    theirs: str | None = None
+    chunks: list[ConflictChunk] = PydanticField(default_factory=list)
+
+
+class ResolveRequest(BaseModel):
+    path: str = PydanticField(min_length=1)
+    content: str | None = PydanticField(default=None, description="the resolved text")
+    take: Literal["ours", "theirs"] | None = PydanticField(default=None, description="or one side whole")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from server.gitflow import branches as branch_ops
 from server.gitflow import commits as commit_ops
+from server.gitflow import conflicts as conflict_ops
 from server.gitflow import remotes as remote_ops
 from server.gitflow import stash as stash_ops
 from server.gitflow.diff import commit_file_diff, file_diff
@@ -18,6 +19,7 @@ from server.gitflow.models import (
     Branch,
     CommitDetail,
     CommitInfo,
+    ConflictFile,
     Diff,
     FetchResult,
     PullResult,
@@ -68,6 +70,17 @@ def unstage(folder: Folder, paths: list[str]) -> Status:
 def discard(folder: Folder, paths: list[str]) -> Status:
     with writing(folder) as repo:
         commit_ops.discard(repo, paths)
+        return read_status(repo)
+
+
+def conflict(folder: Folder, path: str) -> ConflictFile:
+    with open_repo(folder) as repo:
+        return conflict_ops.conflict_file(repo, path)
+
+
+def resolve(folder: Folder, path: str, content: str | None, take: str | None) -> Status:
+    with writing(folder) as repo:
+        conflict_ops.resolve(repo, path, content, take)
         return read_status(repo)
 
 

@@ -1,5 +1,5 @@
 """Git in a real browser: the first commit asks for an identity; remote branches and tags are in
-the branch picker and on the history graph."""
+the branch picker and on the history graph; a pull that conflicts is resolved in the merge editor."""
 
 from pathlib import Path
 
@@ -87,7 +87,8 @@ def test_remote_branches_and_tags_in_the_picker_and_the_history(
     start_row = page.locator(f"[data-testid=git-commit][data-sha='{start}']")
     labels = start_row.get_by_test_id("git-ref-label")
     expect(labels).to_have_text(["main", "origin/main", "⌂ v1.0"])
-    tip = page.locator("[data-testid=git-commit][data-sha='{}']".format(git("rev-parse", "HEAD", cwd=folder).strip()))
+    head = git("rev-parse", "HEAD", cwd=folder).strip()
+    tip = page.locator(f"[data-testid=git-commit][data-sha='{head}']")
     expect(tip.get_by_test_id("git-ref-label")).to_have_text(["feature", "origin/feature"])
 
     branch.click()
@@ -95,3 +96,53 @@ def test_remote_branches_and_tags_in_the_picker_and_the_history(
     expect(branch).to_have_attribute("data-branch", "")
     expect(labels).to_have_text(["HEAD", "main", "origin/main", "⌂ v1.0"])
     assert git("rev-parse", "HEAD", cwd=folder).strip() == start
+
+
+def test_a_conflicting_pull_is_resolved_in_the_merge_editor(
+    context: BrowserContext, live_server, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "merge")
+    folder = Path(project["path"])
+    git("init", "-q", "-b", "main", cwd=folder)
+    git("config", "user.name", "Ada Lovelace", cwd=folder)
+    git("config", "user.email", "ada@example.com", cwd=folder)
+    (folder / "notes.txt").write_text("one\ntwo\nthree\n")
+    git("add", "-A", cwd=folder)
+    git("commit", "-q", "-m", "Start", cwd=folder)
+    remote = bare_repo(tmp_path / "origin.git")
+    git("remote", "add", "origin", remote.as_uri(), cwd=folder)
+    git("push", "-q", "-u", "origin", "main", cwd=folder)
+    other = tmp_path / "other"
+    git("clone", "-q", remote.as_uri(), str(other))
+    (other / "notes.txt").write_text("one\ntwo (theirs)\nthree\n")
+    git("commit", "-q", "-am", "Theirs", cwd=other)
+    git("push", "-q", "origin", "main", cwd=other)
+    (folder / "notes.txt").write_text("one\ntwo (ours)\nthree\n")
+    git("commit", "-q", "-am", "Ours", cwd=folder)
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    panel = page.get_by_test_id("scm-panel")
+    panel.get_by_test_id("scm-pull").click()
+    row = panel.locator("[data-testid=scm-file][data-group=conflicted][data-path='notes.txt']")
+    row.click()
+    assert "UU notes.txt" in git("status", "--porcelain", cwd=folder)
+
+    merge = page.locator("[data-testid=git-merge][data-path='notes.txt']")
+    expect(merge.get_by_test_id("git-merge-theirs")).to_contain_text("two (theirs)")
+    expect(merge.get_by_test_id("git-merge-ours")).to_contain_text("two (ours)")
+    expect(merge.get_by_test_id("git-merge-resolve")).to_be_disabled()
+    conflict = merge.get_by_test_id("git-merge-conflict")
+    expect(conflict).to_have_count(1)
+    conflict.get_by_test_id("git-merge-accept-theirs").click()
+    expect(merge.get_by_test_id("git-merge-result")).to_contain_text("two (theirs)")
+    merge.get_by_test_id("git-merge-resolve").click()
+    expect(page.get_by_test_id("git-merge-done")).to_be_visible()
+    assert git("status", "--porcelain", cwd=folder).splitlines() == ["M  notes.txt"]
+
+    panel.get_by_test_id("scm-message").fill("Merge origin/main")
+    panel.get_by_test_id("scm-commit").click()
+    expect(panel.get_by_test_id("scm-clean")).to_be_visible()
+    assert git("status", "--porcelain", cwd=folder) == ""
+    assert len(git("log", "-1", "--format=%P", cwd=folder).split()) == 2
+    assert (folder / "notes.txt").read_text() == "one\ntwo (theirs)\nthree\n"

@@ -37,6 +37,7 @@ from server.gitflow.models import (
     CommitDetail,
     CommitInfo,
     CommitRequest,
+    ConflictFile,
     Diff,
     FetchResult,
     PathsRequest,
@@ -45,6 +46,7 @@ from server.gitflow.models import (
     RefLabel,
     Remote,
     RemoteCreate,
+    ResolveRequest,
     SavedCredential,
     StashApplied,
     StashCreate,
@@ -154,6 +156,16 @@ async def commit(
 ) -> CommitInfo:
     commit = partial(service.commit, fallback_author=author)
     return await writes.run(project, "commit", commit, body.message, body.amend, body.author)
+
+
+@router.get("/conflict")
+def conflict(project: ProjectDep, path: str) -> ConflictFile:
+    return service.conflict(project.path, path)
+
+
+@router.post("/resolve")
+async def resolve(body: ResolveRequest, project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "resolve", service.resolve, body.path, body.content, body.take)
 
 
 def get_tools(conn: HTTPConnection) -> ToolManager:

@@ -10,7 +10,7 @@ import pytest
 
 from server.core.errors import Invalid
 from server.gitflow import service
-from tests.fakes.git_remotes import bare_repo, git, git_daemon
+from tests.fakes.git_remotes import git, git_daemon
 from tests.server.gitflow.conftest import write
 
 
@@ -87,7 +87,8 @@ def test_commit_and_stash_leave_the_gitlink_alone(upstream: Path, tmp_path: Path
     service.stash_apply(ours, 0, pop=True)
     service.stage(ours, ["a.txt"])
     made = service.commit(ours, "edit a")
-    assert (made.author, made.author_email) == (made.committer, made.committer_email) == ("Ada", "ada@example.com")
+    ada = ("Ada", "ada@example.com")
+    assert (made.author, made.author_email) == (made.committer, made.committer_email) == ada
     assert git("ls-tree", "HEAD", "libs/sub", cwd=ours).split()[:3] == git(
         "ls-tree", "origin/main", "libs/sub", cwd=ours
     ).split()[:3]

@@ -47,6 +47,27 @@ export interface CommitDetail extends CommitInfo {
   files: GitFileChange[];
 }
 
+export interface ConflictChunk {
+  kind: 'merged' | 'conflict';
+  /** For `merged`: the text both sides agree on. */
+  text: string;
+  base: string;
+  ours: string;
+  theirs: string;
+}
+
+/** A conflicted file's three versions (index stages 1–3) and its hunks. */
+export interface ConflictFile {
+  path: string;
+  binary: boolean;
+  ours_deleted: boolean;
+  theirs_deleted: boolean;
+  base: string | null;
+  ours: string | null;
+  theirs: string | null;
+  chunks: ConflictChunk[];
+}
+
 export interface Branch {
   name: string;
   commit: string;
@@ -152,6 +173,12 @@ export const getLog = (pid: string, limit = 200, skip = 0) =>
 export const getCommit = (pid: string, sha: string) => request<CommitDetail>('GET', git(pid, `commits/${seg(sha)}`));
 export const getCommitDiff = (pid: string, sha: string, path: string) =>
   request<GitDiff>('GET', git(pid, `commits/${seg(sha)}/diff`), { query: { path } });
+
+export const getConflict = (pid: string, path: string) =>
+  request<ConflictFile>('GET', git(pid, 'conflict'), { query: { path } });
+/** Writes the resolution (the text, or one side whole) and stages it. */
+export const resolveConflict = (pid: string, path: string, resolution: { content: string } | { take: 'ours' | 'theirs' }) =>
+  request<GitStatus>('POST', git(pid, 'resolve'), { json: { path, ...resolution } });
 
 export const listBranches = (pid: string) => request<Branch[]>('GET', git(pid, 'branches'));
 export const listRefs = (pid: string) => request<RefLabel[]>('GET', git(pid, 'refs'));

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import type { GitFileChange } from '../../api/git';
 import { openEditor } from '../editor/openEditor';
 import { discard, stage, unstage } from './actions';
-import { openDiff } from './open';
+import { openDiff, openMerge } from './open';
 import { badgeFor, type GroupId } from './badges';
 
 // Rows drawn per group until asked for all: a generated folder of thousands of files would
@@ -44,8 +44,8 @@ function actionsFor(group: GroupId, files: GitFileChange[], testPrefix: string) 
 }
 
 function select(group: GroupId, file: GitFileChange): void {
-  // A conflicted file is resolved in the editor, where its conflict markers are.
-  if (group === 'conflicted') openEditor(file.path);
+  // A conflicted file is resolved in the merge editor (theirs, base, ours and the result).
+  if (group === 'conflicted') openMerge(file.path);
   else openDiff({ path: file.path, staged: group === 'staged' });
 }
 

@@ -8,6 +8,7 @@ import { dock, showPanel } from '../workbench/panels';
 export const SCM_PANEL = 'git';
 export const DIFF_PANEL = 'git-diff';
 export const HISTORY_PANEL = 'git-history';
+export const MERGE_PANEL = 'git-merge';
 
 function sidePosition(): AddPanelPositionOptions | undefined {
   const api = dock();
@@ -51,6 +52,18 @@ export function openDiff(target: DiffTarget): void {
     component: DIFF_PANEL,
     title: diffTitle(target),
     params: { ...target },
+    position: dock().getPanel(id) ? undefined : editorAreaPosition(),
+  });
+}
+
+/** The 3-way merge editor of a conflicted file. */
+export function openMerge(path: string): void {
+  const id = `merge:${path}`;
+  showPanel({
+    id,
+    component: MERGE_PANEL,
+    title: `${path.slice(path.lastIndexOf('/') + 1)} (Merge)`,
+    params: { path },
     position: dock().getPanel(id) ? undefined : editorAreaPosition(),
   });
 }

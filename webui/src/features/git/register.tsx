@@ -2,7 +2,8 @@
 import { registerPanel, registerTitleAction } from '../workbench/panels';
 import { DiffPanel } from './DiffPanel';
 import { HistoryPanel } from './HistoryPanel';
-import { DIFF_PANEL, HISTORY_PANEL, openSourceControl, SCM_PANEL } from './open';
+import { MergePanel } from './MergePanel';
+import { DIFF_PANEL, HISTORY_PANEL, MERGE_PANEL, openSourceControl, SCM_PANEL } from './open';
 import { SourceControlPanel } from './SourceControlPanel';
 import './git.css';
 
@@ -17,6 +18,7 @@ export function registerGitFeature(): void {
   registerPanel(SCM_PANEL, () => <SourceControlPanel />);
   registerPanel(DIFF_PANEL, (props) => <DiffPanel {...props} />, { area: 'main' });
   registerPanel(HISTORY_PANEL, () => <HistoryPanel />, { area: 'main' });
+  registerPanel(MERGE_PANEL, (props) => <MergePanel {...props} />, { area: 'main' });
   registerTitleAction({ id: 'git', label: 'Source Control (Ctrl+Shift+G)', glyph: '⎇', run: openSourceControl });
   window.addEventListener('keydown', onShortcut);
 }
