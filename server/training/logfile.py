@@ -1,6 +1,7 @@
 """Reading a job's log file and the ``MNNWB_METRIC {json}`` lines in it."""
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,16 @@ def parse_metrics(text: str) -> list[dict[str, Any]]:
         except ValueError:
             continue
         if isinstance(value, dict):
-            points.append(value)
+            points.append({key: _json_safe(v) for key, v in value.items()})
     return points
+
+
+def _json_safe(value: Any) -> Any:
+    """NaN and ±Infinity (Python's json prints them) as the strings JSON can carry, so a diverged
+    loss reaches the charts as a mark instead of breaking every response that holds it."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    return value
 
 
 def utf8_cut(data: bytes) -> int:
