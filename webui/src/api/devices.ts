@@ -12,6 +12,21 @@ export interface DeviceInfo {
   cpus?: number;
   mem?: number;
   agent?: string;
+  /** sha256 of the agent.pyz it runs from; null from a source tree. */
+  agent_sha256?: string | null;
+  /** The doctor's local checks, as of its last connection. */
+  checks?: DoctorCheck[];
+  /** Seconds its clock was ahead (negative: behind) of the workbench's when it connected. */
+  clock_skew?: number;
+}
+
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix: string;
+  /** false: the agent works without it (MNN, numpy), only some features fail. */
+  required: boolean;
 }
 
 export interface Device {
@@ -28,12 +43,25 @@ export interface Device {
   manage: boolean;
 }
 
+export interface PairingOption {
+  /** A server address the device may reach the workbench under. */
+  url: string;
+  /** The one line to run on the device for that address. */
+  command: string;
+  /** The command as a QR code: an SVG data URI. */
+  qr: string;
+}
+
 export interface Pairing {
   /** The one-time pairing code. */
   token: string;
-  /** The exact shell line to run on the device. */
+  /** The one line to run on the device, for the address the browser uses. */
   command: string;
   expires_at: string;
+  /** sha256 of the agent.pyz the command downloads and checks. */
+  agent_sha256: string;
+  /** The command for every address the server listens on; the browser's first. */
+  options: PairingOption[];
 }
 
 export type SessionState = 'open' | 'lost' | 'closed';

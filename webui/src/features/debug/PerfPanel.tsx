@@ -8,6 +8,7 @@ import { PerfBoard } from './perfCharts';
 import { ModelSelect, useProjectModels } from './projectModels';
 import { WatchSection } from './WatchSection';
 import { deploy, pickedDevice, runState, sid } from './run';
+import { DevicePicker } from './RunToolbar';
 
 const TOP_OPS = 30;
 
@@ -63,12 +64,16 @@ function BenchForm() {
     benchRunning.value = true;
     session().socket.send('devices', 'bench.start', { sid: sid.value, model, threads, loops: 50, warmup: 5, per_op: true });
   };
-  const disabled = !model || !pickedDevice.value || benchRunning.value || runState.value !== 'idle';
+  const why = !pickedDevice.value ? 'Pick a device first.' : !model ? 'The project has no .mnn model to benchmark: convert one first.'
+    : benchRunning.value ? 'A benchmark is running.' : runState.value !== 'idle' ? 'The device is busy with a run: stop it first.' : null;
+  const disabled = why !== null;
   return (
     <div class="bench-form">
+      <DevicePicker />
       <ModelSelect models={models} model={model} onPick={setModel} testid="bench-model" />
       <label class="muted">threads <input type="number" min={1} max={64} value={threads} class="bench-threads" onInput={(ev) => setThreads(Number(ev.currentTarget.value) || 1)} /></label>
-      <button class="btn btn-small" data-testid="bench-start" disabled={disabled} onClick={() => void run()}>{benchRunning.value ? 'Benchmarking…' : 'Benchmark on device'}</button>
+      <button class="btn btn-small" data-testid="bench-start" disabled={disabled} title={why ?? 'Benchmark the model on the device'} onClick={() => void run()}>{benchRunning.value ? 'Benchmarking…' : 'Benchmark on device'}</button>
+      {why && !benchRunning.value && <span class="muted bench-why" data-testid="bench-why">{why}</span>}
     </div>
   );
 }

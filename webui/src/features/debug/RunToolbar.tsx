@@ -1,11 +1,15 @@
 // The Run and Debug toolbar: device picker, command line, Deploy / Run / Debug / Stop, and while
 // debugging the step controls (F5, F10, F11, Shift+F11).
-import { devices } from '../devices/store';
+import { useEffect } from 'preact/hooks';
+import { devices, watchDevices } from '../devices/store';
 import { openDevices } from '../devices/open';
 import { debugState, step } from './debugger';
 import { busy, commandLine, deploy, lastSync, pickDevice, pickedDevice, runArgv, runState, start, stop } from './run';
 
-function DevicePicker() {
+/** The tab's device: one choice shared by Run and Debug, Perf and the on-device benchmark, kept
+ * per browser tab across reloads (see `pickDevice`). */
+export function DevicePicker() {
+  useEffect(() => watchDevices(), []);
   const picked = pickedDevice.value;
   const list = devices.value;
   const unknown = picked && !list.some((d) => d.id === picked);

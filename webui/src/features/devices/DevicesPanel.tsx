@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/client';
 import { renameDevice, revokeDevice, type Device } from '../../api/devices';
 import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
+import { DoctorReport } from './DoctorReport';
 import { ago, deviceFacts } from './format';
 import { account } from '../team/account';
 import { PairDialog, pairOpen } from './PairDialog';
@@ -46,6 +47,7 @@ function DeviceRow({ device }: { device: Device }) {
           <span class="muted device-seen">{device.online ? 'online' : `last seen ${ago(device.last_seen)}`}</span>
         </div>
         <div class="device-facts muted" title={facts.join(' · ')}>{facts.join(' · ') || 'never connected'}</div>
+        <DoctorReport device={device} />
       </div>
       <div class="device-actions">
         {account.value && device.manage && (
