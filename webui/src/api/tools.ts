@@ -9,7 +9,8 @@ export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running'];
 export interface ToolRun {
   id: string;
   project_id: string;
-  tool: ToolName;
+  /** 'diff': a model diff (api/checks.ts), shown in its own panel. */
+  tool: ToolName | 'diff';
   status: RunStatus;
   args: Record<string, unknown>;
   result: Record<string, unknown> | null;

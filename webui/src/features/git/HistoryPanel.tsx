@@ -5,6 +5,8 @@ import type { ComponentChild } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCommit, getLog, listRefs, type CommitDetail, type CommitInfo, type RefLabel } from '../../api/git';
+import { CheckBadge } from '../checks/CheckBadge';
+import { loadCommitChecks } from '../checks/store';
 import { pid } from '../workbench/session';
 import { badgeFor } from './badges';
 import { GraphCell } from './GraphCell';
@@ -83,6 +85,7 @@ function LogRow(props: {
     <div class={props.selected ? 'scm-log-row selected' : 'scm-log-row'} data-testid="git-commit" data-sha={commit.sha} data-lane={props.lane}
       tabIndex={0} onClick={props.onSelect} onKeyDown={(ev) => ev.key === 'Enter' && props.onSelect()}>
       {props.cell}
+      <CheckBadge sha={commit.sha} />
       {props.labels}
       <span class="scm-log-summary" title={commit.message}>{commit.summary}</span>
       <span class="scm-log-author">{commit.author}</span>
@@ -102,6 +105,7 @@ export function HistoryPanel() {
   useEffect(() => {
     getLog(pid(), LOG_LIMIT).then((list) => { setLog(childrenFirst(list)); setError(null); }, (err) => setError(errorMessage(err)));
     listRefs(pid()).then(setRefs, (err) => setError(errorMessage(err)));
+    void loadCommitChecks();
   }, [head, branch]);
   const labels = useMemo(() => labelsByCommit(refs, branch === null), [refs, branch]);
   const rows = useMemo(() => layoutGraph(log ?? []), [log]);

@@ -7,6 +7,7 @@ import { commit, initRepository, stashPush, syncOp } from './actions';
 import { ChangeGroup, type GroupSpec } from './ChangeGroup';
 import { askIdentity, showRemotes } from './dialogs';
 import { openHistory } from './open';
+import { ChecksSection } from '../checks/ChecksSection';
 import { StashList } from './StashList';
 import { busy, progress, refresh, repoError, repoState, status, syncNow } from './store';
 import { pid } from '../workbench/session';
@@ -146,6 +147,7 @@ function Body() {
     <>
       <CommitBox />
       <Changes />
+      <ChecksSection />
       <StashList />
     </>
   );

@@ -9,6 +9,7 @@ import { getRun, startRun, type InspectResult, type TensorInfo, type ToolRun } f
 import type { SideRevs } from '../git/BinaryDiff';
 import { pid } from '../workbench/session';
 import { formatNumber, formatShape } from './format';
+import { openModelDiff } from './diff/openDiff';
 import { isModelFile } from './menu';
 import './modeldiff.css';
 
@@ -76,6 +77,14 @@ export function Card({ summary, testid }: { summary: Summary | null; testid: str
   );
 }
 
+/** Both sides exist and are .mnn: the model diff can run them (layer by layer, timed). */
+const canDiff = (diff: GitDiff): boolean => diff.path.toLowerCase().endsWith('.mnn') && !!diff.old_sha && !!diff.new_sha;
+
+/** The diff of the two sides: the old one at its revision, the new one at its own (or on disk). */
+function diffRequest(diff: GitDiff, revs: SideRevs) {
+  return { a: diff.path, rev_a: revs[0] ?? undefined, rev_b: revs[1] ?? undefined };
+}
+
 export function ModelDiffSummary({ diff, revs }: { diff: GitDiff; revs: SideRevs }) {
   const [sides, setSides] = useState<[Summary | null, Summary | null]>([null, null]);
   useEffect(() => {
@@ -94,7 +103,14 @@ export function ModelDiffSummary({ diff, revs }: { diff: GitDiff; revs: SideRevs
   if (!isModelFile(diff.path)) return null;
   return (
     <div class="model-diff" data-testid="model-diff-summary">
-      <div class="scm-binary-title">Model summary</div>
+      <div class="scm-binary-title">
+        Model summary
+        {canDiff(diff) && (
+          <button class="btn" data-testid="open-model-diff" onClick={() => openModelDiff({ request: diffRequest(diff, revs) })}>
+            {revs[1] ? 'Compare with previous version' : 'Model diff'}
+          </button>
+        )}
+      </div>
       <div class="scm-binary-sides">
         <Card summary={sides[0]} testid="model-old" />
         <Card summary={sides[1]} testid="model-new" />

@@ -1,8 +1,10 @@
 // The panels' code, loaded on first show (see register.tsx).
 import type { PanelFactory } from '../workbench/panels';
+import { ModelDiffPanel } from './diff/ModelDiffPanel';
 import { RunsPanel } from './RunsPanel';
 import { ToolPanel } from './ToolPanel';
 import './modeltools.css';
 
 export const toolPanel: PanelFactory = (props) => <ToolPanel {...props} />;
 export const runsPanel: PanelFactory = () => <RunsPanel />;
+export const diffPanel: PanelFactory = (props) => <ModelDiffPanel {...props} />;

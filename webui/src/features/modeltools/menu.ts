@@ -1,6 +1,9 @@
 // The model tools in the file tree's context menu, for model files only.
 import type { FileEntry } from '../../api/types';
 import type { MenuItem } from '../../ui/contextMenu';
+import { promptDialog } from '../../ui/dialogs';
+import { openModelDiff } from './diff/openDiff';
+import { isViewer } from '../team/account';
 import { openGraph, openTool } from './open';
 
 const MODEL_EXTENSIONS = ['.onnx', '.tflite', '.pb', '.caffemodel', '.prototxt', '.mnn'];
@@ -16,6 +19,9 @@ export function modelMenuItems(entry: FileEntry): MenuItem[] {
   const path = entry.path;
   // Compare runs an .mnn against a reference: from a source model, that model is the reference.
   const compare = isMnn(path) ? { model: path } : { model: mnnFor(path), reference: path };
+  const graph: MenuItem = { label: 'Open graph', testid: 'menu-tool-graph', action: () => openGraph(path) };
+  // Viewers may look, not run: the tools write models and use the project's workers.
+  if (isViewer.value) return [graph];
   return [
     { label: 'Convert…', testid: 'menu-tool-convert', action: () => openTool({ tool: 'convert', model: path }) },
     { label: 'Quantize…', testid: 'menu-tool-quantize', action: () => openTool({ tool: 'quantize', model: mnnFor(path) }) },
@@ -23,5 +29,17 @@ export function modelMenuItems(entry: FileEntry): MenuItem[] {
     { label: 'Compare…', testid: 'menu-tool-compare', action: () => openTool({ tool: 'compare', ...compare }) },
     { label: 'Benchmark…', testid: 'menu-tool-benchmark', action: () => openTool({ tool: 'benchmark', model: mnnFor(path) }) },
     { label: 'Open graph', testid: 'menu-tool-graph', action: () => openGraph(path) },
+    ...(isMnn(path) ? diffItems(path) : []),
+  ];
+}
+
+function diffItems(path: string): MenuItem[] {
+  const withOther = async () => {
+    const other = await promptDialog('Model diff', `Compare ${path} (A) with the model (B):`, mnnFor(path).replace(/\.mnn$/, '.int8.mnn'), 'Diff');
+    if (other) openModelDiff({ request: { a: path, b: other.trim() } });
+  };
+  return [
+    { label: 'Model diff with HEAD', testid: 'menu-diff-head', action: () => openModelDiff({ request: { a: path, rev_a: 'HEAD' } }) },
+    { label: 'Model diff with…', testid: 'menu-diff-with', action: () => void withOther() },
   ];
 }

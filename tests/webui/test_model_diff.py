@@ -1,0 +1,53 @@
+"""A person opens a model diff from the Git diff of a model file: fp32 committed, int8 on disk."""
+
+from pathlib import Path
+
+from playwright.sync_api import BrowserContext, expect
+
+from tests.fakes import models
+from tests.fakes.git_remotes import git
+from tests.server.modeltools.conftest import run_tool
+from tests.webui.workbench import create_project, open_project
+
+
+def _fp32_and_int8(folder: Path, scratch: Path) -> tuple[bytes, bytes]:
+    onnx = models.conv_net(scratch / "model.onnx")
+    fp32, int8 = scratch / "model.mnn", scratch / "model.int8.mnn"
+    assert run_tool("convert", {"model": str(onnx), "output": str(fp32)}, scratch / "c").status == "succeeded"
+    calibration = models.calibration_images(scratch / "calibration", count=4, size=32)
+    quantize = {"model": str(fp32), "output": str(int8), "calibration": str(calibration)}
+    assert run_tool("quantize", quantize, scratch / "q").status == "succeeded"
+    return fp32.read_bytes(), int8.read_bytes()
+
+
+def test_model_diff_from_the_git_diff(context: BrowserContext, live_server, tmp_path: Path) -> None:
+    project = create_project(live_server, "diffs")
+    folder = Path(project["path"])
+    fp32, int8 = _fp32_and_int8(folder, tmp_path)
+    (folder / "model.mnn").write_bytes(fp32)
+    git("init", "-q", "-b", "main", cwd=folder)
+    git("config", "user.name", "Ada Lovelace", cwd=folder)
+    git("config", "user.email", "ada@example.com", cwd=folder)
+    git("add", "-A", cwd=folder)
+    git("commit", "-q", "-m", "fp32 model", cwd=folder)
+    (folder / "model.mnn").write_bytes(int8)
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    page.locator("[data-testid=scm-file][data-group=unstaged][data-path='model.mnn']").click()
+    page.get_by_test_id("open-model-diff").click()
+
+    panel = page.get_by_test_id("model-diff-panel")
+    expect(panel).to_have_attribute("data-status", "succeeded", timeout=60_000)
+    expect(panel.get_by_test_id("diff-output")).to_contain_text("output")
+    # The three convolutions are int8 in B: the graph says so, and their tensors drift.
+    expect(panel.get_by_test_id("diff-changed-op")).to_have_count(3)
+    expect(panel.get_by_test_id("diff-changed-op").first).to_contain_text("(float, ")
+    expect(panel.get_by_test_id("diff-worst-row").first).to_be_visible()
+    # Sorting by cosine puts the most changed layer first.
+    panel.get_by_test_id("diff-sort-cosine").click()
+    expect(panel.get_by_test_id("diff-sort-cosine")).to_have_attribute("aria-sort", "ascending")
+    first = float(panel.get_by_test_id("diff-layer-cosine").first.inner_text())
+    assert 0.9 < first < 1.0
+    sizes = panel.get_by_test_id("diff-size-ratio").inner_text()
+    assert float(sizes.rstrip("×")) < 1.0  # int8 is smaller

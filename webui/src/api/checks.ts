@@ -1,0 +1,85 @@
+// Model diff, performance budgets and their checks (docs/checks.md).
+import { request } from './client';
+import type { ToolRun } from './tools';
+
+export interface DiffRequest {
+  a: string;
+  b?: string;
+  rev_a?: string | null;
+  rev_b?: string | null;
+  reference?: string;
+  threads?: number;
+  loops?: number;
+}
+
+export interface DiffOutput {
+  name: string;
+  max_abs_error: number;
+  cosine: number;
+}
+
+export interface DiffLayer {
+  name: string;
+  type: string;
+  a_ms: number | null;
+  b_ms: number | null;
+  delta_ms: number | null;
+  cosine: number | null;
+  max_abs_error: number | null;
+}
+
+export interface ChangedOp {
+  name: string;
+  a_type: string;
+  b_type: string;
+  a_params: number;
+  b_params: number;
+  a_quantized: boolean;
+  b_quantized: boolean;
+}
+
+export interface DiffResult {
+  size: { a: number; b: number };
+  latency: { a_median_ms: number; b_median_ms: number };
+  memory: { a_mb: number; b_mb: number };
+  outputs: DiffOutput[];
+  layers: DiffLayer[];
+  ops_only_in_a: string[];
+  ops_only_in_b: string[];
+  ops_changed: ChangedOp[];
+  warnings: string[];
+}
+
+export type Metric = 'latency_ms' | 'size_mb' | 'cosine' | 'max_abs_error' | 'memory_mb';
+
+export interface CheckResult {
+  model: string;
+  device: string;
+  metric: Metric;
+  limit: number;
+  value: number | null;
+  passed: boolean;
+  detail: string | null;
+}
+
+export interface CheckReport {
+  passed: boolean;
+  results: CheckResult[];
+  commit: string | null;
+  clean: boolean;
+  last_passing: string | null;
+}
+
+export interface CommitCheck {
+  commit: string;
+  passed: boolean;
+  failures: CheckResult[];
+}
+
+export const startDiff = (pid: string, body: DiffRequest) =>
+  request<ToolRun>('POST', `/api/projects/${pid}/tools/diff`, { json: body });
+
+export const runChecks = (pid: string, device?: string) =>
+  request<CheckReport>('POST', `/api/projects/${pid}/checks`, { json: device ? { device } : {} });
+
+export const commitChecks = (pid: string) => request<CommitCheck[]>('GET', `/api/projects/${pid}/checks/commits`);
