@@ -8,11 +8,13 @@ would be reset.
 
 import errno
 import logging
+import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -58,6 +60,22 @@ def domain_error(exc: OSError) -> AppError | None:
     return None
 
 
+def database_full(exc: DBAPIError) -> bool:
+    """SQLite's SQLITE_FULL or PostgreSQL's disk_full (53100)."""
+    orig = exc.orig
+    return (getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+            or getattr(orig, "sqlstate", None) == "53100")
+
+
+async def database_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, DBAPIError)
+    if database_full(exc):
+        full = InsufficientStorage("the disk is full: the change was not saved")
+        return JSONResponse(full.body(), status_code=full.status)
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse(INTERNAL, status_code=500)
+
+
 async def os_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, OSError)
     mapped = domain_error(exc)
@@ -96,7 +114,7 @@ class CatchAll:
 def install_error_handlers(app: FastAPI) -> None:
     handlers: dict[Any, Any] = {
         AppError: app_error, RequestValidationError: validation_error,
-        HTTPException: http_error, OSError: os_error,
+        HTTPException: http_error, OSError: os_error, DBAPIError: database_error,
     }
     for exc_class, handler in handlers.items():
         app.add_exception_handler(exc_class, handler)

@@ -104,6 +104,9 @@ def save_file(root: str, rel: str, content: str, etag: str | None, encoding: str
                 )
             if encoding is None:
                 encoding = decode(current)[1]
+        elif etag is not None:
+            # The editor had the file open: writing would bring back what someone deleted.
+            raise Conflict("the file was deleted since you opened it", code="deleted")
         try:
             data = content.encode(encoding or "utf-8")
         except (LookupError, UnicodeEncodeError) as exc:

@@ -7,19 +7,21 @@ commits are never signed through an external program. ``core.fsmonitor`` and
 """
 
 import os
+import shutil
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from dulwich.config import Config
 from dulwich.errors import NotGitRepository
-from dulwich.file import FileLocked
+from dulwich.file import FileLocked, _GitFile
 from dulwich.filters import FilterContext, FilterDriver, FilterRegistry
 from dulwich.repo import Repo
 
-from server.core.errors import Conflict, Invalid, NotFound
+from server.core.errors import Conflict, InsufficientStorage, Invalid, NotFound
+from server.core.fsutil import storage_errors
 
 
 class TextOnlyFilters(FilterRegistry):
@@ -88,7 +90,8 @@ def writing(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
     refuses the same way, and deleting it is for the user to decide."""
     with write_lock(path), open_repo(path) as repo:
         try:
-            yield repo
+            with full_disk_released("the change to the repository"):
+                yield repo
         except FileLocked as exc:
             name = os.path.relpath(os.fsdecode(exc.lockfilename), repo.path)
             raise Conflict(
@@ -99,15 +102,50 @@ def writing(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
 
 
 def init_repo(path: str | os.PathLike[str], branch: str = "main") -> None:
-    """Create an empty repository in an existing folder that has none."""
+    """Create an empty repository in an existing folder that has none: all of it or, when
+    creating it fails (a full disk), nothing at all."""
     root = Path(path)
     if not root.is_dir():
         raise NotFound("folder not found", code="not_found")
     if (root / ".git").exists():
         raise Invalid("this folder is already a Git repository", code="already_a_repository")
     with write_lock(root):
-        repo = SafeRepo.init(str(root), default_branch=branch.encode())
-        repo.close()
+        try:
+            with full_disk_released("the new repository"):
+                repo = SafeRepo.init(str(root), default_branch=branch.encode())
+                repo.close()
+        except BaseException:
+            shutil.rmtree(root / ".git", ignore_errors=True)
+            raise
+
+
+@contextmanager
+def full_disk_released(what: str) -> Iterator[None]:
+    """A full disk as a 507, with the lock files the failed write held deleted.
+
+    dulwich's ``GitFile`` writes ``<name>.lock`` and renames it on close; when the disk fills,
+    close fails before the rename and leaves the lock, which would refuse every later write
+    (``repository_locked``). The failed call's frames still hold those files: abort them.
+    """
+    try:
+        with storage_errors(what):
+            yield
+    except InsufficientStorage as exc:
+        _abort_git_files(exc.__context__)
+        raise
+
+
+def _abort_git_files(exc: BaseException | None) -> None:
+    tb = exc.__traceback__ if exc is not None else None
+    while tb is not None:
+        for value in list(tb.tb_frame.f_locals.values()):
+            if isinstance(value, _GitFile) and not value._closed:
+                with suppress(OSError):
+                    value._file.close()  # its buffered bytes cannot be written: drop them
+                with suppress(FileNotFoundError):
+                    os.remove(value._lockfilename)
+                value._closed = True
+        tb = tb.tb_next
 
 
 def worktree_root(repo: Repo) -> bytes:

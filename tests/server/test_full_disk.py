@@ -1,0 +1,102 @@
+"""A full disk is a 507 ``insufficient_storage`` with the old content intact and nothing left
+half-written: saves, uploads, Git writes (``git init`` included), tool runs and jobs.
+
+The data dir lives on a real, small tmpfs that the test fills to the last byte.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.core.config import REPO_ROOT, Settings
+from server.gitflow import service as git
+from tests.conftest import make_client
+from tests.fakes.models import conv_net
+from tests.full_disk import can_mount, filled, small_disk
+
+pytestmark = pytest.mark.skipif(not can_mount(), reason="mounting a small tmpfs needs root")
+AUTHOR = "Ada <ada@example.com>"
+
+
+@pytest.fixture
+def disk(tmp_path: Path) -> Iterator[Path]:
+    with small_disk(tmp_path / "disk", size="16m") as mounted:
+        yield mounted
+
+
+@pytest.fixture
+def api(disk: Path) -> Iterator[TestClient]:
+    settings = Settings(data_dir=disk / "data", webui_dist=REPO_ROOT / "webui" / "dist",
+                        watch_files=False)
+    with make_client(settings) as client:
+        yield client
+
+
+@pytest.fixture
+def project(api: TestClient) -> dict:
+    created = api.post("/api/projects", json={"name": "demo", "template": "empty"})
+    assert created.status_code == 201, created.text
+    return created.json()
+
+
+def assert_full(response) -> None:
+    assert response.status_code == 507, response.text
+    assert response.json()["code"] == "insufficient_storage"
+
+
+def test_a_save_keeps_the_old_content_and_leaves_no_temp_file(api, disk, project):
+    url = f"/api/projects/{project['id']}/files/content"
+    before = api.get(url, params={"path": "README.md"}).json()
+    folder = Path(project["path"])
+    with filled(disk):
+        assert_full(api.put(url, params={"path": "README.md"},
+                            json={"content": "new " * 10000, "etag": before["etag"]}))
+        assert_full(api.put(url, params={"path": "brand-new.txt"}, json={"content": "x" * 10000}))
+    assert api.get(url, params={"path": "README.md"}).json() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["README.md", "main.py"]
+    assert api.put(url, params={"path": "README.md"},
+                   json={"content": "after", "etag": before["etag"]}).status_code == 200
+
+
+def test_an_upload_leaves_nothing_behind(api, disk, project):
+    base = f"/api/projects/{project['id']}/files"
+    with filled(disk):
+        assert_full(api.post(f"{base}/upload", files={"files": ("up.bin", b"x" * 200_000)}))
+    names = {e["name"] for e in api.get(base, params={"all": True}).json()}
+    assert "up.bin" not in names and not any(n.endswith(".tmp") for n in names)
+
+
+def test_git_init_on_a_full_disk_leaves_no_repository_to_repair(api, disk, project):
+    base = f"/api/projects/{project['id']}/git"
+    with filled(disk):
+        assert_full(api.post(f"{base}/init"))
+    assert not (Path(project["path"]) / ".git").exists()
+    assert api.post(f"{base}/init").status_code == 201
+
+
+def test_a_commit_on_a_full_disk_moves_nothing_and_locks_nothing(api, disk, project):
+    folder = Path(project["path"])
+    git.init(folder)
+    git.stage(folder, ["README.md"])
+    first = git.commit(folder, "one", author=AUTHOR)
+    (folder / "main.py").write_text("print('two')\n" * 2000)
+    git.stage(folder, ["main.py"])
+    base = f"/api/projects/{project['id']}/git"
+    with filled(disk):
+        assert_full(api.post(f"{base}/commit", json={"message": "two", "author": AUTHOR}))
+        assert_full(api.post(f"{base}/branches", json={"name": "feature"}))
+    assert [c["sha"] for c in api.get(f"{base}/log").json()] == [first.sha]
+    assert not list((folder / ".git").rglob("*.lock"))
+    assert api.post(f"{base}/commit", json={"message": "two", "author": AUTHOR}).status_code == 201
+
+
+def test_tool_runs_and_jobs_are_refused_not_crashed(api, disk, project):
+    base = f"/api/projects/{project['id']}"
+    conv_net(Path(project["path"]) / "m.onnx", size=8, width=2)
+    with filled(disk):
+        assert_full(api.post(f"{base}/tools/inspect", json={"model": "m.onnx"}))
+        assert_full(api.post(f"{base}/jobs", json={"command": "python main.py"}))
+    assert api.get(f"{base}/tool-runs").json() == []
+    assert api.get(f"{base}/jobs").json() == []
