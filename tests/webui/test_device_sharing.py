@@ -15,6 +15,7 @@ from tests.conftest import CSRF, LiveServer, start_live_server
 from tests.device_bridge.harness import AgentProcess
 from tests.server.team.conftest import PASSWORD, cheap_argon2  # noqa: F401 - an autouse fixture
 from tests.waiting import wait_until
+from tests.webui.conftest import ConsoleErrors
 from tests.webui.test_team import sign_in
 
 pytestmark = pytest.mark.browser
@@ -52,8 +53,10 @@ def devices_panel(page: Page, url: str, pid: str, who: str):
 
 
 def test_an_owner_shares_a_device_and_takes_it_back(
-    team: tuple[LiveServer, dict[str, dict[str, str]]], people: dict[str, BrowserContext], tmp_path: Path
+    team: tuple[LiveServer, dict[str, dict[str, str]]], people: dict[str, BrowserContext], tmp_path: Path,
+    console_errors: ConsoleErrors,
 ) -> None:
+    console_errors.allow(r"404 .*/shares/nobody")  # sharing with a user who does not exist
     live, auth = team
     url = live.url
     pairing = httpx.post(f"{url}/api/devices/pairings", json={"name": "board"}, headers=auth["ann"])

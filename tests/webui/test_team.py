@@ -94,6 +94,13 @@ def test_an_admin_shares_a_project_with_a_viewer_who_cannot_edit(
     expect(bob.get_by_test_id("statusbar").get_by_test_id("user-name")).to_have_text("bob")
     open_file(bob, "README.md")
     expect(editor_lines(bob, "README.md")).to_contain_text("Add your code here.")
+    # Nothing that would change the project is offered to a viewer.
+    expect(bob.get_by_test_id("tree-new-file")).to_have_count(0)
+    bob.locator("[data-testid=tree-item][data-path='README.md']").click(button="right")
+    expect(bob.get_by_test_id("menu-open")).to_be_visible()
+    expect(bob.get_by_test_id("menu-rename")).to_have_count(0)
+    expect(bob.get_by_test_id("menu-delete")).to_have_count(0)
+    bob.keyboard.press("Escape")
     before = editor_lines(bob, "README.md").inner_text()
     editor_lines(bob, "README.md").click()
     bob.keyboard.type("typed by a viewer")

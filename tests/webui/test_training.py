@@ -14,6 +14,7 @@ from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 
 from tests.fakes.git_remotes import bare_repo, git
 from tests.fakes.paidlc import Emulator
+from tests.webui.conftest import ConsoleErrors
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -240,8 +241,9 @@ def _submit_cloud_job(page: Page) -> None:
 
 
 def test_cloud_job_on_pai_dlc(
-    context: BrowserContext, live_server, emulator: Emulator, tmp_path: Path
+    context: BrowserContext, live_server, emulator: Emulator, tmp_path: Path, console_errors: ConsoleErrors
 ) -> None:
+    console_errors.allow(r"409 .*/jobs\)")  # the first start asks to commit and push
     project = _cloud_project(live_server, tmp_path)
     page = open_project(context, live_server, project)
     page.get_by_test_id("action-training").click()

@@ -68,3 +68,12 @@ export const EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions 
 };
 
 export { monaco };
+
+// A diff still computing in the worker when its editor closes comes back empty for models already
+// disposed, and Monaco then throws "no diff result available" into the page: let it finish first.
+const DIFF_MODEL_GRACE_MS = 3000;
+
+/** Disposes a closed diff editor's models once a diff it started can no longer need them. */
+export function disposeDiffModels(...models: monaco.editor.ITextModel[]): void {
+  window.setTimeout(() => models.forEach((model) => model.dispose()), DIFF_MODEL_GRACE_MS);
+}

@@ -1,7 +1,7 @@
 // Shown when a save hits a stale etag: their text (on disk) against mine, side by side.
 import { useEffect, useRef } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { languageFor, monaco } from '../../monaco/setup';
+import { disposeDiffModels, languageFor, monaco } from '../../monaco/setup';
 import { Modal } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { conflict, resolveConflict, type Conflict } from './documents';
@@ -23,8 +23,7 @@ function DiffView({ value }: { value: Conflict }) {
     diff.setModel({ original, modified });
     return () => {
       diff.dispose();
-      original.dispose();
-      modified.dispose();
+      disposeDiffModels(original, modified);
     };
   }, [value]);
   return <div class="diff-host" ref={host} data-testid="conflict-diff" />;

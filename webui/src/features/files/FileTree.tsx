@@ -4,6 +4,7 @@ import type { FileEntry } from '../../api/types';
 import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
 import { openEditor } from '../editor/openEditor';
 import { modelMenuItems } from '../modeltools/menu';
+import { isViewer } from '../team/account';
 import { session } from '../workbench/session';
 import { deleteEntry, download, moveEntry, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
 import { gitMarks } from './gitColors';
@@ -14,8 +15,8 @@ const DRAG_TYPE = 'application/x-mnnwb-path';
 
 function onKey(ev: KeyboardEvent, entry: FileEntry): void {
   if (ev.key === 'Enter') activate(entry);
-  else if (ev.key === 'F2') void renameEntry(entry);
-  else if (ev.key === 'Delete') void deleteEntry(entry);
+  else if (ev.key === 'F2' && !isViewer.value) void renameEntry(entry);
+  else if (ev.key === 'Delete' && !isViewer.value) void deleteEntry(entry);
   else return;
   ev.preventDefault();
 }
@@ -30,6 +31,7 @@ function dropTarget(dir: string) {
   };
   const leave = (ev: DragEvent) => (ev.currentTarget as HTMLElement).classList.remove('drop-target');
   const drop = (ev: DragEvent) => {
+    if (isViewer.value) return;
     leave(ev);
     const path = ev.dataTransfer?.getData(DRAG_TYPE);
     if (!path) return;
@@ -41,6 +43,7 @@ function dropTarget(dir: string) {
 }
 
 function folderItems(dir: string): MenuItem[] {
+  if (isViewer.value) return [];
   return [
     { label: 'New file…', testid: 'menu-new-file', action: () => void newFile(dir) },
     { label: 'New folder…', testid: 'menu-new-folder', action: () => void newFolder(dir) },
@@ -49,7 +52,8 @@ function folderItems(dir: string): MenuItem[] {
 }
 
 function entryItems(entry: FileEntry): MenuItem[] {
-  const common: MenuItem[] = [
+  // A viewer sees no action that would change the project.
+  const common: MenuItem[] = isViewer.value ? [] : [
     { label: 'Rename…', testid: 'menu-rename', action: () => void renameEntry(entry) },
     { label: 'Delete', testid: 'menu-delete', action: () => void deleteEntry(entry), danger: true },
   ];
@@ -77,7 +81,7 @@ function TreeRow({ entry, depth }: { entry: FileEntry; depth: number }) {
       <div
         class={`tree-row${selected.value === entry.path ? ' selected' : ''}${git ? ` git-${git}` : ''}`}
         data-git={git ?? ''}
-        draggable
+        draggable={!isViewer.value}
         onDragStart={(ev) => ev.dataTransfer?.setData(DRAG_TYPE, entry.path)}
         {...dropTarget(isDir ? entry.path : parentOf(entry.path))}
         style={{ paddingLeft: `${8 + depth * 14}px` }}
@@ -127,9 +131,13 @@ export function FileTree() {
     <div class="file-tree" data-testid="file-tree">
       <div class="panel-toolbar">
         <span class="panel-toolbar-title">{session().project.name}</span>
-        <ToolButton label="New file" testid="tree-new-file" glyph="+" onClick={() => void newFile('')} />
-        <ToolButton label="New folder" testid="tree-new-folder" glyph="⊞" onClick={() => void newFolder('')} />
-        <ToolButton label="Upload files" testid="tree-upload" glyph="⇪" onClick={() => uploadInto('')} />
+        {!isViewer.value && (
+          <>
+            <ToolButton label="New file" testid="tree-new-file" glyph="+" onClick={() => void newFile('')} />
+            <ToolButton label="New folder" testid="tree-new-folder" glyph="⊞" onClick={() => void newFolder('')} />
+            <ToolButton label="Upload files" testid="tree-upload" glyph="⇪" onClick={() => uploadInto('')} />
+          </>
+        )}
         <ToolButton label="Refresh" testid="tree-refresh" glyph="↻" onClick={() => void reloadTree()} />
       </div>
       <div class="tree-body" role="tree" data-testid="tree-body" onContextMenu={(ev) => openContextMenu(ev, folderItems(''))} {...dropTarget('')}>

@@ -51,10 +51,19 @@ export function restoreExpanded(paths: string[]): void {
 /** A change touches the listing of its parent folder, if that folder is loaded. */
 export function onTreeChanges(changes: FileChange[]): void {
   const dirs = new Set<string>();
+  const gone = changes.filter((c) => c.kind === 'deleted').map((c) => c.path);
   for (const change of changes) {
     const dir = parentOf(change.path);
     if (listings.value[dir]) dirs.add(dir);
-    if (change.kind === 'deleted' && listings.value[change.path]) dirs.add(change.path);
   }
-  for (const dir of dirs) void loadDir(dir);
+  forget(gone);
+  for (const dir of dirs) if (listings.value[dir]) void loadDir(dir);
+}
+
+/** A deleted folder (and what was below it) is dropped and collapsed, not read again: it is gone. */
+function forget(paths: string[]): void {
+  if (!paths.length) return;
+  const under = (p: string) => paths.some((gone) => p === gone || p.startsWith(`${gone}/`));
+  listings.value = Object.fromEntries(Object.entries(listings.value).filter(([dir]) => !under(dir)));
+  if ([...expanded.value].some(under)) expanded.value = new Set([...expanded.value].filter((p) => !under(p)));
 }

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCommitDiff, getDiff, type GitDiff } from '../../api/git';
-import { languageFor, monaco } from '../../monaco/setup';
+import { disposeDiffModels, languageFor, monaco } from '../../monaco/setup';
 import { openEditor } from '../editor/openEditor';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
@@ -48,10 +48,11 @@ function TextDiff({ diff }: { diff: GitDiff }) {
     });
     view.setModel({ original, modified });
     editor.current = { view, original, modified };
+    const opened = revealFirstChange(view);
     return () => {
+      opened.dispose();
       view.dispose();
-      original.dispose();
-      modified.dispose();
+      disposeDiffModels(original, modified);
       editor.current = null;
     };
   }, [diff.path]);
@@ -78,6 +79,19 @@ function Header({ target, same }: { target: DiffTarget; same: boolean }) {
       {!target.sha && <button class="btn btn-small" data-testid="diff-open-file" onClick={() => openEditor(target.path)}>Open file</button>}
     </div>
   );
+}
+
+/** The diff opens at its first change (once: a refresh keeps where the reader scrolled to). */
+function revealFirstChange(view: monaco.editor.IStandaloneDiffEditor): monaco.IDisposable {
+  const sub = view.onDidUpdateDiff(() => {
+    const first = view.getLineChanges()?.[0];
+    if (!first) return;
+    sub.dispose();
+    const line = Math.max(1, first.modifiedStartLineNumber);
+    view.getModifiedEditor().revealLineInCenter(line);
+    view.getModifiedEditor().setPosition({ lineNumber: line, column: 1 });
+  });
+  return sub;
 }
 
 export function DiffPanel({ params }: PanelProps) {

@@ -39,9 +39,11 @@ export function NewProject() {
     setBusy(true);
     setError(null);
     try {
-      await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
+      const created = await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
       setName('');
       setLocation('');
+      // The new project opens in its own tab, as a click on its row would.
+      openProjectTab(created.id);
       await refreshProjects();
     } catch (err) {
       setError(errorMessage(err));

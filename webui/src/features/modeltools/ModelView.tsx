@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { startRun, type InspectResult } from '../../api/tools';
 import type { PanelFactory, PanelProps } from '../workbench/panels';
+import { isViewer } from '../team/account';
 import { pid } from '../workbench/session';
 import { formatBytes } from './format';
 import { modelMenuItems } from './menu';
@@ -15,6 +16,7 @@ function useInspect(path: string): Summary | null {
   const [runId, setRunId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    if (isViewer.value) return setError('Viewers cannot run Inspect: an editor of the project can.');
     startRun(pid(), 'inspect', { model: path }).then((run) => {
       putRun(run);
       setRunId(run.id);

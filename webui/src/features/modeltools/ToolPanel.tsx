@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { cancelRun, startRun, type ToolRun } from '../../api/tools';
 import { notify } from '../../ui/toast';
+import { isViewer } from '../team/account';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 import { buildArgs, initialValues, type FieldValue, type FormValues } from './fields';
@@ -94,6 +95,7 @@ function Actions({ runner, values }: { runner: Runner; values: FormValues }) {
       </div>
     );
   }
+  if (isViewer.value) return <div class="tool-actions muted" data-testid="tool-viewer">Viewers cannot run tools.</div>;
   return (
     <div class="tool-actions">
       <button class="btn btn-primary" data-testid="tool-run" disabled={runner.starting} onClick={() => void runner.start(values)}>

@@ -8,10 +8,14 @@ function describe(spec: EcsSpec): string {
   return `${spec.instance_type} — ${spec.cpu} vCPU · ${spec.memory_gb} GiB${gpu}`;
 }
 
-export function EcsSpecPicker(props: { value: string; onChange: (value: string) => void }) {
+const NOT_SET_UP = 'Save the settings to list the machine types.';
+
+/** `configured`: PAI-DLC settings are saved, so the cloud can be asked (else it is not). */
+export function EcsSpecPicker(props: { value: string; onChange: (value: string) => void; configured?: boolean }) {
   const [specs, setSpecs] = useState<EcsSpec[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(props.configured === false ? NOT_SET_UP : null);
   useEffect(() => {
+    if (props.configured === false) return;
     listEcsSpecs().then(setSpecs, (err: unknown) => setError(describeError(err)));
   }, []);
   const known = specs?.some((s) => s.instance_type === props.value);

@@ -73,6 +73,7 @@ export function NewJobDialog() {
   const [envText, setEnvText] = useState('');
   const [cloud, setCloud] = useState<CloudChoice>({ image: '', ecs_spec: '', pod_count: 1 });
   const [error, setError] = useState<string | null>(null);
+  const [unconfigured, setUnconfigured] = useState(false);
   const [notPushed, setNotPushed] = useState<NotPushed | null>(null);
   const [busy, setBusy] = useState(false);
   useDefaultCommand(setCommand);
@@ -85,6 +86,7 @@ export function NewJobDialog() {
     // A failed commit or push keeps the user on the push step, with the message they typed.
     if (outcome.notPushed) setNotPushed(outcome.notPushed);
     setError(outcome.notPushed ? null : outcome.error);
+    setUnconfigured(outcome.code === 'pai_dlc_not_configured');
   };
   if (notPushed) {
     return (
@@ -115,7 +117,14 @@ export function NewJobDialog() {
           <textarea class="mono job-env" rows={2} data-testid="job-env" value={envText} onInput={(ev) => setEnvText(ev.currentTarget.value)} />
         </label>
         {backend === 'pai-dlc' && <CloudFields cloud={cloud} setCloud={setCloud} />}
-        {error && <div class="form-error" data-testid="new-job-error">{error}</div>}
+        {error && (
+          <div class="form-error" data-testid="new-job-error">
+            {error}
+            {unconfigured && (
+              <> <button type="button" class="btn-link" data-testid="new-job-pai-settings" onClick={() => (openDialog.value = 'pai-settings')}>Open PAI-DLC settings</button></>
+            )}
+          </div>
+        )}
         <div class="modal-actions">
           <button type="button" class="btn" onClick={close}>Cancel</button>
           <button type="submit" class="btn btn-primary" data-testid="job-start" disabled={busy || command === null}>

@@ -77,7 +77,7 @@ function toUpdate(form: PaiDlcOptions, secrets: Secrets): PaiDlcSettingsUpdate {
   };
 }
 
-function SettingsFields({ form, set }: { form: PaiDlcOptions; set: (f: PaiDlcOptions) => void }) {
+function SettingsFields({ form, set, configured }: { form: PaiDlcOptions; set: (f: PaiDlcOptions) => void; configured: boolean }) {
   return (
     <>
       <div class="field-row">
@@ -87,7 +87,7 @@ function SettingsFields({ form, set }: { form: PaiDlcOptions; set: (f: PaiDlcOpt
       <TextField label="Resource group (empty: public resources)" name="resource_id" form={form} set={set} />
       <TextField label="Default image" name="image" form={form} set={set} />
       <div class="field-row">
-        <EcsSpecPicker value={form.ecs_spec} onChange={(ecs_spec) => set({ ...form, ecs_spec })} />
+        <EcsSpecPicker value={form.ecs_spec} configured={configured} onChange={(ecs_spec) => set({ ...form, ecs_spec })} />
         <label class="field field-narrow">
           <span>Pods</span>
           <input type="number" min={1} max={64} data-testid="pai-pod_count" value={form.pod_count}
@@ -132,7 +132,7 @@ export function PaiSettingsDialog() {
         {!form && !error && <div class="muted">Loading…</div>}
         {form && stored && (
           <div class="pai-fields">
-            <SettingsFields form={form} set={setForm} />
+            <SettingsFields form={form} set={setForm} configured={stored.configured} />
             <SecretFields stored={stored} value={secrets} set={setSecrets} />
           </div>
         )}

@@ -27,8 +27,8 @@ function Toolbar() {
         onClick={() => (openDialog.value = 'interpreter')}>
         <span class="muted">Python:</span> <span>{current ? interpreterLabel(current) : '…'}</span>
       </button>
-      <button class="icon-btn" title="PAI-DLC settings" aria-label="PAI-DLC settings" data-testid="pai-settings-open"
-        onClick={() => (openDialog.value = 'pai-settings')}>⚙</button>
+      <button class="btn btn-small" title="PAI-DLC settings" data-testid="pai-settings-open"
+        onClick={() => (openDialog.value = 'pai-settings')}>⚙ PAI-DLC</button>
       <button class="icon-btn" title="Refresh" aria-label="Refresh" data-testid="jobs-refresh" onClick={() => void loadJobs()}>↻</button>
     </div>
   );

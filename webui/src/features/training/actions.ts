@@ -15,7 +15,7 @@ export function describeError(err: unknown): string {
   return `${message} (request id ${requestId})`;
 }
 
-export type StartOutcome = { ok: true } | { ok: false; error: string; notPushed?: NotPushed };
+export type StartOutcome = { ok: true } | { ok: false; error: string; code?: string; notPushed?: NotPushed };
 
 /** Submits a job and selects it; a 409 `not_pushed` comes back for the dialog to resolve. */
 export async function startJob(body: JobCreate): Promise<StartOutcome> {
@@ -26,7 +26,7 @@ export async function startJob(body: JobCreate): Promise<StartOutcome> {
     return { ok: true };
   } catch (err) {
     const notPushed = err instanceof ApiError && err.code === 'not_pushed' ? (err.body as unknown as NotPushed) : undefined;
-    return { ok: false, error: describeError(err), notPushed };
+    return { ok: false, error: describeError(err), code: err instanceof ApiError ? err.code : undefined, notPushed };
   }
 }
 

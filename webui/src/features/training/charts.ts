@@ -3,7 +3,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { MetricPoint } from '../../api/jobs';
-import { MetricSeries } from './metrics';
+import { MetricSeries, type Series } from './metrics';
 
 const PALETTE = ['#3794ff', '#e2c08d', '#73c991', '#c586c0', '#f48771', '#4fc1ff'];
 // Charts share the column's height, within these bounds (the column scrolls past them).
@@ -26,7 +26,25 @@ function showLatest(chart: uPlot): void {
   if (chart.cursor.idx == null && count) chart.setLegend({ idx: count - 1 });
 }
 
-function chartOptions(key: string, color: string, size: { width: number; height: number }): uPlot.Options {
+/** A red line at the step where the metric turned NaN or infinite. */
+function markDivergence(diverged: () => Series['diverged']) {
+  return (chart: uPlot): void => {
+    const mark = diverged();
+    if (!mark) return;
+    const x = chart.valToPos(mark.step, 'x', true);
+    const { ctx, bbox } = chart;
+    ctx.save();
+    ctx.strokeStyle = '#f14c4c';
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(x, bbox.top);
+    ctx.lineTo(x, bbox.top + bbox.height);
+    ctx.stroke();
+    ctx.restore();
+  };
+}
+
+function chartOptions(key: string, color: string, size: { width: number; height: number }, diverged: () => Series['diverged']): uPlot.Options {
   return {
     ...size,
     padding: [6, 16, 0, 0],
@@ -34,7 +52,7 @@ function chartOptions(key: string, color: string, size: { width: number; height:
     cursor: { drag: { x: true, y: false } },
     scales: { x: { time: false } },
     axes: [{ ...AXIS, size: 26, incrs: STEP_INCREMENTS }, { ...AXIS, size: 46 }],
-    hooks: { setCursor: [showLatest] },
+    hooks: { setCursor: [showLatest], draw: [markDivergence(diverged)] },
     series: [{ label: 'step' }, { label: key, stroke: color, width: 1.5, fill: `${color}1a` }],
   };
 }
@@ -83,16 +101,32 @@ export class ChartBoard {
     this.frame = 0;
     const before = this.charts.size;
     for (const key of this.dirty) {
-      const series = this.metrics.series.get(key) ?? { steps: [], values: [] };
+      const series = this.metrics.series.get(key) ?? { key, steps: [], values: [], diverged: null };
       const chart = this.charts.get(key) ?? this.create(key);
       chart.setData([series.steps, series.values]);
       showLatest(chart);
+      this.note(key, series);
     }
     this.dirty.clear();
     if (this.charts.size !== before) {
       this.fit();
       this.onKeys([...this.charts.keys()]);
     }
+  }
+
+  /** Says in words what the red line shows: the metric diverged, and where. */
+  private note(key: string, series: Series): void {
+    const element = this.host.querySelector<HTMLElement>(`[data-testid=metric-chart][data-metric="${CSS.escape(key)}"]`);
+    if (!element) return;
+    let note = element.querySelector<HTMLElement>('.metric-diverged');
+    if (!series.diverged) return note?.remove();
+    if (!note) {
+      note = document.createElement('div');
+      note.className = 'metric-diverged';
+      note.dataset.testid = 'metric-diverged';
+      element.appendChild(note);
+    }
+    note.textContent = `${key} diverged at step ${series.diverged.step} (${series.diverged.value})`;
   }
 
   private create(key: string): uPlot {
@@ -102,7 +136,8 @@ export class ChartBoard {
     element.dataset.metric = key;
     this.host.appendChild(element);
     const color = PALETTE[this.charts.size % PALETTE.length];
-    const chart = new uPlot(chartOptions(key, color, this.size(this.charts.size + 1)), [[], []], element);
+    const diverged = () => this.metrics.series.get(key)?.diverged ?? null;
+    const chart = new uPlot(chartOptions(key, color, this.size(this.charts.size + 1), diverged), [[], []], element);
     this.charts.set(key, chart);
     return chart;
   }

@@ -9,7 +9,11 @@ export interface Series {
   key: string;
   steps: number[];
   values: number[];
+  /** The first step whose value was NaN or ±Infinity (the server sends those as strings). */
+  diverged: { step: number; value: string } | null;
 }
+
+const NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
 
 export class MetricSeries {
   readonly series = new Map<string, Series>();
@@ -27,19 +31,33 @@ export class MetricSeries {
       const step = typeof point.step === 'number' ? point.step : this.counter;
       this.counter = Math.max(this.counter, step + 1);
       for (const [key, value] of Object.entries(point)) {
-        if (AXIS_KEYS.has(key) || typeof value !== 'number' || !Number.isFinite(value)) continue;
+        if (AXIS_KEYS.has(key)) continue;
+        if (typeof value === 'string' && NON_FINITE.has(value) && this.diverge(key, step, value)) changed.add(key);
+        if (typeof value !== 'number' || !Number.isFinite(value)) continue;
         if (this.append(key, step, value)) changed.add(key);
       }
     }
     return changed;
   }
 
-  private append(key: string, step: number, value: number): boolean {
+  private get(key: string): Series {
     let series = this.series.get(key);
     if (!series) {
-      series = { key, steps: [], values: [] };
+      series = { key, steps: [], values: [], diverged: null };
       this.series.set(key, series);
     }
+    return series;
+  }
+
+  private diverge(key: string, step: number, value: string): boolean {
+    const series = this.get(key);
+    if (series.diverged && series.diverged.step <= step) return false;
+    series.diverged = { step, value };
+    return true;
+  }
+
+  private append(key: string, step: number, value: number): boolean {
+    const series = this.get(key);
     const last = series.steps.length ? series.steps[series.steps.length - 1] : -Infinity;
     if (step <= last) return false;
     series.steps.push(step);

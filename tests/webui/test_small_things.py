@@ -1,0 +1,80 @@
+"""Small things a person meets in the first hour: a created project opens, a diff opens at its
+change, a disabled button says why, a missing set-up links to its settings."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, expect
+
+from tests.webui.conftest import ConsoleErrors
+from tests.webui.workbench import create_project, open_project
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_project_created_on_the_home_page_opens(context: BrowserContext, live_server) -> None:
+    home = context.new_page()
+    home.goto(live_server.url + "/")
+    home.get_by_test_id("new-project-name").fill("opened")
+    home.get_by_test_id("template-empty").click()
+    with context.expect_page() as opened:
+        home.get_by_test_id("new-project-submit").click()
+    expect(opened.value.get_by_test_id("project-title")).to_have_text("opened")
+
+
+def test_a_diff_opens_at_its_first_change(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "long-diff")
+    root = Path(project["path"])
+    lines = [f"line {n}" for n in range(1, 301)]
+    (root / "long.txt").write_text("\n".join(lines) + "\n")
+    git = ["git", "-C", str(root), "-c", "user.name=T", "-c", "user.email=t@example.com"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "start"]):
+        subprocess.run([*git, *step], check=True)
+    lines[249] = "changed 250"
+    (root / "long.txt").write_text("\n".join(lines) + "\n")
+    page = open_project(context, live_server, project)
+
+    page.get_by_test_id("action-git").click()
+    page.locator("[data-testid=scm-file][data-path='long.txt']").click()
+    modified = page.get_by_test_id("git-diff-editor").locator(".editor.modified .view-lines")
+    expect(modified).to_contain_text("changed 250")
+
+
+def test_disabled_and_unset_things_say_why(
+    context: BrowserContext, live_server, console_errors: ConsoleErrors
+) -> None:
+    console_errors.allow(r"422 .*/(jobs|ecs-specs)\)")  # PAI-DLC is not set up
+    project = create_project(live_server, "why")
+    page = open_project(context, live_server, project)
+
+    page.get_by_test_id("action-perf").click()
+    expect(page.get_by_test_id("bench-start")).to_be_disabled()
+    expect(page.get_by_test_id("bench-why")).to_have_text("Pick a device first.")
+
+    page.get_by_test_id("action-training").click()
+    expect(page.get_by_test_id("pai-settings-open")).to_have_text("⚙ PAI-DLC")
+    page.get_by_test_id("job-new").click()
+    page.get_by_test_id("job-backend-pai-dlc").click()
+    page.get_by_test_id("job-start").click()
+    expect(page.get_by_test_id("new-job-error")).to_contain_text("PAI-DLC is not set up")
+    page.get_by_test_id("new-job-pai-settings").click()
+    expect(page.get_by_test_id("pai-settings-dialog")).to_be_visible()
+
+
+def test_a_diverged_loss_is_marked_on_its_chart(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "diverge")
+    (Path(project["path"]) / "diverge.py").write_text(
+        "import json\n"
+        "for step, loss in enumerate([0.9, 0.5, float('nan'), float('inf')], start=1):\n"
+        "    print('MNNWB_METRIC ' + json.dumps({'step': step, 'loss': loss}), flush=True)\n"
+    )
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-training").click()
+    page.get_by_test_id("job-new").click()
+    dialog = page.get_by_test_id("new-job-dialog")
+    dialog.get_by_test_id("job-command").fill("python diverge.py")
+    dialog.get_by_test_id("job-start").click()
+    expect(page.get_by_test_id("job-row")).to_have_attribute("data-status", "succeeded", timeout=30_000)
+    chart = page.locator("[data-testid=metric-chart][data-metric=loss]")
+    expect(chart.get_by_test_id("metric-diverged")).to_have_text("loss diverged at step 3 (NaN)")
