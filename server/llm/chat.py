@@ -42,6 +42,13 @@ class _Process:
                 raise Invalid(reply["error"], code="llm_failed")
 
 
+def _stop(proc: subprocess.Popen) -> None:
+    kill_group(proc)
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
+
+
 class ChatManager:
     def __init__(self, idle_s: float = 300.0, limits: Limits | None = None) -> None:
         self._idle_s, self._limits = idle_s, limits or Limits()
@@ -71,7 +78,7 @@ class ChatManager:
         with self._lock:
             processes, self._processes = self._processes, []
         for process in processes:
-            kill_group(process.proc)
+            _stop(process.proc)
 
     def _take(self, key: tuple[str, int, bool]) -> _Process:
         with self._lock:
@@ -85,7 +92,7 @@ class ChatManager:
                     raise Unavailable("every model process is busy; try again when a chat ends",
                                       code="llm_busy")
                 self._processes.remove(oldest := min(idle, key=lambda p: p.last_used))
-                kill_group(oldest.proc)
+                _stop(oldest.proc)
             process = _Process(key, self._spawn(key), busy=True)
             self._processes.append(process)
         self._await_ready(process)
@@ -117,7 +124,7 @@ class ChatManager:
         with self._lock:
             if process in self._processes:
                 self._processes.remove(process)
-        kill_group(process.proc)
+        _stop(process.proc)
 
     def _reap(self) -> None:
         while not self._closed.wait(min(self._idle_s / 4, 15.0)):
