@@ -24,8 +24,7 @@ CSRF = {"X-MNNWB-CSRF": "1"}
 # Cloud SDKs ignore NO_PROXY: tests only ever talk to loopback, so no proxy may apply.
 for _var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"):
     os.environ.pop(_var, None)
-# The Alibaba Cloud credential chain would otherwise ask the ECS metadata address off this host.
-os.environ["ALIBABA_CLOUD_ECS_METADATA_DISABLED"] = "true"
+# The ECS metadata switch of the cloud credential chain is set in tests/__init__.py, before imports.
 
 
 @pytest.fixture
