@@ -75,11 +75,45 @@ def _error_response(status: int, declared: dict[str, Any] | None) -> dict[str, A
             "content": {"application/json": {"schema": {"$ref": ERROR_REF}}}}
 
 
+def _refs(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["$ref"].rsplit("/", 1)[-1]} if isinstance(node.get("$ref"), str) else set()
+        return found.union(*(_refs(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_refs(value) for value in node))
+    return set()
+
+
+def _input_schemas(schema: dict[str, Any], components: dict[str, Any]) -> set[str]:
+    """Names of the component schemas a request can carry, directly or nested."""
+    todo = set().union(*(
+        _refs({k: v for k, v in operation.items() if k in ("parameters", "requestBody")})
+        for operations in schema.get("paths", {}).values() for operation in operations.values()))
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen and name in components:
+            seen.add(name)
+            todo |= _refs(components[name])
+    return seen
+
+
+def _always_sent(schema: dict[str, Any], components: dict[str, Any]) -> None:
+    """A response model is serialized with every field, defaults included: mark them required
+    (pydantic leaves fields with a default out of ``required`` even for what the server sends)."""
+    inputs = _input_schemas(schema, components)
+    for name, component in components.items():
+        if name not in inputs and component.get("properties"):
+            component["required"] = list(component["properties"])
+
+
 def truthful(schema: dict[str, Any]) -> dict[str, Any]:
-    """Rewrite a generated schema in place: the one error shape, and every error status."""
+    """Rewrite a generated schema in place: the one error shape, every error status, and the
+    fields a response always carries."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
+    _always_sent(schema, components)
     components["Error"] = ERROR_SCHEMA
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():

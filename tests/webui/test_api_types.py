@@ -3,8 +3,8 @@
 Every exported interface in ``webui/src/api/`` is either the mirror of a schema of the document
 (a response the UI reads, or a body it sends) or listed as not an HTTP payload (socket events,
 UI-only shapes). A response type may leave out fields it does not use, but each field it names
-must exist in the schema. A body type must name only fields the schema knows and send every field
-the schema requires. A new interface
+must exist, and a field it treats as always present must be one the schema requires. A body type
+must name only fields the schema knows and send every field the schema requires. A new interface
 that is in neither list fails the test, so it cannot drift unnoticed.
 """
 
@@ -80,6 +80,9 @@ def _mismatches(ts_name: str, fields: dict[str, bool], schema: dict, body: bool)
     if body:
         found += [f"{ts_name}.{f}: required by the schema" for f in sorted(required)
                   if fields.get(f, True)]
+    else:
+        found += [f"{ts_name}.{f}: not always sent" for f, optional in sorted(fields.items())
+                  if not optional and f in known and f not in required]
     return found
 
 

@@ -29,7 +29,7 @@ CHILD_ENV = {
                                      "ALL_PROXY", "all_proxy")},
     "PIP_NO_INDEX": "1", "NO_PROXY": "", "no_proxy": "",
 }
-EXAMPLES = 4
+EXAMPLES = 3
 # The services validate beyond the schema (a name that is taken or has a character a folder name
 # cannot have is a 422), and pydantic takes lax input on purpose ("1" for a boolean), so the two
 # checks that expect the schema alone to decide acceptance do not apply; every other check does.
