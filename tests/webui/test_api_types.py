@@ -35,17 +35,18 @@ RESPONSES = {
     "ToolRun": "ToolRunPublic", "ToolLog": "ToolLog", "Project": "ProjectPublic",
     "Template": "TemplateInfo", "Health": "Health", "Me": "UserPublic", "FileEntry": "Entry",
     "FileContent": "FileContent", "SaveResult": "Saved", "UiState": "UiState",
-    "ConflictChunk": "ConflictChunk", "ConflictFile": "ConflictFile",
+    "ConflictChunk": "ConflictChunk", "ConflictFile": "ConflictFile", "ChatAnswer": "ChatAnswer",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
-    "PaiDlcSettingsUpdate": "PaiDlcSettingsUpdate",
+    "PaiDlcSettingsUpdate": "PaiDlcSettingsUpdate", "ChatRequest": "ChatRequest", "ChatMessage": "Message",
+    "ChatSampler": "Sampler",
 }
 NOT_HTTP_PAYLOADS = {
     # websocket events and device messages (docs/api.md, docs/protocol.md)
     "SessionStateEvent", "SyncDone", "DeviceError", "RunStarted", "RunLog", "RunExit", "PerfSample",
     "WatchHit", "WatchDone", "JobLogEvent", "JobMetricEvent", "ArtifactsProgress", "ToolProgress",
-    "ToolLogLine", "FilesChanged", "FileChange",
+    "ToolLogLine", "FilesChanged", "FileChange", "LlmTokenEvent",
     # parts of a tool run's or a check's free-form result, and of a device's info
     "DiffOutput", "DiffLayer", "ChangedOp", "DiffResult", "DeviceInfo", "DoctorCheck", "OpTime",
     "BenchResult", "TensorStats", "TensorInfo", "ConvertResult", "QuantizeLayer", "QuantizeResult",

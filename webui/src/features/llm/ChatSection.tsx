@@ -1,0 +1,98 @@
+// The chat playground: a transcript kept in the panel's parameters (it survives a reload),
+// tokens streamed from the tab socket's `llm` channel, and each answer's figures.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorMessage } from '../../api/client';
+import { chat, type ChatAnswer, type ChatMessage, type LlmTokenEvent } from '../../api/llm';
+import { pid, session } from '../workbench/session';
+import type { SectionProps } from './LlmPanel';
+
+interface Turn extends ChatMessage {
+  figures?: ChatAnswer;
+}
+
+const MAX_TURNS = 100;
+
+function Figures({ answer }: { answer: ChatAnswer }) {
+  return (
+    <div class="llm-figures" data-testid="llm-figures">
+      {answer.prompt_tokens} prompt tokens · {answer.generated_tokens} generated · prefill{' '}
+      {answer.prefill_tps.toLocaleString()} tok/s · decode {answer.decode_tps.toLocaleString()} tok/s · first token{' '}
+      {answer.ttft_ms.toFixed(1)} ms{answer.finish_reason === 'length' ? ' · stopped at the token limit' : ''}
+    </div>
+  );
+}
+
+function useStream(chatId: string | null): string {
+  const [text, setText] = useState('');
+  useEffect(() => {
+    setText('');
+    if (!chatId) return undefined;
+    return session().socket.on('llm', (msg) => {
+      const event = msg.data as unknown as LlmTokenEvent;
+      if (msg.type === 'token' && event.chat_id === chatId) setText((t) => t + event.text);
+    });
+  }, [chatId]);
+  return text;
+}
+
+export function ChatSection({ folder, params, update }: SectionProps) {
+  const [turns, setTurns] = useState<Turn[]>((params.turns as Turn[] | undefined) ?? []);
+  const [system, setSystem] = useState(String(params.system ?? 'You are a helpful assistant.'));
+  const [maxTokens, setMaxTokens] = useState(String(params.maxTokens ?? '64'));
+  const [draft, setDraft] = useState('');
+  const [chatId, setChatId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const streamed = useStream(chatId);
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'nearest' }), [turns.length, streamed]);
+
+  const send = async () => {
+    const content = draft.trim();
+    if (!content || chatId) return;
+    const asked: Turn[] = [...turns, { role: 'user', content }];
+    const id = crypto.randomUUID().replace(/-/g, '');
+    setTurns(asked);
+    setDraft('');
+    setError(null);
+    setChatId(id);
+    try {
+      const messages: ChatMessage[] = [{ role: 'system', content: system }, ...asked.map(({ role, content: c }) => ({ role, content: c }))];
+      const answer = await chat(pid(), { model: folder, messages, max_new_tokens: Number(maxTokens), stream: true, chat_id: id });
+      const next = [...asked, { role: 'assistant' as const, content: answer.text, figures: answer }].slice(-MAX_TURNS);
+      setTurns(next);
+      update({ turns: next, system, maxTokens });
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setChatId(null);
+    }
+  };
+
+  return (
+    <section class="llm-section" data-testid="llm-chat">
+      <h3>Chat</h3>
+      <div class="llm-row">
+        <label class="llm-grow">System prompt <input data-testid="llm-system" value={system} onInput={(e) => setSystem((e.target as HTMLInputElement).value)} /></label>
+        <label>Max new tokens <input data-testid="llm-max-tokens" type="number" min="1" max="4096" value={maxTokens} onInput={(e) => setMaxTokens((e.target as HTMLInputElement).value)} /></label>
+        <button type="button" data-testid="llm-clear" disabled={!!chatId} onClick={() => { setTurns([]); update({ turns: [] }); }}>Clear</button>
+      </div>
+      <div class="llm-transcript" data-testid="llm-transcript">
+        {turns.map((turn, index) => (
+          <div key={index} class={`llm-turn llm-${turn.role}`} data-testid={`llm-turn-${turn.role}`}>
+            <div class="llm-text">{turn.content}</div>
+            {turn.figures && <Figures answer={turn.figures} />}
+          </div>
+        ))}
+        {chatId && <div class="llm-turn llm-assistant" data-testid="llm-streaming"><div class="llm-text">{streamed || '…'}</div></div>}
+        <div ref={end} />
+      </div>
+      {error && <div class="llm-error" role="alert">{error}</div>}
+      <div class="llm-row">
+        <textarea class="llm-grow" data-testid="llm-input" rows={2} placeholder="Ask the model (Enter sends, Shift+Enter a new line)"
+          value={draft} onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void send(); } }} />
+        <button type="button" class="primary" data-testid="llm-send" disabled={!!chatId || !draft.trim()} onClick={() => void send()}>Send</button>
+      </div>
+    </section>
+  );
+}

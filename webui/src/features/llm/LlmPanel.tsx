@@ -1,0 +1,150 @@
+// One folder's MNN-LLM work: export it to MNN-LLM, chat with the export, benchmark it.
+import { useEffect, useState } from 'preact/hooks';
+import { listDir } from '../../api/files';
+import { errorMessage } from '../../api/client';
+import { startLlmRun } from '../../api/llm';
+import type { ToolRun } from '../../api/tools';
+import { fetchRun, progress, putRun, runs } from '../modeltools/store';
+import type { PanelProps } from '../workbench/panels';
+import { pid } from '../workbench/session';
+import { ChatSection } from './ChatSection';
+import { BenchTable } from './BenchTable';
+import { openLlm } from './open';
+import './llm.css';
+
+type Kind = 'loading' | 'source' | 'export' | 'neither';
+
+function useFolderKind(folder: string): Kind {
+  const [kind, setKind] = useState<Kind>('loading');
+  useEffect(() => {
+    listDir(pid(), folder)
+      .then((entries) => {
+        const names = new Set(entries.map((e) => e.name));
+        setKind(names.has('llm_config.json') ? 'export' : names.has('config.json') ? 'source' : 'neither');
+      })
+      .catch(() => setKind('neither'));
+  }, [folder]);
+  return kind;
+}
+
+function useRun(id: string | undefined): ToolRun | undefined {
+  useEffect(() => {
+    if (id && !runs.value[id]) void fetchRun(id).catch(() => undefined);
+  }, [id]);
+  return id ? runs.value[id] : undefined;
+}
+
+function RunStatus({ run }: { run: ToolRun | undefined }) {
+  if (!run) return null;
+  const step = progress.value[run.id];
+  const text = run.status === 'running' && step ? `running: ${step.stage}` : run.status;
+  return (
+    <div class="llm-status" data-testid="llm-run-status" data-status={run.status}>
+      {text}{run.error ? `: ${run.error}` : ''}
+    </div>
+  );
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function ExportSection({ folder, params, update }: SectionProps) {
+  const [bits, setBits] = useState(String(params.bits ?? '4'));
+  const [output, setOutput] = useState(String(params.output ?? `${folder}-mnn-q${bits}`));
+  const [error, setError] = useState<string | null>(null);
+  const run = useRun(params.exportRun as string | undefined);
+  const start = async () => {
+    setError(null);
+    try {
+      const started = await startLlmRun(pid(), 'llm-export', { model_dir: folder, quant_bit: Number(bits), output });
+      putRun(started);
+      update({ exportRun: started.id, bits, output });
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  const result = run?.status === 'succeeded' ? (run.result as Record<string, unknown>) : null;
+  return (
+    <section class="llm-section" data-testid="llm-export">
+      <h3>Export to MNN-LLM</h3>
+      <div class="llm-row">
+        <label>Weights <select data-testid="llm-bits" value={bits} onChange={(e) => {
+          const value = (e.target as HTMLSelectElement).value;
+          setBits(value);
+          setOutput(`${folder}-mnn-q${value}`);
+        }}>
+          <option value="4">4 bit</option><option value="8">8 bit</option><option value="16">16 bit (bf16)</option>
+        </select></label>
+        <label>Output folder <input data-testid="llm-output" value={output} onInput={(e) => setOutput((e.target as HTMLInputElement).value)} /></label>
+        <button type="button" class="primary" data-testid="llm-export-run" disabled={run?.status === 'running' || run?.status === 'queued'} onClick={() => void start()}>Export</button>
+      </div>
+      {error && <div class="llm-error" role="alert">{error}</div>}
+      <RunStatus run={run} />
+      {result && (
+        <div class="llm-result" data-testid="llm-export-result">
+          <div>{String(result.model_type)} · {Number(result.parameters ?? 0).toLocaleString()} parameters · {kb(Number(result.total_bytes))}</div>
+          <table class="tool-table"><tbody>
+            {Object.entries(result.files as Record<string, number>).map(([name, size]) => (
+              <tr key={name}><td>{name}</td><td>{kb(size)}</td></tr>
+            ))}
+          </tbody></table>
+          <button type="button" data-testid="llm-open-export" onClick={() => openLlm(String(result.output))}>Chat and benchmark…</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function BenchSection({ folder, params, update }: SectionProps) {
+  const [lengths, setLengths] = useState(String(params.lengths ?? '64,256'));
+  const [error, setError] = useState<string | null>(null);
+  const run = useRun(params.benchRun as string | undefined);
+  const start = async () => {
+    setError(null);
+    try {
+      const prompt_tokens = lengths.split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+      const started = await startLlmRun(pid(), 'llm-bench', { model: folder, prompt_tokens, gen_tokens: 32, repeats: 3 });
+      putRun(started);
+      update({ benchRun: started.id, lengths });
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  return (
+    <section class="llm-section" data-testid="llm-bench">
+      <h3>Benchmark</h3>
+      <div class="llm-row">
+        <label>Prompt lengths <input data-testid="llm-bench-lengths" value={lengths} onInput={(e) => setLengths((e.target as HTMLInputElement).value)} /></label>
+        <button type="button" data-testid="llm-bench-run" onClick={() => void start()}>Run</button>
+      </div>
+      {error && <div class="llm-error" role="alert">{error}</div>}
+      <RunStatus run={run} />
+      {run?.status === 'succeeded' && <BenchTable result={run.result as Record<string, unknown>} />}
+    </section>
+  );
+}
+
+export interface SectionProps {
+  folder: string;
+  params: Record<string, unknown>;
+  update: (values: Record<string, unknown>) => void;
+}
+
+export function LlmPanel({ api, params }: PanelProps) {
+  const folder = String(params.folder);
+  const kind = useFolderKind(folder);
+  const section: SectionProps = { folder, params, update: (values) => api.updateParameters({ ...params, ...values }) };
+  return (
+    <div class="llm-panel" data-testid="llm-panel">
+      {kind === 'loading' && <div class="llm-status">Reading {folder}…</div>}
+      {kind === 'neither' && (
+        <div class="llm-error" role="alert">{folder} is neither a Hugging Face-format model folder (config.json and
+          weights) nor an MNN-LLM export (llm_config.json).</div>
+      )}
+      {kind === 'source' && <ExportSection {...section} />}
+      {kind === 'export' && <ChatSection {...section} />}
+      {kind === 'export' && <BenchSection {...section} />}
+    </div>
+  );
+}
+
+export const llmPanel = (props: PanelProps) => <LlmPanel {...props} />;

@@ -1,0 +1,16 @@
+// The MNN-LLM panel of a folder: export it (a Hugging Face-format folder), or chat with and
+// benchmark it (an exported folder). One panel per folder, in the main area.
+import { mainGroup } from '../workbench/areas';
+import { showPanel } from '../workbench/panels';
+
+export const LLM_PANEL = 'llm';
+
+export function openLlm(folder: string): void {
+  showPanel({
+    id: `llm:${folder}`,
+    component: LLM_PANEL,
+    title: `MNN-LLM · ${folder.slice(folder.lastIndexOf('/') + 1) || folder}`,
+    params: { folder },
+    position: { referenceGroup: mainGroup() },
+  });
+}
