@@ -80,7 +80,8 @@ def test_pair_by_the_qr_code_command_and_read_the_doctor_report(
         expect(mnn).to_have_attribute("data-ok", "false")
         expect(mnn).to_contain_text("not installed")
         expect(mnn).to_contain_text("pip install")
-        expect(doctor.locator("[data-testid=doctor-check][data-name=websockets]")).to_have_attribute("data-ok", "true")
+        websockets = doctor.locator("[data-testid=doctor-check][data-name=websockets]")
+        expect(websockets).to_have_attribute("data-ok", "true")
         expect(doctor.get_by_test_id("doctor-clock")).to_contain_text("the workbench's")
         page.screenshot(path=tmp_path / "doctor.png")
     finally:

@@ -4,6 +4,7 @@ download's sha256 and who may download, self-update, and the doctor."""
 import hashlib
 import http.server
 import io
+import json
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -129,8 +130,7 @@ def test_only_a_pairing_code_or_a_device_token_downloads_the_agent(
     try:
         [paired] = wait_until(lambda: [d for d in devices(live_server) if d["online"]], 60,
                               f"the device to come online: {device.log()}")
-        token = (home / ".mnnwb-agent" / "device.json").read_text()
-        device_token = __import__("json").loads(token)["token"]
+        device_token = json.loads((home / ".mnnwb-agent" / "device.json").read_text())["token"]
         assert download(live_server, device_token).status_code == 200
         removed = httpx.delete(f"{live_server.url}/api/devices/{paired['id']}", headers=live_server.auth)
         assert removed.status_code == 204
