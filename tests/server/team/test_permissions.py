@@ -1,34 +1,17 @@
-"""The permission matrix: every project route of the app × every role, over REST and websocket.
-
-Routes come from the app's OpenAPI schema, so routes added later are covered too. Each route's
-required role comes from the project dependency it declares (or an explicit entry below, for
-checks made in a service); the test then proves the boundary: every lower role is refused, the
-required role gets through. A route that takes a project id without a project dependency fails.
+"""Team permissions beyond the route table (``tests/server/test_route_roles.py``, which proves
+every route's boundary): what viewers may never do, admins, membership, websockets and folders.
 """
 
 from typing import Any
 
 import pytest
-from fastapi.routing import APIRoute
 from starlette.websockets import WebSocketDisconnect
 
-from server.api import deps
 from server.core.events import Envelope
 from tests.server.team.conftest import ROLES, Team
+from tests.server.test_route_roles import ROUTE_ROLES
 
-LEVEL_OF_DEP = {
-    deps.readable_project: "viewer",
-    deps.editable_project: "editor",
-    deps.runnable_project: "editor",
-    deps.owned_project: "owner",
-}
-# Checked in the service rather than the dependency: only owners delete a project or remove
-# someone else from it.
-SERVICE_LEVELS = {
-    ("DELETE", "/api/projects/{pid}"): "owner",
-    ("DELETE", "/api/projects/{pid}/members/{name}"): "owner",
-}
-# Acting on these must never be possible for a viewer (docs/team.md, Roles).
+# Acting on these must never be possible for a viewer (DESIGN §10).
 RUNS_OR_WRITES = [
     ("POST", "/api/projects/{pid}/jobs"),
     ("POST", "/api/projects/{pid}/tools/{tool}"),
@@ -49,48 +32,6 @@ PARAMS = {
 }
 
 
-def _required_role(route: APIRoute, method: str) -> str | None:
-    explicit = SERVICE_LEVELS.get((method, route.path_format))
-    if explicit:
-        return explicit
-    pending = list(route.dependant.dependencies)
-    while pending:
-        dependant = pending.pop()
-        if dependant.call in LEVEL_OF_DEP:
-            return LEVEL_OF_DEP[dependant.call]
-        pending.extend(dependant.dependencies)
-    return None
-
-
-def _api_routes(routes: list[Any]) -> list[APIRoute]:
-    found: list[APIRoute] = []
-    for route in routes:
-        if isinstance(route, APIRoute):
-            found.append(route)
-        elif hasattr(route, "original_router"):
-            found.extend(_api_routes(route.original_router.routes))
-    return found
-
-
-def project_routes(team: Team) -> list[tuple[str, str, APIRoute]]:
-    """Every (method, path) of the OpenAPI schema that takes a project id, with its route."""
-    app = team.client.app
-    routes = _api_routes(app.routes)  # type: ignore[attr-defined]
-    by_key = {(m, r.path_format): r for r in routes for m in r.methods or ()}
-    schema = app.openapi()  # type: ignore[attr-defined]
-    keys = [
-        (method.upper(), path) for path, ops in schema["paths"].items() if "{pid}" in path for method in ops
-    ]
-    return [(m, p, by_key[m, _route_path(by_key, m, p)]) for m, p in sorted(keys)]
-
-
-def _route_path(by_key: dict[tuple[str, str], APIRoute], method: str, path: str) -> str:
-    """OpenAPI drops converters (``{name:path}`` becomes ``{name}``); find the route's own path."""
-    if (method, path) in by_key:
-        return path
-    return next(p for m, p in by_key if m == method and p.replace(":path}", "}") == path)
-
-
 def _url(path: str, pid: str) -> str:
     return path.replace("{pid}", pid).format(**PARAMS)
 
@@ -107,31 +48,12 @@ def _refused(response: Any) -> bool:
     return (response.status_code, code) in ((404, "no_project"), (403, "role_required"))
 
 
-def test_every_project_route_enforces_its_role(team: Team):
-    routes = project_routes(team)
-    assert len(routes) > 20
-    unguarded = [f"{m} {p}" for m, p, r in routes if _required_role(r, m) is None]
-    assert unguarded == [], "routes that take a project id without a project dependency"
-    for number, (method, path, route) in enumerate(routes):
-        needed = _required_role(route, method) or "unguarded"
-        url = _url(path, team.new_project(f"p{number}"))
-        outsider = _call(team, "outsider", method, url)
-        assert (outsider.status_code, outsider.json()["code"]) == (404, "no_project"), (method, path)
-        for who in ROLES[1 : ROLES.index(needed)]:
-            response = _call(team, who, method, url)
-            assert response.status_code == 403 and _refused(response), (who, method, path)
-        allowed = _call(team, needed, method, url)
-        assert not _refused(allowed), (needed, method, path, allowed.text)
-
-
 def test_a_viewer_cannot_run_code_push_or_write(team: Team):
-    routes = {(m, p): r for m, p, r in project_routes(team)}
     pid = team.new_project()
     for method, path in RUNS_OR_WRITES:
-        assert (method, path) in routes, f"{method} {path} is not served"
+        assert ROUTE_ROLES.get((method, path)) in ("editor", "owner"), f"{method} {path}"
         for who in ("viewer", "outsider"):
             assert _refused(_call(team, who, method, _url(path, pid))), (who, method, path)
-        assert _required_role(routes[method, path], method) in ("editor", "owner")
 
 
 def test_admin_reaches_every_project_and_outsiders_see_none(team: Team):
