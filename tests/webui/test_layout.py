@@ -1,5 +1,8 @@
 """Where things open: editors always in the main area, whatever layout a reload brings back."""
 
+import json
+
+import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -44,3 +47,22 @@ def test_a_file_opens_in_the_main_area_after_a_reload_with_side_bars_open(
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid=editor-tab][data-path='main.py']")).to_be_visible()
     assert editor_width(page, "main.py") > window["width"] / 2
+
+
+def test_a_layout_that_lost_its_main_area_gets_one_back(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "no-main")
+    page = open_project(context, live_server, project)
+    wait_until(lambda: '"files"' in saved_ui_state(live_server, project), what="the first layout")
+    page.close()
+    # The saved layout keeps only the file tree's group: the (empty) editor area is gone.
+    state = json.loads(saved_ui_state(live_server, project))["state"]
+    root = state["layout"]["grid"]["root"]
+    root["data"] = [leaf for leaf in root["data"] if "files" in leaf["data"]["views"]]
+    url = f"{live_server.url}/api/projects/{project['id']}/ui-state"
+    assert httpx.put(url, headers=live_server.auth, json={"state": state}).status_code == 200
+
+    page = open_project(context, live_server, project)
+    open_file(page, "README.md")
+    window = page.viewport_size
+    assert window is not None
+    assert editor_width(page, "README.md") > window["width"] / 2
