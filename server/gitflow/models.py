@@ -234,3 +234,17 @@ class ResolveRequest(BaseModel):
     path: str = PydanticField(min_length=1)
     content: str | None = PydanticField(default=None, description="the resolved text")
     take: Literal["ours", "theirs"] | None = PydanticField(default=None, description="or one side whole")
+
+
+class BlameRange(BaseModel):
+    start: int = PydanticField(description="the first line, counting from 1")
+    count: int
+    commit: str
+
+
+class Blame(BaseModel):
+    path: str
+    commit: str = PydanticField(description="the commit the file was read at")
+    text: str = PydanticField(description="the file at that commit")
+    ranges: list[BlameRange]
+    commits: dict[str, CommitInfo] = PydanticField(description="the commits the ranges name")

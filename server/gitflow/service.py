@@ -8,6 +8,7 @@ run outside the lock; only the ref updates that follow them take it.
 import os
 from pathlib import Path
 
+from server.gitflow import blame as blame_ops
 from server.gitflow import branches as branch_ops
 from server.gitflow import commits as commit_ops
 from server.gitflow import conflicts as conflict_ops
@@ -16,6 +17,7 @@ from server.gitflow import stash as stash_ops
 from server.gitflow.diff import commit_file_diff, file_diff
 from server.gitflow.labels import list_refs
 from server.gitflow.models import (
+    Blame,
     Branch,
     CommitDetail,
     CommitInfo,
@@ -82,6 +84,11 @@ def resolve(folder: Folder, path: str, content: str | None, take: str | None) ->
     with writing(folder) as repo:
         conflict_ops.resolve(repo, path, content, take)
         return read_status(repo)
+
+
+def blame(folder: Folder, path: str, rev: str = "HEAD") -> Blame:
+    with open_repo(folder) as repo:
+        return blame_ops.blame(repo, path, rev)
 
 
 def commit(

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from tests.fakes.git_remotes import bare_repo, git
-from tests.webui.workbench import create_project, open_project
+from tests.webui.workbench import create_project, open_file, open_project
 
 pytestmark = pytest.mark.browser
 
@@ -146,3 +146,28 @@ def test_a_conflicting_pull_is_resolved_in_the_merge_editor(
     assert git("status", "--porcelain", cwd=folder) == ""
     assert len(git("log", "-1", "--format=%P", cwd=folder).split()) == 2
     assert (folder / "notes.txt").read_text() == "one\ntwo (theirs)\nthree\n"
+
+
+def test_blame_of_the_active_file(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "blame")
+    folder = Path(project["path"])
+    git("init", "-q", "-b", "main", cwd=folder)
+    (folder / "notes.txt").write_text("first\nsecond\n")
+    git("add", "-A", cwd=folder)
+    git("commit", "-q", "-m", "Write two lines", cwd=folder)
+    (folder / "notes.txt").write_text("first\nsecond, edited\nthird\n")
+    git("commit", "-q", "-am", "Edit the second line", cwd=folder)
+    old, new = git("log", "--format=%H", cwd=folder).split()[::-1]
+
+    page = open_project(context, live_server, project)
+    open_file(page, "notes.txt")
+    page.get_by_test_id("action-git").click()
+    page.get_by_test_id("scm-panel").get_by_test_id("scm-more").click()
+    page.get_by_test_id("scm-blame").click()
+    blame = page.locator("[data-testid=git-blame][data-path='notes.txt']")
+    expect(blame).to_have_attribute("data-commits", "2")
+    gutter = blame.locator(".margin-view-overlays")
+    expect(gutter).to_contain_text(old[:7])
+    expect(gutter).to_contain_text(new[:7])
+    blame.locator(".view-line").filter(has_text="third").click()
+    expect(blame.get_by_test_id("git-blame-commit")).to_contain_text("Edit the second line")

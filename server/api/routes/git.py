@@ -30,6 +30,7 @@ from server.files.watch import FileWatchers
 from server.gitflow import blobs, service
 from server.gitflow.credentials import CredentialStore
 from server.gitflow.models import (
+    Blame,
     BlobRequest,
     Branch,
     BranchCreate,
@@ -156,6 +157,11 @@ async def commit(
 ) -> CommitInfo:
     commit = partial(service.commit, fallback_author=author)
     return await writes.run(project, "commit", commit, body.message, body.amend, body.author)
+
+
+@router.get("/blame")
+def blame(project: ProjectDep, path: str, rev: str = "HEAD") -> Blame:
+    return service.blame(project.path, path, rev)
 
 
 @router.get("/conflict")

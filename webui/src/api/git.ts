@@ -68,6 +68,22 @@ export interface ConflictFile {
   chunks: ConflictChunk[];
 }
 
+export interface BlameRange {
+  /** The first line, counting from 1. */
+  start: number;
+  count: number;
+  commit: string;
+}
+
+/** Who last changed each line of a file at a commit (`git blame`). */
+export interface Blame {
+  path: string;
+  commit: string;
+  text: string;
+  ranges: BlameRange[];
+  commits: Record<string, CommitInfo>;
+}
+
 export interface Branch {
   name: string;
   commit: string;
@@ -174,6 +190,8 @@ export const getCommit = (pid: string, sha: string) => request<CommitDetail>('GE
 export const getCommitDiff = (pid: string, sha: string, path: string) =>
   request<GitDiff>('GET', git(pid, `commits/${seg(sha)}/diff`), { query: { path } });
 
+export const getBlame = (pid: string, path: string, rev = 'HEAD') =>
+  request<Blame>('GET', git(pid, 'blame'), { query: { path, rev } });
 export const getConflict = (pid: string, path: string) =>
   request<ConflictFile>('GET', git(pid, 'conflict'), { query: { path } });
 /** Writes the resolution (the text, or one side whole) and stages it. */

@@ -6,7 +6,9 @@ import { openContextMenu } from '../../ui/contextMenu';
 import { commit, initRepository, stashPush, syncOp } from './actions';
 import { ChangeGroup, type GroupSpec } from './ChangeGroup';
 import { askIdentity, showRemotes } from './dialogs';
-import { openHistory } from './open';
+import { activePath } from '../workbench/active';
+import { notify } from '../../ui/toast';
+import { openBlame, openHistory } from './open';
 import { ChecksSection } from '../checks/ChecksSection';
 import { StashList } from './StashList';
 import { busy, progress, refresh, repoError, repoState, status, syncNow } from './store';
@@ -23,12 +25,19 @@ function ToolButton(props: { label: string; glyph: string; testid: string; onCli
 
 const sync = (op: SyncOp) => void syncOp(op);
 
+function blameActive(): void {
+  const path = activePath.value;
+  if (path) openBlame(path);
+  else notify('Open a file first: blame shows who last changed each of its lines.');
+}
+
 function moreMenu(ev: MouseEvent): void {
   openContextMenu(ev, [
     { label: 'Fetch', testid: 'scm-fetch', action: () => sync('fetch') },
     { label: 'Remotes…', testid: 'scm-remotes', action: showRemotes },
     { label: 'Stash changes…', testid: 'scm-stash', action: () => void stashPush() },
     { label: 'Your identity…', testid: 'scm-identity', action: () => void askIdentity() },
+    { label: 'Blame the active file', testid: 'scm-blame', action: blameActive },
     { label: 'Refresh', testid: 'scm-refresh', action: () => void refresh() },
   ]);
 }

@@ -9,6 +9,7 @@ export const SCM_PANEL = 'git';
 export const DIFF_PANEL = 'git-diff';
 export const HISTORY_PANEL = 'git-history';
 export const MERGE_PANEL = 'git-merge';
+export const BLAME_PANEL = 'git-blame';
 
 function sidePosition(): AddPanelPositionOptions | undefined {
   const api = dock();
@@ -52,6 +53,18 @@ export function openDiff(target: DiffTarget): void {
     component: DIFF_PANEL,
     title: diffTitle(target),
     params: { ...target },
+    position: dock().getPanel(id) ? undefined : editorAreaPosition(),
+  });
+}
+
+/** Who last changed each line of a file, as of HEAD. */
+export function openBlame(path: string): void {
+  const id = `blame:${path}`;
+  showPanel({
+    id,
+    component: BLAME_PANEL,
+    title: `${path.slice(path.lastIndexOf('/') + 1)} (Blame)`,
+    params: { path },
     position: dock().getPanel(id) ? undefined : editorAreaPosition(),
   });
 }

@@ -2,8 +2,9 @@
 import { registerPanel, registerTitleAction } from '../workbench/panels';
 import { DiffPanel } from './DiffPanel';
 import { HistoryPanel } from './HistoryPanel';
+import { BlamePanel } from './BlamePanel';
 import { MergePanel } from './MergePanel';
-import { DIFF_PANEL, HISTORY_PANEL, MERGE_PANEL, openSourceControl, SCM_PANEL } from './open';
+import { BLAME_PANEL, DIFF_PANEL, HISTORY_PANEL, MERGE_PANEL, openSourceControl, SCM_PANEL } from './open';
 import { SourceControlPanel } from './SourceControlPanel';
 import './git.css';
 
@@ -19,6 +20,7 @@ export function registerGitFeature(): void {
   registerPanel(DIFF_PANEL, (props) => <DiffPanel {...props} />, { area: 'main' });
   registerPanel(HISTORY_PANEL, () => <HistoryPanel />, { area: 'main' });
   registerPanel(MERGE_PANEL, (props) => <MergePanel {...props} />, { area: 'main' });
+  registerPanel(BLAME_PANEL, (props) => <BlamePanel {...props} />, { area: 'main' });
   registerTitleAction({ id: 'git', label: 'Source Control (Ctrl+Shift+G)', glyph: '⎇', run: openSourceControl });
   window.addEventListener('keydown', onShortcut);
 }
