@@ -1,6 +1,7 @@
 """Build the application: ``create_app(settings)`` and its lifespan, nothing else."""
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,6 +21,7 @@ from server.core.events import EventHub
 from server.core.logs import install_redaction
 from server.core.security import SecurityMiddleware, load_or_create_token
 from server.devices import bridge as device_bridge
+from server.files import service as files_service
 from server.files.watch import FileWatchers
 from server.gitflow import fsmonitor
 from server.modeltools.service import create_tool_manager
@@ -47,6 +49,9 @@ def create_app(settings: Settings) -> FastAPI:
         migrate(engine)
         with Session(engine) as session:
             ensure_local_user(session)
+        # Off the start-up path: only files written before this start are swept.
+        sweep = asyncio.create_task(
+            run_in_threadpool(files_service.sweep_interrupted_saves, engine, time.time()))
         hub = EventHub(queue_size=settings.ws_queue_size, replay_size=settings.replay_size)
         hub.bind_loop(asyncio.get_running_loop())
         app.state.engine = engine
@@ -71,6 +76,7 @@ def create_app(settings: Settings) -> FastAPI:
             app.state.jobs.close()
             await run_in_threadpool(app.state.tools.close)
             await app.state.watchers.close()
+            await sweep
             engine.dispose()
 
     app = FastAPI(title="MNN Workbench", version=__version__, lifespan=lifespan)

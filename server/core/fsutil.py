@@ -8,7 +8,6 @@ import errno
 import os
 import re
 import tempfile
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -88,24 +87,22 @@ def _write_replace(path: Path, chunks: Iterable[bytes], limit: int | None) -> in
     return size
 
 
-def sweep_temp_files(root: Path, older_than: float = 0.0) -> int:
-    """Delete the temp files interrupted atomic writes left under ``root``; returns how many.
+def sweep_temp_files(roots: Iterable[str | Path], before: float) -> int:
+    """Delete the temp files interrupted atomic writes left under ``roots``; returns how many.
 
-    Only files named like ours and last written more than ``older_than`` seconds ago go, so a
-    save still running elsewhere keeps its file. ``.git`` folders are not entered.
+    Only files named like ours and last written before ``before`` (the server's start) go, so
+    a save this server has begun since keeps its file. ``.git`` folders are not entered.
     """
     removed = 0
-    cutoff = time.time() - older_than
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        for name in files:
-            if not is_temp_name(name):
-                continue
-            full = os.path.join(folder, name)
-            try:
-                if os.lstat(full).st_mtime <= cutoff:
-                    os.unlink(full)
-                    removed += 1
-            except FileNotFoundError:
-                continue
+    for root in roots:
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            for name in filter(is_temp_name, files):
+                full = os.path.join(folder, name)
+                try:
+                    if os.lstat(full).st_mtime < before:
+                        os.unlink(full)
+                        removed += 1
+                except OSError:  # gone meanwhile, or not ours to delete
+                    continue
     return removed

@@ -9,11 +9,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from charset_normalizer import from_bytes
+from sqlalchemy import Engine
+from sqlmodel import Session, select
 
 from server.core.errors import AppError, Conflict, Invalid, NotFound, TooLarge
-from server.core.fsutil import atomic_write
+from server.core.fsutil import atomic_write, sweep_temp_files
 from server.files.models import Entry, FileContent, FileOp, Saved
 from server.files.paths import relative, resolve
+from server.projects.models import Project
 
 HIDDEN_NAMES = frozenset({".git", "__pycache__", "node_modules"})
 _save_locks: dict[str, threading.Lock] = {}
@@ -184,3 +187,10 @@ def entry_for(root: str, path: Path) -> Entry:
 
 def raw_path(root: str, rel: str) -> Path:
     return _existing_file(root, rel)
+
+
+def sweep_interrupted_saves(engine: Engine, before: float) -> int:
+    """Delete, in every project, the temp files of saves a killed server never finished."""
+    with Session(engine) as session:
+        folders = list(session.exec(select(Project.path)).all())
+    return sweep_temp_files(folders, before)

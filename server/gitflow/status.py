@@ -10,6 +10,7 @@ ignore rules are consulted for untracked candidates only. Nothing here takes a l
 """
 
 import os
+import posixpath
 import stat
 import time
 from collections.abc import Iterable, Iterator
@@ -21,6 +22,7 @@ from dulwich.ignore import IgnoreFilterManager
 from dulwich.objects import Blob
 from dulwich.repo import Repo
 
+from server.core.fsutil import is_temp_name
 from server.gitflow.fsmonitor import MISSING, monitor
 from server.gitflow.indexfile import STAT_FIELDS, BoundedCache, Entry, IndexView, read_index
 from server.gitflow.models import ChangeKind, FileChange, Status
@@ -218,7 +220,8 @@ def _untracked_below(root: bytes, path: bytes, ignore: IgnoreFilterManager) -> I
     full = root + b"/" + path
     text = path.decode("utf-8", "surrogateescape")
     if not (os.path.isdir(full) and not os.path.islink(full)):
-        if not ignore.is_ignored(text):
+        # A save's temp file is the server's, not the user's, even when a kill left it.
+        if not ignore.is_ignored(text) and not is_temp_name(posixpath.basename(text)):
             yield path
         return
     if ignore.is_ignored(text + "/") or os.path.exists(full + b"/.git"):
