@@ -50,6 +50,13 @@ class TooLarge(AppError):
     code = "too_large"
 
 
+class BadGateway(AppError):
+    """A remote service answered with something unusable (e.g. a Git remote missing objects)."""
+
+    status = 502
+    code = "bad_gateway"
+
+
 class Unavailable(AppError):
     status = 503
     code = "unavailable"

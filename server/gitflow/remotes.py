@@ -21,7 +21,7 @@ from dulwich.objects import ZERO_SHA, ObjectID
 from dulwich.refs import Ref, check_ref_format
 from dulwich.repo import Repo
 
-from server.core.errors import Conflict, Forbidden, Invalid, NotFound, Unavailable
+from server.core.errors import BadGateway, Conflict, Forbidden, Invalid, NotFound, Unavailable
 from server.gitflow.branches import HEADS, REMOTES, branch_ref
 from server.gitflow.commits import identity
 from server.gitflow.merge import MergeOutcome, merge_into_head
@@ -100,13 +100,27 @@ def network_errors(client: GitClient, *secrets: str | None) -> Iterator[None]:
         raise NotFound("no Git repository at the remote URL", code="remote_not_found") from None
     except TimeoutError:
         raise Unavailable("the remote did not answer in time", code="timeout") from None
+    except KeyError as e:  # a local remote's object store lacks an object it refers to
+        raise _missing_object(e) from None
     except (GitProtocolError, HangupException, OSError) as e:
         if _timed_out(e):
             raise Unavailable("the remote did not answer in time", code="timeout") from None
         text = redact(str(e), *secrets)
+        if "corrupt" in text:
+            raise BadGateway(f"the remote repository is corrupt: {text}", code="remote_corrupt") from None
         raise Unavailable(f"could not reach the remote: {text}", code="remote_error") from None
     finally:
         client.close()
+
+
+def _missing_object(error: KeyError) -> BadGateway:
+    sha = error.args[0] if error.args else b""
+    missing = sha.decode("ascii", "replace") if isinstance(sha, bytes) else str(sha)
+    return BadGateway(
+        f"the remote repository is corrupt: object {missing} is missing",
+        code="remote_corrupt",
+        objects=[missing],
+    )
 
 
 def _timed_out(error: BaseException | None) -> bool:

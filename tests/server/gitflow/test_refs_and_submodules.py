@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from server.core.errors import Invalid
+from server.core.errors import BadGateway, Invalid
 from server.gitflow import service
-from tests.fakes.git_remotes import git, git_daemon
+from tests.fakes.git_remotes import bare_repo, git, git_daemon
 from tests.server.gitflow.conftest import write
 
 
@@ -185,3 +185,26 @@ def test_refs_label_commits_for_the_history(upstream: Path, tmp_path: Path) -> N
         ("tag", "v2"): rev["v2"],
         ("tag", "vf"): rev["vf"],
     }
+
+
+
+def test_a_corrupt_remote_is_a_502_and_leaves_no_folder(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    git("init", "-q", "-b", "main", str(src))
+    write(src, "a.txt", "a\n")
+    write(src, "b.txt", "b\n")
+    git("add", "-A", cwd=src)
+    git("commit", "-q", "-m", "one", cwd=src)
+    base = tmp_path / "srv"
+    base.mkdir()
+    bare = bare_repo(base / "p.git")
+    git("push", "-q", str(bare), "main", cwd=src)  # a small push is stored as loose objects
+    blob = git("rev-parse", "main:b.txt", cwd=bare).strip()
+    (bare / "objects" / blob[:2] / blob[2:]).unlink()
+    with pytest.raises(BadGateway) as local:
+        service.clone(bare.as_uri(), tmp_path / "c1")
+    assert (local.value.code, local.value.extra["objects"]) == ("remote_corrupt", [blob])
+    with git_daemon(base) as url, pytest.raises(BadGateway) as served:
+        service.clone(url + "p.git", tmp_path / "c2", timeout=10)
+    assert served.value.code == "remote_corrupt"
+    assert not (tmp_path / "c1").exists() and not (tmp_path / "c2").exists()
