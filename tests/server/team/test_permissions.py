@@ -11,7 +11,7 @@ from server.core.events import Envelope
 from tests.server.team.conftest import ROLES, Team
 from tests.server.test_route_roles import ROUTE_ROLES
 
-# Acting on these must never be possible for a viewer (DESIGN §10).
+# Acting on these must never be possible for a viewer (docs/team.md, roles).
 RUNS_OR_WRITES = [
     ("POST", "/api/projects/{pid}/jobs"),
     ("POST", "/api/projects/{pid}/tools/{tool}"),
