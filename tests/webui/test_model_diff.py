@@ -51,3 +51,40 @@ def test_model_diff_from_the_git_diff(context: BrowserContext, live_server, tmp_
     assert 0.9 < first < 1.0
     sizes = panel.get_by_test_id("diff-size-ratio").inner_text()
     assert float(sizes.rstrip("×")) < 1.0  # int8 is smaller
+
+
+def test_budgets_run_from_source_control(context: BrowserContext, live_server, tmp_path: Path) -> None:
+    project = create_project(live_server, "budgets")
+    folder = Path(project["path"])
+    onnx = models.conv_net(tmp_path / "model.onnx")
+    convert = {"model": str(onnx), "output": str(folder / "model.mnn")}
+    assert run_tool("convert", convert, tmp_path / "c").status == "succeeded"
+    (folder / "mnnwb.toml").write_text('[[budget]]\nmodel = "model.mnn"\nmax_size_mb = 1\n')
+    git("init", "-q", "-b", "main", cwd=folder)
+    git("config", "user.name", "Ada Lovelace", cwd=folder)
+    git("config", "user.email", "ada@example.com", cwd=folder)
+    git("add", "-A", cwd=folder)
+    git("commit", "-q", "-m", "model within budget", cwd=folder)
+    head = git("rev-parse", "HEAD", cwd=folder).strip()
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    page.get_by_test_id("scm-run-checks").click()
+    row = page.locator("[data-testid=check-result][data-metric=size_mb]")
+    expect(row).to_have_attribute("data-passed", "true", timeout=30_000)
+    expect(page.get_by_test_id("checks-verdict")).to_have_text("all pass")
+    page.get_by_test_id("scm-history").click()
+    commit = page.locator(f"[data-testid=git-commit][data-sha='{head}']")
+    expect(commit.get_by_test_id("check-badge")).to_have_attribute("data-passed", "true")
+
+    # A too-small limit fails, naming the metric, the limit and the value.
+    (folder / "mnnwb.toml").write_text('[[budget]]\nmodel = "model.mnn"\nmax_size_mb = 0.001\n')
+    page.get_by_test_id("scm-run-checks").click()
+    expect(row).to_have_attribute("data-passed", "false", timeout=30_000)
+    expect(row).to_contain_text("0.001")
+    expect(page.get_by_test_id("checks-verdict")).to_have_text("failing")
+    page.get_by_test_id("check-diff-last-passing").click()
+    diff = page.get_by_test_id("model-diff-panel")
+    expect(diff).to_have_attribute("data-status", "succeeded", timeout=60_000)
+    expect(diff.get_by_test_id("diff-graph")).to_have_text("The two graphs have the same ops.")
+    expect(diff.get_by_test_id("diff-worst")).to_contain_text("No layer differs.")

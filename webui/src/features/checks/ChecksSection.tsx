@@ -11,19 +11,26 @@ const value = (v: number | null): string => (v === null ? '—' : Number(v.toPre
 
 function ResultRow({ result, lastPassing }: { result: CheckResult; lastPassing: string | null }) {
   return (
-    <tr data-testid="check-result" data-metric={result.metric} data-passed={String(result.passed)}>
-      <td class="mono" title={result.model}>{result.model}</td>
-      <td>{result.metric}</td>
-      <td class="num mono">{value(result.limit)}</td>
-      <td class="num mono" title={result.detail ?? ''}>{value(result.value)}</td>
-      <td>
-        {result.passed ? <span class="check-pass">pass</span> : <span class="check-fail">FAIL</span>}
-        {!result.passed && lastPassing && (
-          <button class="link-btn" data-testid="check-diff-last-passing" title={`Diff ${result.model} against ${lastPassing.slice(0, 7)}`}
-            onClick={() => openModelDiff({ request: { a: result.model, rev_a: lastPassing } })}>diff vs {lastPassing.slice(0, 7)}</button>
-        )}
-      </td>
-    </tr>
+    <>
+      <tr data-testid="check-result" data-metric={result.metric} data-passed={String(result.passed)}>
+        <td class="mono" title={result.model}>{result.model}</td>
+        <td title={result.metric}>{result.metric}</td>
+        <td class="num mono">{value(result.limit)}</td>
+        <td class="num mono" title={result.detail ?? ''}>{value(result.value)}</td>
+        <td>{result.passed ? <span class="check-pass">pass</span> : <span class="check-fail">FAIL</span>}</td>
+      </tr>
+      {!result.passed && (result.detail || lastPassing) && (
+        <tr class="check-more">
+          <td colSpan={5}>
+            {result.detail && <span class="muted">{result.detail} </span>}
+            {lastPassing && (
+              <button class="link-btn" data-testid="check-diff-last-passing" title={`Diff ${result.model} against ${lastPassing.slice(0, 7)}`}
+                onClick={() => openModelDiff({ request: { a: result.model, rev_a: lastPassing } })}>diff against {lastPassing.slice(0, 7)}, the last passing commit</button>
+            )}
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 

@@ -4,6 +4,7 @@ import type { DiffLayer, DiffResult } from '../../../api/checks';
 import { formatError } from '../format';
 
 const WORST_SHOWN = 10;
+const SAME_BELOW = 1e-9;
 type Column = 'name' | 'type' | 'a_ms' | 'b_ms' | 'delta_ms' | 'cosine' | 'max_abs_error';
 const COLUMNS: { key: Column; label: string; numeric: boolean }[] = [
   { key: 'name', label: 'Layer', numeric: false },
@@ -40,27 +41,26 @@ export function ChangedOps({ result }: { result: DiffResult }) {
   );
 }
 
-/** The layers B moved furthest from A (lowest cosine), as bars of 1 − cosine. */
+/** The layers B moved furthest from A (lowest cosine), as bars of 1 − cosine; differences
+ * within float rounding (1 − cosine below 1e-9) are no difference. */
 export function WorstLayers({ layers }: { layers: DiffLayer[] }) {
   const worst = layers
-    .filter((l) => l.cosine !== null)
-    .sort((x, y) => (x.cosine ?? 1) - (y.cosine ?? 1))
+    .map((l) => ({ name: l.name, loss: l.cosine === null ? null : 1 - l.cosine }))
+    .filter((l): l is { name: string; loss: number } => l.loss !== null && l.loss > SAME_BELOW)
+    .sort((x, y) => y.loss - x.loss)
     .slice(0, WORST_SHOWN);
-  const largest = Math.max(...worst.map((l) => 1 - (l.cosine ?? 1)), 0);
-  if (!worst.length) return null;
+  const largest = Math.max(...worst.map((l) => l.loss), 0);
   return (
     <div class="diff-worst" data-testid="diff-worst">
       <div class="scm-binary-title">Worst layers (1 − cosine)</div>
-      {worst.map((l) => {
-        const loss = 1 - (l.cosine ?? 1);
-        return (
-          <div class="diff-bar-row" key={l.name} data-testid="diff-worst-row">
-            <span class="mono diff-bar-name" title={l.name}>{l.name}</span>
-            <span class="diff-bar-track"><span class="diff-bar" style={{ width: `${largest > 0 ? (100 * loss) / largest : 0}%` }} /></span>
-            <span class="num mono">{formatError(loss)}</span>
-          </div>
-        );
-      })}
+      {worst.length === 0 && <p class="muted">No layer differs.</p>}
+      {worst.map((l) => (
+        <div class="diff-bar-row" key={l.name} data-testid="diff-worst-row">
+          <span class="mono diff-bar-name" title={l.name}>{l.name}</span>
+          <span class="diff-bar-track"><span class="diff-bar" style={{ width: `${(100 * l.loss) / largest}%` }} /></span>
+          <span class="num mono">{formatError(l.loss)}</span>
+        </div>
+      ))}
     </div>
   );
 }
