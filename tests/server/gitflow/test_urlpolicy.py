@@ -1,8 +1,12 @@
 """The members' Git URL policy on addresses no test server can listen on (link-local, LAN, …)."""
 
+import socket
+
 import pytest
+from dulwich.repo import Repo
 
 from server.core.errors import Forbidden
+from server.gitflow.transport import open_client
 from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 
 MEMBER = UrlPolicy(restricted=True)
@@ -49,3 +53,22 @@ def test_a_literal_address_in_the_url_is_checked_without_a_lookup():
         MEMBER.check("http://[::1]:8080/x.git")
     with pytest.raises(Forbidden):
         MEMBER.check("git://169.254.169.254/x")
+
+
+def test_a_git_connection_is_checked_where_it_lands_before_a_byte_is_sent(tmp_path):
+    """As if the name's DNS answer changed after the URL was checked: the socket's peer decides."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    url = f"git://127.0.0.1:{listener.getsockname()[1]}/x.git"
+    client, path = open_client(url, None, None, 5.0, UrlPolicy(restricted=True, allowed=("127.0.0.1",)))
+    client.policy = MEMBER  # type: ignore[attr-defined]
+    try:
+        with Repo.init(str(tmp_path)) as repo, pytest.raises(Forbidden) as refused:
+            client.fetch(path, repo)
+        assert refused.value.code == "git_host_forbidden"
+        peer, _ = listener.accept()
+        with peer:
+            peer.settimeout(5)
+            assert peer.recv(100) == b""
+    finally:
+        client.close()
+        listener.close()
