@@ -77,6 +77,7 @@ def test_one_panel_per_tool_and_model_keeps_its_form_and_runs(
 ) -> None:
     project = create_project(live_server, "kept")
     conv_net(Path(project["path"]) / "net.onnx")
+    (Path(project["path"]) / "data" / "calib_images").mkdir(parents=True)
     page = open_project(context, live_server, project)
 
     convert = tool_from_menu(page, "net.onnx", "convert")
@@ -99,6 +100,9 @@ def test_one_panel_per_tool_and_model_keeps_its_form_and_runs(
     compare = tool_from_menu(page, "net.fp16.mnn", "compare")
     expect(compare.get_by_test_id("tool-field-reference")).to_have_value("net.onnx")
     expect(page.locator(".dv-groupview")).to_have_count(2)
+    # Quantize picks its calibration folder among the project's folders, one named so by default.
+    quantize = tool_from_menu(page, "net.fp16.mnn", "quantize")
+    expect(quantize.get_by_test_id("tool-field-calibration")).to_have_value("data/calib_images")
 
     # After a reload the Convert panel shows its form as left and its last run.
     wait_until(lambda: second in saved_ui_state(live_server, project), what="the layout with the last run")

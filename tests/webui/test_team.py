@@ -61,8 +61,9 @@ def add_member(dialog: Locator, name: str, role: str) -> None:
 
 
 def test_an_admin_shares_a_project_with_a_viewer_who_cannot_edit(
-    team_server: LiveServer, people: dict[str, BrowserContext], tmp_path: Path
+    team_server: LiveServer, people: dict[str, BrowserContext], tmp_path: Path, console_errors: ConsoleErrors
 ) -> None:
+    console_errors.allow(r"404 .*/members/nobody")  # adding a user who does not exist
     url = team_server.url
     alice = people["alice"].new_page()
     sign_in(alice, url, "/", "alice")

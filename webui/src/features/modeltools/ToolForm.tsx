@@ -72,8 +72,18 @@ function useProjectPaths(): ProjectPaths {
   return paths;
 }
 
+/** Quantize's calibration folder defaults to a project folder named like one (calib, calibration…). */
+function useCalibrationDefault(props: FormProps, paths: ProjectPaths): void {
+  useEffect(() => {
+    if (props.tool !== 'quantize' || props.values.calibration) return;
+    const found = paths.dirs.find((dir) => /calib/i.test(dir.slice(dir.lastIndexOf('/') + 1)));
+    if (found) props.onChange('calibration', found);
+  }, [paths]);
+}
+
 export function ToolForm(props: FormProps) {
   const paths = useProjectPaths();
+  useCalibrationDefault(props, paths);
   const fields = FIELDS[props.tool];
   const main = fields.filter((f) => !f.advanced);
   const more = fields.filter((f) => f.advanced);
