@@ -104,6 +104,9 @@ class Tab:
         deadline = time.monotonic() + timeout
         while True:
             event = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            if event["channel"] == "sys" and event["type"] == "ping":
+                self.send("sys", "pong")
+                continue
             if event["type"] == "error":
                 raise SystemExit(f"device error: {event['data']}")
             if match(event):
@@ -194,6 +197,8 @@ def debug(tab: Tab, sid: str) -> None:
     thread = stopped["body"]["threadId"]
     frame = tab.dap_reply(tab.dap(sid, "stackTrace", threadId=thread))["body"]["stackFrames"][0]
     step(f"debugger stopped: reason {stopped['body']['reason']!r} at main.py line {frame['line']}")
+    # the breakpoint is in a loop: clear it, so that continuing runs the program to its end
+    tab.dap_reply(tab.dap(sid, "setBreakpoints", source=source, breakpoints=[]))
     tab.dap_reply(tab.dap(sid, "continue", threadId=thread))
     tab.dap_event("terminated")
     tab.dap(sid, "disconnect")
@@ -205,6 +210,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rootfs", type=Path, required=True)
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still stop what was started
     data = Path(tempfile.mkdtemp(prefix="mnnwb-arm64-data-"))
     log = data / "device.log"
     bench = Workbench(data)
