@@ -107,6 +107,42 @@ def _always_sent(schema: dict[str, Any], components: dict[str, Any]) -> None:
             component["required"] = list(component["properties"])
 
 
+def _creates(operation: dict[str, Any], components: dict[str, Any]) -> str | None:
+    """The status of a creation's answer whose body carries the new thing's ``id``."""
+    for status, response in operation.get("responses", {}).items():
+        ref = response.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+        if status in ("201", "202") and ref and "id" in components.get(ref.rsplit("/", 1)[-1], {}).get(
+                "properties", {}):
+            return status
+    return None
+
+
+def _link_creations(schema: dict[str, Any], components: dict[str, Any]) -> None:
+    """OpenAPI links from each creation to the operations on what it created: ``POST
+    /api/projects`` feeds ``{pid}`` of ``/api/projects/{pid}/…``; ``POST /api/projects/{pid}/jobs``
+    feeds ``{jid}`` of ``/api/jobs/{jid}/…``."""
+    paths = schema.get("paths", {})
+    for source, operations in paths.items():
+        post = operations.get("post")
+        status = _creates(post, components) if post else None
+        if status is None:
+            continue
+        collection = source.rstrip("/").rsplit("/", 1)[-1]
+        links = post["responses"][status].setdefault("links", {})
+        for target, target_ops in paths.items():
+            for prefix in (source + "/{", f"/api/{collection}/{{"):
+                if not target.startswith(prefix):
+                    continue
+                param = target[len(prefix):].split("}", 1)[0]
+                for method, operation in target_ops.items():
+                    names = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "path"}
+                    wired = {name: f"$request.path.{name}" for name in names if f"{{{name}}}" in source}
+                    links[f"{method}{target}".replace("/", "_").replace("{", "").replace("}", "")] = {
+                        "operationId": operation["operationId"],
+                        "parameters": {**wired, param: "$response.body#/id"},
+                    }
+
+
 def truthful(schema: dict[str, Any]) -> dict[str, Any]:
     """Rewrite a generated schema in place: the one error shape, every error status, and the
     fields a response always carries."""
@@ -114,6 +150,7 @@ def truthful(schema: dict[str, Any]) -> dict[str, Any]:
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
     _always_sent(schema, components)
+    _link_creations(schema, components)
     components["Error"] = ERROR_SCHEMA
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():

@@ -21,8 +21,13 @@ class Project(SQLModel, table=True):
     ui_state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
 
 
+# The names ``check_name`` (service.py) takes, for the API document; the service enforces them
+# with its own message and code, so the pattern is documented rather than validated here.
+NAME_SCHEMA = {"pattern": r"^[A-Za-z0-9](?:[A-Za-z0-9._ -]{0,62}[A-Za-z0-9_-])?$", "maxLength": 64}
+
+
 class ProjectCreate(SQLModel):
-    name: str
+    name: str = Field(schema_extra={"json_schema_extra": NAME_SCHEMA})
     template: str | None = None
     path: str | None = None
     git_url: str | None = None
@@ -31,7 +36,7 @@ class ProjectCreate(SQLModel):
 
 
 class ProjectUpdate(SQLModel):
-    name: str
+    name: str = Field(schema_extra={"json_schema_extra": NAME_SCHEMA})
 
 
 class ProjectPublic(SQLModel):

@@ -30,6 +30,7 @@ CHILD_ENV = {
     "PIP_NO_INDEX": "1", "NO_PROXY": "", "no_proxy": "",
 }
 EXAMPLES = 3
+STATEFUL_SCENARIOS = 10
 # The services validate beyond the schema (a name that is taken or has a character a folder name
 # cannot have is a 422), and pydantic takes lax input on purpose ("1" for a boolean), so the two
 # checks that expect the schema alone to decide acceptance do not apply; every other check does.
@@ -100,12 +101,17 @@ def api_schema(fuzzed: tuple[LiveServer, int]) -> Any:
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
-def _aimed(case: Any, project_id: int) -> None:
-    """Point most cases at the real project; never let a new project open an existing folder."""
-    if case.path_parameters and "pid" in case.path_parameters and hash(repr(case.body)) % 4:
-        case.path_parameters["pid"] = project_id
+def _fenced_case(case: Any) -> None:
+    """Never let a new project open an existing folder of this machine."""
     if case.method == "POST" and case.path == "/api/projects" and isinstance(case.body, dict):
         case.body.pop("path", None)
+
+
+def _aimed(case: Any, project_id: int) -> None:
+    """Point most cases at the real project, so they reach the services."""
+    if case.path_parameters and "pid" in case.path_parameters and hash(repr(case.body)) % 4:
+        case.path_parameters["pid"] = project_id
+    _fenced_case(case)
 
 
 @schema.parametrize()
@@ -119,3 +125,37 @@ def test_every_operation_answers_as_documented(case: Any, fuzzed: tuple[LiveServ
     _aimed(case, project_id)
     case.call_and_validate(base_url=live.url, session=http, headers=live.auth, timeout=30,
                            excluded_checks=BUSINESS_RULE_CHECKS)
+
+
+@pytest.mark.timeout(400)
+def test_sequences_of_calls_follow_the_documented_links(
+    api_schema: Any, fuzzed: tuple[LiveServer, int], http: requests.Session
+) -> None:
+    """Stateful: what one call creates (a project, a job, a branch, a remote) is used by the next
+    calls through the document's links (``server/api/openapi.py`` adds those of creations)."""
+    live, _ = fuzzed
+    created: set[str] = set()
+    followed: list[str] = []
+
+    class Scenario(api_schema.as_state_machine()):  # type: ignore[misc]
+        def before_call(self, case: Any) -> None:
+            _fenced_case(case)
+
+        def after_call(self, response: Any, case: Any) -> None:
+            if case.method == "POST" and case.path == "/api/projects" and response.status_code == 201:
+                created.add(response.json()["id"])
+            elif (case.path_parameters or {}).get("pid") in created:
+                followed.append(f"{case.method} {case.path} → {response.status_code}")
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"base_url": live.url, "session": http, "headers": live.auth, "timeout": 30}
+
+        def validate_response(self, response: Any, case: Any, additional_checks: Any = None,
+                              **kwargs: Any) -> None:
+            case.validate_response(response, excluded_checks=BUSINESS_RULE_CHECKS,
+                                   headers=live.auth, transport_kwargs=kwargs)
+
+    Scenario.run(settings=settings(max_examples=STATEFUL_SCENARIOS, stateful_step_count=6,
+                                   deadline=None, derandomize=True, database=None,
+                                   phases=[Phase.generate], suppress_health_check=list(HealthCheck)))
+    assert followed, "no scenario called an operation on a project it had created"
