@@ -1,5 +1,6 @@
 """Convert ONNX / TFLite / TF / Caffe / MNN models to .mnn with MNN's native converter."""
 
+import mmap
 import re
 from pathlib import Path
 from typing import Any
@@ -73,8 +74,13 @@ def _onnx_tensors(graph: Any) -> Any:
 
 def _reject_external_data_escape(model: Path) -> None:
     """ONNX external data may point outside the model's folder (CVE-2024-27318): refuse that."""
-    if model.suffix.lower() != ".onnx" or b"location" not in model.read_bytes():
+    if model.suffix.lower() != ".onnx":
         return
+    # Searched in place: copying a large model into memory first costs a visible share of the
+    # conversion.
+    with model.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        if data.find(b"location") < 0:
+            return
     import onnx
 
     proto = onnx.load(str(model), load_external_data=False)
