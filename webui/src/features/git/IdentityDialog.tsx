@@ -11,7 +11,11 @@ export function IdentityDialog({ reason, onDone }: { reason: string | null; onDo
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
-    getIdentity().then((id) => { setName(id.name ?? ''); setEmail(id.email ?? ''); }, (err) => setError(errorMessage(err)));
+    // What the person has typed meanwhile is kept.
+    getIdentity().then((id) => {
+      setName((typed) => typed || (id.name ?? ''));
+      setEmail((typed) => typed || (id.email ?? ''));
+    }, (err) => setError(errorMessage(err)));
   }, []);
   const save = async () => {
     setSaving(true);
