@@ -5,6 +5,7 @@ trained on local ASCII text, saved as a model folder that ``llmexport`` accepts.
 is ASCII-only (no ``initial_alphabet``), so the random model's tokens always decode to text.
 """
 
+from dataclasses import dataclass
 from pathlib import Path
 
 CHAT_TEMPLATE = (
@@ -39,7 +40,14 @@ def build_tokenizer(folder: Path) -> None:
 def build_model(folder: Path, *, seed: int = 0, architecture: str = "qwen2") -> Path:
     """Writes config, weights and tokenizer into ``folder`` and returns it."""
     import torch
-    from transformers import LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
+    from transformers import (
+        LlamaConfig,
+        LlamaForCausalLM,
+        Qwen2Config,
+        Qwen2ForCausalLM,
+        Qwen3Config,
+        Qwen3ForCausalLM,
+    )
 
     folder.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
@@ -50,8 +58,34 @@ def build_model(folder: Path, *, seed: int = 0, architecture: str = "qwen2") -> 
     )
     if architecture == "llama":
         model = LlamaForCausalLM(LlamaConfig(**common))
+    elif architecture == "qwen3":
+        model = Qwen3ForCausalLM(Qwen3Config(**common, head_dim=16))
     else:
         model = Qwen2ForCausalLM(Qwen2Config(**common))
     model.save_pretrained(folder)
     build_tokenizer(folder)
     return folder
+
+
+@dataclass(frozen=True)
+class Llms:
+    source: Path
+    q16: Path
+    q4: Path
+
+
+def export(source: Path, output: Path, bits: int) -> Path:
+    """Exports through the real model-tools worker, as the workbench does."""
+    from server.modeltools.runner import Limits, WorkerSpec, run_worker
+
+    output.mkdir(parents=True)
+    args = {"model": str(source), "output": str(output), "quant_bit": bits}
+    outcome = run_worker(WorkerSpec("llm-export", args, output.parent / f"run-{output.name}",
+                                    Limits(timeout_s=600)))
+    assert outcome.status == "succeeded", outcome.error
+    return output
+
+
+def build_exports(folder: Path) -> Llms:
+    source = build_model(folder / "tiny-qwen2")
+    return Llms(source, export(source, folder / "q16", 16), export(source, folder / "q4", 4))

@@ -7,6 +7,7 @@ from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from server.api.deps import HubDep, RunnerProject
+from server.api.openapi import errors
 from server.llm import service
 from server.llm.chat import ChatManager
 from server.llm.schemas import ChatAnswer, ChatRequest, EmbedAnswer, EmbedRequest
@@ -22,11 +23,11 @@ def get_chats(conn: HTTPConnection) -> ChatManager:
 ChatsDep = Annotated[ChatManager, Depends(get_chats)]
 
 
-@router.post("/projects/{pid}/llm/chat")
+@router.post("/projects/{pid}/llm/chat", responses=errors(503))
 async def chat(body: ChatRequest, project: RunnerProject, chats: ChatsDep, hub: HubDep) -> ChatAnswer:
     return await run_in_threadpool(service.chat, chats, hub, project, body)
 
 
-@router.post("/projects/{pid}/llm/embed")
+@router.post("/projects/{pid}/llm/embed", responses=errors(503))
 async def embed(body: EmbedRequest, project: RunnerProject, chats: ChatsDep) -> EmbedAnswer:
     return await run_in_threadpool(service.embed, chats, project, body)

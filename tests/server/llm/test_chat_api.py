@@ -7,7 +7,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.llm.runtime import LoadedModel, Sampler
-from tests.server.llm.conftest import Llms
+from tests.fakes.llm import Llms, build_model
+from tests.server.modeltools.conftest import wait_for_run
 
 pytestmark = pytest.mark.timeout(900)
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hello?"}]
@@ -68,3 +69,35 @@ def test_a_folder_that_is_no_export_is_refused(client: TestClient, project: dict
     escape = client.post(f"/api/projects/{project['id']}/llm/chat",
                          json={"model": "../../outside", "messages": MESSAGES})
     assert escape.status_code in (403, 422) and escape.json()["code"] != "bad_llm_model"
+
+
+def test_an_embedding_export_answers_cosine_similarities(client: TestClient, project: dict) -> None:
+    root = Path(project["path"])
+    build_model(root / "Qwen3-Embedding-tiny", architecture="qwen3")
+    started = client.post(f"/api/projects/{project['id']}/tools/llm-export",
+                          json={"model_dir": "Qwen3-Embedding-tiny", "quant_bit": 16, "embedding": True})
+    assert started.status_code == 202, started.text
+    run = wait_for_run(client, started.json()["id"], timeout=600)
+    assert run["status"] == "succeeded", run["error"]
+    assert run["result"]["output"] == "Qwen3-Embedding-tiny-mnn-q16"
+
+    texts = ["a phone runs the model", "a phone runs the model", "the weather is cold"]
+    response = client.post(f"/api/projects/{project['id']}/llm/embed",
+                           json={"model": "Qwen3-Embedding-tiny-mnn-q16", "texts": texts})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["dimensions"] == 64
+    similarity = answer["similarity"]
+    assert [round(similarity[i][i], 4) for i in range(3)] == [1.0, 1.0, 1.0]
+    assert similarity[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert similarity[0][2] == similarity[2][0] and similarity[0][2] < 0.999
+
+
+def test_the_embedding_flag_must_agree_with_the_folder_name(client: TestClient, project: dict,
+                                                            llms: Llms) -> None:
+    shutil.copytree(llms.source, Path(project["path"]) / "tiny-src")
+    started = client.post(f"/api/projects/{project['id']}/tools/llm-export",
+                          json={"model_dir": "tiny-src", "embedding": True, "output": "emb"})
+    run = wait_for_run(client, started.json()["id"], timeout=600)
+    assert run["status"] == "failed"
+    assert "embedding model exactly when its name contains" in run["error"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from server.llm.runtime import LoadedModel, Sampler
-from tests.server.llm.conftest import Llms
+from tests.fakes.llm import Llms
 from tests.server.modeltools.conftest import run_tool
 
 PROMPT = [{"role": "user", "content": "Hello, how are you today?"}]

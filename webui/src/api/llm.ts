@@ -47,3 +47,17 @@ export const chat = (pid: string, body: ChatRequest) =>
 /** Export and bench are model-tool runs (GET /api/tool-runs/{id} follows them). */
 export const startLlmRun = (pid: string, tool: 'llm-export' | 'llm-bench', args: Record<string, unknown>) =>
   request<ToolRun>('POST', `/api/projects/${encodeURIComponent(pid)}/tools/${tool}`, { json: args });
+
+export interface EmbedRequest {
+  model: string;
+  texts: string[];
+  threads?: number;
+}
+
+export interface EmbedAnswer {
+  dimensions: number;
+  similarity: number[][];
+}
+
+export const embed = (pid: string, body: EmbedRequest) =>
+  request<EmbedAnswer>('POST', `/api/projects/${encodeURIComponent(pid)}/llm/embed`, { json: body });

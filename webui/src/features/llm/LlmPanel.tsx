@@ -1,6 +1,6 @@
 // One folder's MNN-LLM work: export it to MNN-LLM, chat with the export, benchmark it.
-import { useEffect, useState } from 'preact/hooks';
-import { listDir } from '../../api/files';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { listDir, readFile } from '../../api/files';
 import { errorMessage } from '../../api/client';
 import { startLlmRun } from '../../api/llm';
 import type { ToolRun } from '../../api/tools';
@@ -9,18 +9,29 @@ import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 import { ChatSection } from './ChatSection';
 import { BenchTable } from './BenchTable';
+import { EmbedSection } from './EmbedSection';
 import { openLlm } from './open';
 import './llm.css';
 
-type Kind = 'loading' | 'source' | 'export' | 'neither';
+type Kind = 'loading' | 'source' | 'export' | 'embedding' | 'neither';
+
+// llmexport makes an embedding model of a folder whose name says so; the export records the name.
+const EMBEDDING_NAMES = /bge|gte|qwen3-embedding/i;
+
+async function exportKind(folder: string): Promise<Kind> {
+  const args = await readFile(pid(), `${folder}/export_args.json`).catch(() => null);
+  const source = args ? String((JSON.parse(args.content ?? '{}') as { path?: string }).path ?? '') : '';
+  return EMBEDDING_NAMES.test(source.slice(source.lastIndexOf('/') + 1)) ? 'embedding' : 'export';
+}
 
 function useFolderKind(folder: string): Kind {
   const [kind, setKind] = useState<Kind>('loading');
   useEffect(() => {
     listDir(pid(), folder)
-      .then((entries) => {
+      .then(async (entries) => {
         const names = new Set(entries.map((e) => e.name));
-        setKind(names.has('llm_config.json') ? 'export' : names.has('config.json') ? 'source' : 'neither');
+        if (names.has('llm_config.json')) setKind(await exportKind(folder));
+        else setKind(names.has('config.json') ? 'source' : 'neither');
       })
       .catch(() => setKind('neither'));
   }, [folder]);
@@ -51,12 +62,14 @@ function ExportSection({ folder, params, update }: SectionProps) {
   const [bits, setBits] = useState(String(params.bits ?? '4'));
   const [output, setOutput] = useState(String(params.output ?? `${folder}-mnn-q${bits}`));
   const [error, setError] = useState<string | null>(null);
-  const run = useRun(params.exportRun as string | undefined);
+  const [runId, setRunId] = useState(params.exportRun as string | undefined);
+  const run = useRun(runId);
   const start = async () => {
     setError(null);
     try {
       const started = await startLlmRun(pid(), 'llm-export', { model_dir: folder, quant_bit: Number(bits), output });
       putRun(started);
+      setRunId(started.id);
       update({ exportRun: started.id, bits, output });
     } catch (err) {
       setError(errorMessage(err));
@@ -97,13 +110,15 @@ function ExportSection({ folder, params, update }: SectionProps) {
 function BenchSection({ folder, params, update }: SectionProps) {
   const [lengths, setLengths] = useState(String(params.lengths ?? '64,256'));
   const [error, setError] = useState<string | null>(null);
-  const run = useRun(params.benchRun as string | undefined);
+  const [runId, setRunId] = useState(params.benchRun as string | undefined);
+  const run = useRun(runId);
   const start = async () => {
     setError(null);
     try {
       const prompt_tokens = lengths.split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
       const started = await startLlmRun(pid(), 'llm-bench', { model: folder, prompt_tokens, gen_tokens: 32, repeats: 3 });
       putRun(started);
+      setRunId(started.id);
       update({ benchRun: started.id, lengths });
     } catch (err) {
       setError(errorMessage(err));
@@ -132,7 +147,13 @@ export interface SectionProps {
 export function LlmPanel({ api, params }: PanelProps) {
   const folder = String(params.folder);
   const kind = useFolderKind(folder);
-  const section: SectionProps = { folder, params, update: (values) => api.updateParameters({ ...params, ...values }) };
+  // Sections update their own keys; keep the others' as they last set them.
+  const saved = useRef<Record<string, unknown>>({ ...params });
+  const update = (values: Record<string, unknown>) => {
+    saved.current = { ...saved.current, ...values };
+    api.updateParameters(saved.current);
+  };
+  const section: SectionProps = { folder, params, update };
   return (
     <div class="llm-panel" data-testid="llm-panel">
       {kind === 'loading' && <div class="llm-status">Reading {folder}…</div>}
@@ -143,6 +164,7 @@ export function LlmPanel({ api, params }: PanelProps) {
       {kind === 'source' && <ExportSection {...section} />}
       {kind === 'export' && <ChatSection {...section} />}
       {kind === 'export' && <BenchSection {...section} />}
+      {kind === 'embedding' && <EmbedSection {...section} />}
     </div>
   );
 }
