@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from server.api.ws_limits import uvicorn_options
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
+from tests.fakes.llm import Llms, build_exports
 from tests.pg import PgCluster, running_cluster
 
 CSRF = {"X-MNNWB-CSRF": "1"}
@@ -152,3 +153,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(scope="session")
+def llms(tmp_path_factory: pytest.TempPathFactory) -> Llms:
+    """A tiny Qwen2 made here, exported once per session at 16 and 4 bits (see tests/fakes/llm.py)."""
+    return build_exports(tmp_path_factory.mktemp("llm"))
