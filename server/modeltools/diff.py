@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from server.modeltools import benchmark, compare, mnnfile, tensors
+from server.modeltools import benchmark, compare, tensors
+from server.modeltools.inspect import read_model
 from server.modeltools.progress import report
 from server.modeltools.schemas import BenchmarkArgs, DiffArgs
 
@@ -96,8 +97,8 @@ def _inputs(args: DiffArgs) -> Arrays:
 
 def run(args: DiffArgs) -> dict[str, Any]:
     a_path, b_path = args.model, args.other
-    a_model, b_model = mnnfile.read_model(Path(a_path)), mnnfile.read_model(Path(b_path))
     inputs = _inputs(args)
+    a_model, b_model = read_model(Path(a_path)), read_model(Path(b_path))
     layers = compare.candidate_layers(a_path, b_path)
     a_out, a_layers = compare.run_mnn(a_path, inputs, layers)
     b_out, b_layers = compare.run_mnn(b_path, inputs, layers)

@@ -22,6 +22,14 @@ def _histogram(types: list[str]) -> list[dict[str, Any]]:
     return [{"type": t, "count": n} for t, n in Counter(types).most_common()]
 
 
+def read_model(path: Path) -> dict[str, Any]:
+    """The file's header and op table; a damaged file is the run's failure, with the reason."""
+    try:
+        return mnnfile.read_model(path)
+    except ValueError as exc:
+        raise ToolFailed(str(exc)) from None
+
+
 def _io(dtypes: dict[str, str], tensors_by_name: dict[str, Any]) -> list[dict[str, Any]]:
     from server.modeltools import tensors
 
@@ -41,8 +49,8 @@ def inspect_mnn(path: Path) -> dict[str, Any]:
     counts, bizCode and uuid come from the file itself, so weights are never copied out."""
     from server.modeltools import tensors
 
-    model = mnnfile.read_model(path)
-    loaded = tensors.load(path)
+    loaded = tensors.load(path)  # MNN's own verdict on a damaged file comes first
+    model = read_model(path)
     ops = model["ops"]
     return {
         "format": "mnn",
