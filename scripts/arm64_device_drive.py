@@ -118,10 +118,10 @@ class Tab:
         self.send("dap", "dap", sid=sid, msg=msg)
         return self.seq
 
-    def dap_reply(self, seq: int, timeout: float = 300) -> dict:
+    def dap_reply(self, seq: int, timeout: float = 900) -> dict:
         return self.dap_message(lambda m: m.get("request_seq") == seq, timeout)
 
-    def dap_event(self, name: str, timeout: float = 300) -> dict:
+    def dap_event(self, name: str, timeout: float = 900) -> dict:
         return self.dap_message(lambda m: m.get("event") == name, timeout)
 
     def dap_message(self, match: Callable[[dict], bool], timeout: float) -> dict:
@@ -221,10 +221,11 @@ def main() -> int:
         print(log.read_text(errors="replace"), flush=True)
         report = doctor(args.rootfs, bench, data / "doctor-before.log")
         print(report, flush=True)
-        install = next(line.split("fix: ", 1)[1] for line in report.splitlines()
-                       if "fix:" in line and "MNN" in line)
-        step(f"installing MNN with the doctor's command: {install}")
-        in_device(args.rootfs, install, data / "pip-mnn.log").wait(3600)
+        install = next((line.split("fix: ", 1)[1] for line in report.splitlines()
+                        if "fix:" in line and "MNN" in line), None)
+        if install:
+            step(f"installing MNN with the doctor's command: {install}")
+            in_device(args.rootfs, install, data / "pip-mnn.log").wait(3600)
         step("MNN installed; the doctor now says:")
         print(doctor(args.rootfs, bench, data / "doctor-after.log"), flush=True)
         deploy_run_debug_bench(bench, device)
