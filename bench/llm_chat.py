@@ -1,0 +1,192 @@
+"""Chat through the workbench against a bare ``MNN.llm`` loop: decode tokens/s, first-token time.
+
+    python bench/llm_chat.py [--repeats N] [--threads N] [--bits 4|8|16] [--tokens N]
+
+Builds the tiny Qwen2 of ``tests/fakes/llm.py`` (no download), exports it through the
+model-tools worker, starts a real ``mnnwb serve`` and chats with ``POST .../llm/chat``
+(``stream: true``, tokens read from the tab socket). The baseline, in this process:
+``MNN.llm.create`` → ``set_config({thread_num, greedy})`` → ``load()`` →
+``response(prompt, False, n)``, figures from ``llm.context``. Same prompt, same threads, runs
+alternating, one warm-up each, medians over ``--repeats``:
+
+* decode tokens/s: the answer's ``decode_tps`` over the bare ``gen_seq_len / decode_us``
+  (target >= 95 %);
+* first token: the answer's ``ttft_ms`` (prefill in the model's process) and the time from
+  sending the request to the first token on the tab socket, each minus the bare ``prefill_us``
+  (target <= 20 ms);
+* the HTTP round trip: request to answer, minus the answer's prefill + decode time.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import websockets.sync.client as ws_client
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.serverproc import start_server, stop_server  # noqa: E402
+from tests.fakes.llm import build_model, build_tokenizer, export  # noqa: E402
+
+PROMPT = "The quick brown fox jumps over the lazy dog. Convert, quantize and benchmark a model."
+
+
+@contextmanager
+def quiet_stdout() -> Iterator[None]:
+    sys.stdout.flush()
+    saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved), os.close(null)
+
+
+class Bare:
+    """The bare loop: MNN-LLM's own ``response`` with its own timers."""
+
+    def __init__(self, folder: Path, threads: int) -> None:
+        import MNN.llm
+
+        self.llm = MNN.llm.create(str(folder / "config.json"))
+        self.llm.set_config({"thread_num": threads, "sampler_type": "greedy"})
+        self.llm.load()
+
+    def run(self, tokens: int) -> dict:
+        """``decode_us`` times the forwards after the first token (that one is the prefill's),
+        as the workbench's ``decode_tps`` does."""
+        with quiet_stdout():  # response() logs the prompt and the answer to the C stdout
+            self.llm._c_obj.response(PROMPT, False, tokens)
+        context = self.llm._c_obj.get_context()
+        return {"prompt_tokens": context["prompt_len"], "generated": context["gen_seq_len"],
+                "decode_tps": (context["gen_seq_len"] - 1) / (context["decode_us"] / 1e6),
+                "prefill_ms": context["prefill_us"] / 1000}
+
+
+class Workbench:
+    def __init__(self, api: httpx.Client, pid: str, threads: int) -> None:
+        self.api, self.pid, self.threads = api, pid, threads
+        self.ws_url = str(api.base_url).rstrip("/").replace("http://", "ws://") + f"/api/projects/{pid}/ws"
+
+    def chat(self, tokens: int, chat_id: str) -> dict:
+        body = {"model": "models/llm", "max_new_tokens": tokens, "threads": self.threads,
+                "stream": True, "chat_id": chat_id,
+                "messages": [{"role": "user", "content": PROMPT}]}
+        reply: dict = {}
+        headers = {"Authorization": self.api.headers["Authorization"]}
+        with ws_client.connect(self.ws_url, additional_headers=headers) as socket:
+            sent = time.perf_counter()
+            poster = threading.Thread(target=lambda: reply.update(self._post(body, sent)))
+            poster.start()
+            first = self._first_token(socket, chat_id) - sent
+            poster.join()
+        answer = reply["answer"]
+        return {**answer, "first_token_ms": first * 1000,
+                "overhead_ms": reply["wall_ms"] - answer["prefill_ms"] - answer["decode_ms"]}
+
+    def _post(self, body: dict, sent: float) -> dict:
+        response = self.api.post(f"/api/projects/{self.pid}/llm/chat", json=body)
+        wall_ms = (time.perf_counter() - sent) * 1000
+        response.raise_for_status()
+        return {"answer": response.json(), "wall_ms": wall_ms}
+
+    @staticmethod
+    def _first_token(socket, chat_id: str) -> float:
+        while True:
+            event = json.loads(socket.recv(timeout=120))
+            if event.get("channel") == "llm" and event["data"].get("chat_id") == chat_id:
+                return time.perf_counter()
+
+
+def prepare(root: Path, bits: int, layers: int, hidden: int) -> Path:
+    """The tiny Qwen2 of the tests, or one as wide and deep as asked (same tokenizer)."""
+    if (layers, hidden) == (2, 64):
+        return export(build_model(root / "tiny-qwen2"), root / f"tiny-q{bits}", bits)
+    import torch
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    source = root / f"qwen2-{layers}x{hidden}"
+    torch.manual_seed(0)
+    config = Qwen2Config(vocab_size=512, hidden_size=hidden, intermediate_size=hidden * 3,
+                         num_hidden_layers=layers, num_attention_heads=hidden // 64,
+                         num_key_value_heads=max(1, hidden // 256), max_position_embeddings=2048,
+                         bos_token_id=0, eos_token_id=2, tie_word_embeddings=False)
+    Qwen2ForCausalLM(config).save_pretrained(source)
+    build_tokenizer(source)
+    return export(source, root / f"{source.name}-q{bits}", bits)
+
+
+def alternate(bare: Bare, workbench: Workbench, tokens: int, repeats: int) -> tuple[list, list]:
+    bare.run(tokens), workbench.chat(tokens, "warmup")
+    bare_runs, ours = [], []
+    for index in range(repeats):
+        pair = [lambda: bare_runs.append(bare.run(tokens)),
+                lambda i=index: ours.append(workbench.chat(tokens, f"run{i}"))]
+        for run in pair if index % 2 == 0 else pair[::-1]:
+            run()
+    return bare_runs, ours
+
+
+def median(runs: list, key: str) -> float:
+    return statistics.median(run[key] for run in runs)
+
+
+def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
+    bare_tps, our_tps = median(bare_runs, "decode_tps"), median(ours, "decode_tps")
+    bare_prefill = median(bare_runs, "prefill_ms")
+    rows = [
+        ("prompt / generated tokens", f"{bare_runs[0]['prompt_tokens']} / {bare_runs[0]['generated']}",
+         f"{ours[0]['prompt_tokens']} / {ours[0]['generated_tokens']}", ""),
+        ("decode tokens/s", f"{bare_tps:.1f}", f"{our_tps:.1f}", f"{our_tps / bare_tps:.1%} (>= 95%)"),
+        ("prefill / ttft ms", f"{bare_prefill:.2f}", f"{median(ours, 'ttft_ms'):.2f}",
+         f"+{median(ours, 'ttft_ms') - bare_prefill:.2f} ms (<= 20)"),
+        ("request -> first token on socket ms", "", f"{median(ours, 'first_token_ms'):.2f}",
+         f"+{median(ours, 'first_token_ms') - bare_prefill:.2f} ms (<= 20)"),
+        ("HTTP round trip beyond generation ms", "", f"{median(ours, 'overhead_ms'):.2f}", ""),
+    ]
+    load = f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    print(f"random Qwen2 {args.layers} layers x {args.hidden} wide, q{args.bits}, {args.threads} threads, "
+          f"{args.tokens} new tokens, medians of {args.repeats}, {load}")
+    print(f"{'':38} {'bare MNN.llm':>14} {'workbench':>12}  ratio / overhead")
+    for name, bare_value, our_value, verdict in rows:
+        print(f"{name:38} {bare_value:>14} {our_value:>12}  {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--bits", type=int, default=4, choices=(4, 8, 16))
+    parser.add_argument("--tokens", type=int, default=128)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--hidden", type=int, default=64, help="a multiple of 64")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = prepare(Path(tmp) / "models", args.bits, args.layers, args.hidden)
+        proc, url, token = start_server(Path(tmp) / "data")
+        try:
+            headers = {"Authorization": f"Bearer {token}", "X-MNNWB-CSRF": "1"}
+            with httpx.Client(base_url=url, headers=headers, timeout=300) as api:
+                project = api.post("/api/projects", json={"name": "llm-bench"}).json()
+                shutil.copytree(folder, Path(project["path"]) / "models" / "llm")
+                workbench = Workbench(api, project["id"], args.threads)
+                bare = Bare(folder, args.threads)
+                bare_runs, ours = alternate(bare, workbench, args.tokens, args.repeats)
+        finally:
+            stop_server(proc)
+    report(bare_runs, ours, args)
+
+
+if __name__ == "__main__":
+    main()
