@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-ToolName = Literal["convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench"]
-TOOL_NAMES: tuple[str, ...] = ("convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export",
-                               "llm-bench")
+ToolName = Literal[
+    "convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench"
+]
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
 OpName = Annotated[str, Field(min_length=1, max_length=256)]
