@@ -85,13 +85,14 @@ async def start(plan: LanguageServerPlan) -> asyncio.subprocess.Process:
 
 
 async def stop(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        process.terminate()
+    """Ask the server to end, kill it after a grace period; its pipes are read to their end and
+    closed either way."""
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
     try:
-        await asyncio.wait_for(process.wait(), STOP_GRACE_SECONDS)
+        await asyncio.wait_for(process.communicate(), STOP_GRACE_SECONDS)
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
             process.kill()
-        await process.wait()
+        await process.communicate()

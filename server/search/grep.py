@@ -6,6 +6,7 @@ no system or global configuration, so a project cannot make the search run a pro
 """
 
 import asyncio
+import contextlib
 import os
 import shutil
 from collections.abc import AsyncIterator
@@ -45,5 +46,6 @@ async def grep_lines(root: str | Path, args: list[str]) -> AsyncIterator[bytes]:
         return  # a line longer than LINE_LIMIT (minified data): the search ends there
     finally:
         if process.returncode is None:
-            process.kill()
-        await process.wait()
+            with contextlib.suppress(ProcessLookupError):  # it may have ended meanwhile
+                process.kill()
+        await process.communicate()  # reads the pipe to its end, so it is closed

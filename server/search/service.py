@@ -48,6 +48,8 @@ def parse_line(raw: bytes, pattern: re.Pattern[str]) -> list[SearchMatch]:
     """``path\\0line\\0text`` (``git grep -z -n``) → the matches on that line."""
     path, _, rest = raw.rstrip(b"\n").partition(b"\0")
     number, _, text = rest.partition(b"\0")
+    if not number.isdigit():
+        return []  # the rest of a file name with a line break in it
     return _matches_on(path.decode(errors="replace"), int(number), text.decode(errors="replace"), pattern)
 
 
@@ -153,12 +155,13 @@ def _apply_all(root: str, request: ReplaceApply) -> ReplaceResult:
 
 
 async def apply_replace(root: str, project_id: str, request: ReplaceApply, hub: EventHub,
-                        watchers: FileWatchers, client: str | None) -> ReplaceResult:
-    """Replace in the previewed files whose ETag still holds; tabs hear of every changed file."""
+                        watchers: FileWatchers) -> ReplaceResult:
+    """Replace in the previewed files whose ETag still holds. Every tab hears of every changed
+    file, the asking one too (no ``client``): its open editors reload as from any other change."""
     result = await to_thread.run_sync(_apply_all, root, request)
     for replaced in result.replaced:
         watchers.note_write(files.resolve(root, replaced.path))
     if result.replaced:
         changes = [{"kind": "modified", "path": f.path, "etag": f.etag} for f in result.replaced]
-        hub.publish(project_id, "files", "changed", {"changes": changes, "client": client})
+        hub.publish(project_id, "files", "changed", {"changes": changes, "client": None})
     return result

@@ -79,7 +79,7 @@ class TerminalConnection:
             if isinstance(message, Input):
                 pty.write(message.data)
             elif isinstance(message, Close):
-                await self.manager.close(self.terminal)
+                self.manager.close_soon(self.terminal)
                 return
             else:
                 pty.resize(message.cols, message.rows)

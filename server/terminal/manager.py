@@ -99,6 +99,10 @@ class TerminalManager:
 
     def _expire(self, terminal: Terminal) -> None:
         terminal.expiry = None
+        self.close_soon(terminal)
+
+    def close_soon(self, terminal: Terminal) -> None:
+        """End the terminal in a task of its own: a socket going away does not cut it short."""
         self._closing.add(task := asyncio.ensure_future(self.close(terminal)))
         task.add_done_callback(self._closing.discard)
 
@@ -109,4 +113,6 @@ class TerminalManager:
             await terminal.pty.terminate()
 
     async def close_all(self) -> None:
-        await asyncio.gather(*(self.close(t) for t in list(self._terminals.values())))
+        for terminal in list(self._terminals.values()):
+            self.close_soon(terminal)
+        await asyncio.gather(*list(self._closing), return_exceptions=True)

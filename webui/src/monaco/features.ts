@@ -11,3 +11,10 @@ import 'monaco-editor/features/wordOperations/register';
 import 'monaco-editor/features/clipboard/register';
 import 'monaco-editor/features/contextmenu/register';
 import 'monaco-editor/features/indentation/register';
+// The language server's completion, hover, go to definition and diagnostics need these.
+import 'monaco-editor/features/suggest/register';
+// The suggest widget itself: no feature entry of the slim build registers it.
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
+import 'monaco-editor/features/hover/register';
+import 'monaco-editor/features/gotoSymbol/register';
+import 'monaco-editor/features/gotoError/register';

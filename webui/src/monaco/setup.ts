@@ -6,6 +6,11 @@ import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 import 'monaco-editor/language/json/monaco.contribution';
 // Icons are needed from the first editor on; the editing features arrive a moment later (features.ts).
 import 'monaco-editor/features/codicon/register';
+// Monaco fixes its services when the first editor starts: the ones the later-loaded completion,
+// go to definition and problem navigation need (features.ts) are registered now, not then.
+import 'monaco-editor/editor/contrib/suggest/browser/suggestMemory';
+import 'monaco-editor/editor/contrib/gotoSymbol/browser/symbolNavigation';
+import 'monaco-editor/editor/contrib/gotoError/browser/markerNavigationService';
 import * as markdown from 'monaco-editor/languages/definitions/markdown/markdown';
 import * as python from 'monaco-editor/languages/definitions/python/python';
 import * as shell from 'monaco-editor/languages/definitions/shell/shell';

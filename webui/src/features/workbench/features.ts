@@ -8,6 +8,10 @@ import { registerDebugFeature } from '../debug/register';
 import { registerDevicesFeature } from '../devices/register';
 import { registerTeamFeature } from '../team/register';
 import { registerPreviewFeature } from '../preview/register';
+import { registerTerminalFeature } from '../terminal/register';
+import { registerSearchFeature } from '../search/register';
+import { registerPalette } from '../palette/Palette';
+import { registerLanguageFeatures } from '../lsp/register';
 import { registerBuiltinPanels } from './builtinPanels';
 
-export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature];
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures];

@@ -1,0 +1,27 @@
+// Search across files: the side-bar panel and its shortcut (Ctrl+Shift+F).
+import { sideBar } from '../devices/open';
+import { registerCommand } from '../palette/commands';
+import { dock, registerPanel, showPanel } from '../workbench/panels';
+import { SearchPanel } from './SearchPanel';
+import './search.css';
+
+export const SEARCH_PANEL = 'search';
+
+export function openSearch(): void {
+  const exists = Boolean(dock().getPanel(SEARCH_PANEL));
+  showPanel({ id: SEARCH_PANEL, component: SEARCH_PANEL, title: 'Search', position: exists ? undefined : sideBar() });
+}
+
+function onKey(ev: KeyboardEvent): void {
+  if ((ev.ctrlKey || ev.metaKey) && ev.shiftKey && ev.key.toLowerCase() === 'f') {
+    ev.preventDefault();
+    ev.stopPropagation();
+    openSearch();
+  }
+}
+
+export function registerSearchFeature(): void {
+  registerPanel(SEARCH_PANEL, () => <SearchPanel />);
+  registerCommand({ id: 'search', label: 'Search in files', shortcut: 'Ctrl+Shift+F', run: openSearch });
+  window.addEventListener('keydown', onKey, { capture: true });
+}

@@ -1,0 +1,21 @@
+// Open a file and put the cursor on a match (the editor appears a moment after its tab).
+import { monaco } from '../../monaco/setup';
+import { openDoc } from '../editor/documents';
+import { openEditor } from '../editor/openEditor';
+
+const WAIT_FRAMES = 120;
+
+export async function revealMatch(path: string, line: number, column: number, length: number): Promise<void> {
+  openEditor(path);
+  const doc = await openDoc(path);
+  for (let frame = 0; frame < WAIT_FRAMES; frame += 1) {
+    const editor = monaco.editor.getEditors().find((e) => doc.model && e.getModel() === doc.model);
+    if (editor) {
+      editor.setSelection(new monaco.Selection(line, column, line, column + length));
+      editor.revealLineInCenter(line);
+      editor.focus();
+      return;
+    }
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+}

@@ -1,0 +1,75 @@
+// An interactive terminal: xterm.js on a shell in the project folder. The panel keeps the
+// terminal's id in its params (saved with the layout), so a reload reattaches to the same shell.
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import '@xterm/xterm/css/xterm.css';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PanelProps } from '../workbench/panels';
+import { pid } from '../workbench/session';
+import { TerminalConnection } from './connection';
+
+const THEME = { background: '#1e1e1e', foreground: '#cccccc', selectionBackground: '#264f78' };
+
+function makeTerminal(host: HTMLElement): { term: Terminal; fit: () => void } {
+  const term = new Terminal({
+    cursorBlink: true,
+    fontFamily: "ui-monospace, 'SF Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+    fontSize: 13,
+    scrollback: 10_000,
+    theme: THEME,
+  });
+  const addon = new FitAddon();
+  term.loadAddon(addon);
+  term.open(host);
+  // A hidden panel has no size; fitting it then would shrink the terminal to nothing.
+  const fit = () => host.clientWidth > 0 && host.clientHeight > 0 && addon.fit();
+  fit();
+  return { term, fit };
+}
+
+function TerminalView({ api, params }: PanelProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const [status, setStatus] = useState<string | null>('Starting…');
+  useEffect(() => {
+    const { term, fit } = makeTerminal(host.current!);
+    const saved = typeof params.terminalId === 'string' ? params.terminalId : null;
+    const connection = new TerminalConnection(pid(), saved, {
+      output: (text, replay) => {
+        if (replay) term.reset();
+        term.write(text);
+      },
+      attached: (id) => {
+        if (id !== params.terminalId) api.updateParameters({ terminalId: id });
+      },
+      exited: (code) => {
+        term.write(`\r\n\x1b[2m[the shell ended${code === null ? '' : ` with code ${code}`}]\x1b[0m\r\n`);
+        setStatus('The shell ended. Close this tab or open a new terminal.');
+      },
+      status: setStatus,
+    }, { cols: term.cols, rows: term.rows });
+    const typed = term.onData((data) => connection.input(data));
+    const resized = term.onResize(({ cols, rows }) => connection.resize(cols, rows));
+    const observer = new ResizeObserver(fit);
+    observer.observe(host.current!);
+    const shown = api.onDidVisibilityChange(({ isVisible }) => isVisible && fit());
+    connection.connect();
+    term.focus();
+    return () => {
+      // The panel is closed (a reload unloads the page without unmounting): end the shell.
+      connection.close();
+      typed.dispose();
+      resized.dispose();
+      shown.dispose();
+      observer.disconnect();
+      term.dispose();
+    };
+  }, []);
+  return (
+    <div class="terminal-panel">
+      {status && <div class="terminal-status" data-testid="terminal-status">{status}</div>}
+      <div class="terminal-host" data-testid="terminal" ref={host} />
+    </div>
+  );
+}
+
+export const terminalPanel = (props: PanelProps) => <TerminalView {...props} />;
