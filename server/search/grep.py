@@ -15,6 +15,7 @@ from pathlib import Path
 from server.core.errors import Unavailable
 
 LINE_LIMIT = 16 * 1024 * 1024
+READ_SIZE = 256 * 1024
 GIT_OPTIONS = ("--no-pager", "-c", "core.fsmonitor=false", "-c", "core.quotepath=false")
 
 
@@ -31,19 +32,25 @@ def _git() -> str:
     return found
 
 
-async def grep_lines(root: str | Path, args: list[str]) -> AsyncIterator[bytes]:
-    """Each output line of ``git grep <args>`` run in ``root``; the process ends with the loop."""
+async def grep_batches(root: str | Path, args: list[str]) -> AsyncIterator[list[bytes]]:
+    """The output lines of ``git grep <args>`` run in ``root``, in batches as they arrive (one
+    read of the pipe each); the process ends with the loop."""
     process = await asyncio.create_subprocess_exec(
         _git(), *GIT_OPTIONS, "grep", "--no-index", "--exclude-standard", "--no-color", *args,
         cwd=root, env=_environment(), stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, limit=LINE_LIMIT,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
     )
     assert process.stdout is not None
+    pending = b""
     try:
-        while line := await process.stdout.readline():
-            yield line
-    except ValueError:
-        return  # a line longer than LINE_LIMIT (minified data): the search ends there
+        while chunk := await process.stdout.read(READ_SIZE):
+            *lines, pending = (pending + chunk).split(b"\n")
+            if len(pending) > LINE_LIMIT:
+                return  # a line that long is data, not text: the search ends there
+            if lines:
+                yield lines
+        if pending:
+            yield [pending]
     finally:
         if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):  # it may have ended meanwhile

@@ -9,7 +9,7 @@ from server.core.errors import AppError, Conflict, Invalid
 from server.core.events import EventHub
 from server.files import service as files
 from server.files.watch import FileWatchers
-from server.search.grep import grep_lines
+from server.search.grep import grep_batches
 from server.search.models import (
     FilePreview,
     FileReplaced,
@@ -46,7 +46,7 @@ def _matches_on(path: str, number: int, text: str, pattern: re.Pattern[str]) -> 
 
 def parse_line(raw: bytes, pattern: re.Pattern[str]) -> list[SearchMatch]:
     """``path\\0line\\0text`` (``git grep -z -n``) → the matches on that line."""
-    path, _, rest = raw.rstrip(b"\n").partition(b"\0")
+    path, _, rest = raw.partition(b"\0")
     number, _, text = rest.partition(b"\0")
     if not number.isdigit():
         return []  # the rest of a file name with a line break in it
@@ -54,16 +54,17 @@ def parse_line(raw: bytes, pattern: re.Pattern[str]) -> list[SearchMatch]:
 
 
 async def search(root: str, query: SearchQuery) -> AsyncIterator[str]:
-    """NDJSON lines: ``SearchMatch`` objects, then one ``SearchEnd``; at most MAX_MATCHES."""
+    """NDJSON lines: ``SearchMatch`` objects, then one ``SearchEnd``; at most MAX_MATCHES.
+    Each read of Git's output becomes one chunk of the response."""
     pattern = compile_query(query)
     count, truncated = 0, False
-    async for raw in grep_lines(root, ["-n", "-z", *grep_args(query)]):
-        for match in parse_line(raw, pattern):
-            if count == MAX_MATCHES:
-                truncated = True
-                break
-            count += 1
-            yield match.model_dump_json() + "\n"
+    async for batch in grep_batches(root, ["-n", "-z", *grep_args(query)]):
+        found = [match for raw in batch for match in parse_line(raw, pattern)]
+        if count + len(found) > MAX_MATCHES:
+            found, truncated = found[: MAX_MATCHES - count], True
+        count += len(found)
+        if found:
+            yield "".join(match.model_dump_json() + "\n" for match in found)
         if truncated:
             break
     yield SearchEnd(count=count, truncated=truncated).model_dump_json() + "\n"
@@ -77,8 +78,8 @@ def check_query(query: SearchQuery) -> SearchQuery:
 
 async def _matching_files(root: str, query: SearchQuery) -> list[str]:
     found: list[str] = []
-    async for raw in grep_lines(root, ["-l", "-z", *grep_args(query)]):
-        found.extend(p.decode(errors="replace") for p in raw.rstrip(b"\n").split(b"\0") if p)
+    async for batch in grep_batches(root, ["-l", "-z", *grep_args(query)]):
+        found.extend(p.decode(errors="replace") for raw in batch for p in raw.split(b"\0") if p)
     return found
 
 

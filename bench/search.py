@@ -1,0 +1,94 @@
+"""Search across an 8,000-file repository: the server's search route against ``git grep``.
+
+A real ``mnnwb serve`` process opens a generated Git repository of 8,000 Python files (200 of
+them gitignored). Each query runs through ``GET /api/projects/{pid}/search`` (HTTP, the NDJSON
+stream read to its end) and as a plain ``git grep -n`` in the same folder, interleaved, several
+times; the medians are compared (target: the route ≤ 1.5× git grep).
+
+Run: ``.venv/bin/python bench/search.py``
+"""
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serverproc import start_server, stop_server  # noqa: E402
+
+FILES = 8000
+RUNS = 7
+QUERIES = [
+    ("plain, case-insensitive", {"q": "needle"}, ["-i", "-F", "-e", "needle"]),
+    ("regex", {"q": r"def \w+_needle\(", "regex": "true", "case": "true"}, ["-P", "-e", r"def \w+_needle\("]),
+    ("word, rare", {"q": "haystack_7777", "word": "true", "case": "true"},
+     ["-w", "-F", "-e", "haystack_7777"]),
+]
+
+
+def make_repository(root: Path) -> None:
+    for index in range(FILES):
+        folder = root / f"pkg{index % 40}" / f"sub{index % 7}"
+        folder.mkdir(parents=True, exist_ok=True)
+        lines = [f"import os\n\n\ndef haystack_{index}(value):\n"]
+        lines += [f"    value = value + {n}  # line {n} of module {index}\n" for n in range(40)]
+        if index % 10 == 0:
+            lines.append(f"\n\ndef find_needle(x):\n    return x.index('Needle {index}')\n")
+        (folder / f"mod_{index}.py").write_text("".join(lines))
+    ignored = root / "build"
+    ignored.mkdir()
+    for index in range(200):
+        (ignored / f"gen_{index}.py").write_text("needle\n" * 50)
+    (root / ".gitignore").write_text("build/\n")
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "files"], cwd=root, check=True)
+
+
+def time_route(client: httpx.Client, pid: str, params: dict[str, str]) -> tuple[float, int]:
+    start = time.perf_counter()
+    with client.stream("GET", f"/api/projects/{pid}/search", params=params) as response:
+        response.raise_for_status()
+        lines = sum(1 for _ in response.iter_lines())
+    return time.perf_counter() - start, lines - 1
+
+
+def time_git(root: Path, args: list[str]) -> tuple[float, int]:
+    start = time.perf_counter()
+    out = subprocess.run(["git", "grep", "-n", "-I", *args], cwd=root, capture_output=True, check=False)
+    return time.perf_counter() - start, out.stdout.count(b"\n")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp, "repo")
+        root.mkdir()
+        make_repository(root)
+        proc, url, token = start_server(Path(tmp, "data"))
+        try:
+            client = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=120)
+            pid = client.post("/api/projects", json={"name": "bench", "path": str(root)}).json()["id"]
+            print(f"{FILES} files; median of {RUNS} runs each, interleaved\n")
+            print("| query | matches (route / git grep lines) | route | git grep | ratio |")
+            print("|---|---|---|---|---|")
+            for name, params, args in QUERIES:
+                route, git = [], []
+                for _ in range(RUNS):
+                    seconds, found = time_route(client, pid, params)
+                    route.append(seconds)
+                    seconds, lines = time_git(root, args)
+                    git.append(seconds)
+                ours, theirs = statistics.median(route), statistics.median(git)
+                print(f"| {name} | {found} / {lines} | {ours * 1000:.0f} ms | {theirs * 1000:.0f} ms "
+                      f"| {ours / theirs:.2f}× |")
+        finally:
+            stop_server(proc)
+
+
+if __name__ == "__main__":
+    main()
