@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
-from server.api.deps import ClientId, EditableProject, HubDep, ProjectDep, WatchersDep
+from server.api.deps import EditableProject, HubDep, ProjectDep, WatchersDep
 from server.search import service
 from server.search.models import ReplaceApply, ReplacePreview, ReplaceRequest, ReplaceResult, SearchQuery
 
@@ -26,6 +26,6 @@ async def replace_preview(body: ReplaceRequest, project: ProjectDep) -> ReplaceP
 
 @router.post("/replace")
 async def replace(
-    body: ReplaceApply, project: EditableProject, hub: HubDep, watchers: WatchersDep, client: ClientId,
+    body: ReplaceApply, project: EditableProject, hub: HubDep, watchers: WatchersDep,
 ) -> ReplaceResult:
-    return await service.apply_replace(project.path, project.id, body, hub, watchers, client)
+    return await service.apply_replace(project.path, project.id, body, hub, watchers)
