@@ -35,7 +35,12 @@ class LanguageServerBridge:
             for task in tasks:
                 task.cancel()
             await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
-            await asyncio.shield(stop(process))
+            cleanup = asyncio.ensure_future(stop(process))
+            try:
+                await asyncio.shield(cleanup)
+            except asyncio.CancelledError:
+                await cleanup  # the pipes are closed before the handler gives up
+                raise
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.close_code, self.close_reason)
