@@ -24,6 +24,7 @@ from server.devices import bridge as device_bridge
 from server.files import service as files_service
 from server.files.watch import FileWatchers
 from server.gitflow import fsmonitor
+from server.llm.chat import ChatManager
 from server.modeltools.service import create_tool_manager
 from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
@@ -61,6 +62,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.tab_commands = {}
         app.state.tools = create_tool_manager(settings, engine, hub)
         app.state.terminals = TerminalManager(settings.terminal_keep_seconds)
+        app.state.chats = ChatManager()
         devices = device_bridge.install(app.state, engine, hub)
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
@@ -75,6 +77,7 @@ def create_app(settings: Settings) -> FastAPI:
             await app.state.terminals.close_all()
             app.state.jobs.close()
             await run_in_threadpool(app.state.tools.close)
+            await run_in_threadpool(app.state.chats.close)
             await app.state.watchers.close()
             await sweep
             engine.dispose()

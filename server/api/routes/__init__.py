@@ -13,6 +13,7 @@ from server.api.routes import (
     git,
     git_identity,
     jobs,
+    llm,
     lsp,
     members,
     netron,
@@ -27,5 +28,5 @@ ROUTERS: list[APIRouter] = [
     system.router, projects.router, files.router, jobs.router, cloud.router, tools.router, ws.router,
     devices.router, device_ws.router, agent_download.router, git.router, git_identity.router,
     auth.router, members.router, device_shares.router, netron.router,
-    search.router, checks.router, terminal.router, lsp.router,
+    search.router, checks.router, terminal.router, llm.router, lsp.router,
 ]

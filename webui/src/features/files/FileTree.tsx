@@ -4,6 +4,7 @@ import type { FileEntry } from '../../api/types';
 import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
 import { openEditor } from '../editor/openEditor';
 import { modelMenuItems } from '../modeltools/menu';
+import { llmMenuItems } from '../llm/menu';
 import { isViewer } from '../team/account';
 import { session } from '../workbench/session';
 import { deleteEntry, download, moveEntry, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
@@ -57,7 +58,7 @@ function entryItems(entry: FileEntry): MenuItem[] {
     { label: 'Rename…', testid: 'menu-rename', action: () => void renameEntry(entry) },
     { label: 'Delete', testid: 'menu-delete', action: () => void deleteEntry(entry), danger: true },
   ];
-  if (entry.type === 'dir') return [...folderItems(entry.path), ...common];
+  if (entry.type === 'dir') return [...folderItems(entry.path), ...llmMenuItems(entry), ...common];
   return [
     { label: 'Open', testid: 'menu-open', action: () => openEditor(entry.path) },
     { label: 'Download', testid: 'menu-download', action: () => download(entry) },
