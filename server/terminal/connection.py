@@ -36,8 +36,10 @@ class TerminalConnection:
         finally:
             for task in tasks:
                 task.cancel()
-            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
+            # Detach before any await: a cancelled handler (the server or a test client ending the
+            # socket) is cancelled again at its next await, and the shell must still expire.
             self.manager.detach(self.terminal, sink)
+            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.close_code, self.close_reason)
