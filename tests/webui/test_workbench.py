@@ -1,5 +1,6 @@
 """The workbench in a real browser, doing what a person does."""
 
+import re
 from pathlib import Path
 
 import httpx
@@ -26,7 +27,12 @@ pytestmark = pytest.mark.browser
 def _create_on_home_page(home, name: str) -> None:
     home.get_by_test_id("new-project-name").fill(name)
     home.get_by_test_id("template-empty").click()
-    home.get_by_test_id("new-project-submit").click()
+    # Creating opens the new project in a tab of its own: wait for it here and close it, so no
+    # later wait for a tab can take this one.
+    with home.context.expect_page() as created:
+        home.get_by_test_id("new-project-submit").click()
+    expect(created.value).to_have_url(re.compile(r"/p/[0-9a-f]+$"))
+    created.value.close()
     expect(home.locator(f"[data-testid=project-row][data-project-name='{name}']")).to_be_visible()
 
 
