@@ -1,31 +1,15 @@
 // The device console: the program's stdout (and stderr in red) in an xterm; typing goes to the
 // program's stdin a line at a time, echoed locally as a terminal in cooked mode would.
-import { FitAddon } from '@xterm/addon-fit';
-import { Terminal } from '@xterm/xterm';
-import '@xterm/xterm/css/xterm.css';
+import type { Terminal } from '@xterm/xterm';
+import { makeXterm, XTERM_THEME } from '../../ui/xterm';
 import { useEffect, useRef } from 'preact/hooks';
 import { followConsole } from './output';
 import { runState, sendStdin } from './run';
 
-const THEME = { background: '#1e1e1e', foreground: '#cccccc', selectionBackground: '#264f78', cursor: '#aeafad' };
-
-function makeTerminal(host: HTMLElement): { term: Terminal; fit: () => void } {
-  const term = new Terminal({
-    convertEol: true,
-    cursorBlink: false,
-    fontFamily: "ui-monospace, 'SF Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
-    fontSize: 12,
-    lineHeight: 1.15,
-    scrollback: 20_000,
-    theme: THEME,
-  });
-  const addon = new FitAddon();
-  term.loadAddon(addon);
-  term.open(host);
-  const fit = () => host.clientWidth > 0 && host.clientHeight > 0 && addon.fit();
-  fit();
-  return { term, fit };
-}
+const makeTerminal = (host: HTMLElement) => makeXterm(host, {
+  convertEol: true, cursorBlink: false, fontSize: 12, lineHeight: 1.15, scrollback: 20_000,
+  theme: { ...XTERM_THEME, cursor: '#aeafad' },
+});
 
 /** A line editor for stdin: printable input is echoed, Enter sends the line, Ctrl+D sends EOF. */
 function lineInput(term: Terminal): void {

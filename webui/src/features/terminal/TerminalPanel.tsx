@@ -1,31 +1,12 @@
 // An interactive terminal: xterm.js on a shell in the project folder. The panel keeps the
 // terminal's id in its params (saved with the layout), so a reload reattaches to the same shell.
-import { FitAddon } from '@xterm/addon-fit';
-import { Terminal } from '@xterm/xterm';
-import '@xterm/xterm/css/xterm.css';
+import { makeXterm } from '../../ui/xterm';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 import { TerminalConnection } from './connection';
 
-const THEME = { background: '#1e1e1e', foreground: '#cccccc', selectionBackground: '#264f78' };
-
-function makeTerminal(host: HTMLElement): { term: Terminal; fit: () => void } {
-  const term = new Terminal({
-    cursorBlink: true,
-    fontFamily: "ui-monospace, 'SF Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
-    fontSize: 13,
-    scrollback: 10_000,
-    theme: THEME,
-  });
-  const addon = new FitAddon();
-  term.loadAddon(addon);
-  term.open(host);
-  // A hidden panel has no size; fitting it then would shrink the terminal to nothing.
-  const fit = () => host.clientWidth > 0 && host.clientHeight > 0 && addon.fit();
-  fit();
-  return { term, fit };
-}
+const makeTerminal = (host: HTMLElement) => makeXterm(host, { cursorBlink: true, fontSize: 13, scrollback: 10_000 });
 
 function TerminalView({ api, params }: PanelProps) {
   const host = useRef<HTMLDivElement>(null);
