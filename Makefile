@@ -13,7 +13,7 @@ setup: $(STAMP) $(UI_OUT)
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,train,llm]'
+	$(PY) -m pip install -q -e '.[dev,train,llm,ray]'
 	touch $(STAMP)
 
 $(NODE_STAMP): webui/package-lock.json
