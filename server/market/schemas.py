@@ -1,0 +1,91 @@
+"""Payloads of the market API (docs/api.md, "Market")."""
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from server.market.package import (
+    PACKAGE_ID,
+    VERSION,
+    FileEntry,
+    InputSpec,
+    Metrics,
+    OutputSpec,
+    ShortText,
+)
+
+SourceName = Annotated[str, Field(min_length=1, max_length=100)]
+ProjectPath = Annotated[str, Field(min_length=1, max_length=4096)]
+
+
+class EntryFields(BaseModel):
+    id: str
+    name: str
+    task: str
+    summary: str
+    source: str
+    latest: str
+    size_bytes: int | None = None
+    accuracy: float | None = None
+    latency_ms: float | None = None
+
+
+class MarketEntry(EntryFields):
+    """One package as one source offers it (the same id in two sources is two entries)."""
+
+    versions: list[str]
+
+
+class VersionInfo(BaseModel):
+    version: str
+    published_at: datetime | None = None
+    publisher: str | None = None
+    deprecated: bool = False
+    metrics: Metrics
+    files: list[FileEntry]
+    lineage: dict[str, Any] | None = None
+    inputs: list[InputSpec]
+    outputs: list[OutputSpec]
+    license: str
+    authors: list[str]
+
+
+class MarketCard(EntryFields):
+    """A package's page: its README (of the latest version) and every version in full."""
+
+    readme: str
+    versions: list[VersionInfo]
+
+
+class InstallRequest(BaseModel):
+    """Install into an existing project (``project_id``) or a new one (``new_project``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: SourceName | None = None
+    project_id: str | None = Field(default=None, max_length=64)
+    new_project: ShortText | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _one_target(self) -> "InstallRequest":
+        if (self.project_id is None) == (self.new_project is None):
+            raise ValueError("give exactly one of project_id and new_project")
+        return self
+
+
+class InstallResult(BaseModel):
+    project_id: str
+    files: list[str]
+    demo: str | None = None
+
+
+class PublishRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=PACKAGE_ID)
+    version: str = Field(pattern=VERSION)
+    files: list[ProjectPath] = Field(min_length=1, max_length=1000)
+    name: ShortText | None = None
+    task: ShortText | None = None
+    summary: Annotated[str, Field(max_length=1000)] | None = None
