@@ -1,0 +1,93 @@
+"""Writing lineage links: each service that makes or uses files reports here with one call.
+
+Files are keyed by their sha256, so a link still finds a file after a rename or a restart.
+"""
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from server.core.errors import AppError
+from server.files.paths import relative, resolve
+from server.lineage.models import LineageLink
+from server.modeltools.models import ToolRun
+from server.training.cloud_watch import load_state
+from server.training.logfile import read_metrics
+from server.training.models import Job
+
+CHUNK = 1 << 20
+MAX_JOB_FILES = 2000
+# Argument fields of a tool run that name a model file it read.
+USED_ARGS = ("model", "reference", "other")
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _link(session: Session, project_id: str, role: str, kind: str, ref_id: str, root: str,
+          path: Path, facts: dict[str, Any]) -> None:
+    """Add one link unless the same one is there (a job's outputs, then its pulled copy)."""
+    try:
+        sha, size = file_sha256(path), path.stat().st_size
+    except OSError:
+        return  # gone since the run ended: nothing to key it by
+    query = select(LineageLink).where(
+        LineageLink.project_id == project_id, LineageLink.sha256 == sha, LineageLink.role == role,
+        LineageLink.kind == kind, LineageLink.ref_id == ref_id)
+    if session.exec(query).first() is not None:
+        return
+    session.add(LineageLink(project_id=project_id, sha256=sha, role=role, kind=kind,
+                            ref_id=ref_id, path_at_time=relative(root, path), size=size,
+                            facts=facts))
+
+
+def _project_file(root: str, rel: Any) -> Path | None:
+    if not isinstance(rel, str):
+        return None
+    try:
+        path = resolve(root, rel)
+    except AppError:
+        return None
+    return path if path.is_file() else None
+
+
+def record_tool_run(engine: Engine, run: ToolRun, root: str) -> None:
+    """A finished run: the model files it read, and the file it wrote."""
+    if run.status != "succeeded":
+        return
+    used = [_project_file(root, run.args.get(name)) for name in USED_ARGS]
+    made = _project_file(root, (run.result or {}).get("output"))
+    with Session(engine) as session:
+        for path in filter(None, used):
+            _link(session, run.project_id, "used", "tool_run", run.id, root, path, {})
+        if made is not None:
+            _link(session, run.project_id, "made", "tool_run", run.id, root, made, {})
+        session.commit()
+
+
+def job_facts(job_dir: Path) -> dict[str, Any]:
+    """What a job's own folder says of it: its last metrics and, for a cloud job, its id there."""
+    points = read_metrics(job_dir)
+    cloud = load_state(job_dir) if job_dir.is_dir() else None
+    return {"metrics": points[-1] if points else {},
+            "cloud_job_id": cloud.cloud_job_id if cloud else None}
+
+
+def record_job_files(session: Session, job: Job, root: str, folder: Path, job_dir: Path) -> None:
+    """Every file a job left in ``folder`` (its outputs, or its pulled artifacts); ``job_dir`` is
+    the job's folder in the data dir (metrics, cloud state)."""
+    if not folder.is_dir():
+        return
+    facts = job_facts(job_dir)
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+    for path in files[:MAX_JOB_FILES]:
+        _link(session, job.project_id, "made", "job", job.id, root, path, facts)
+    session.commit()
