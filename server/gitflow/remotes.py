@@ -8,6 +8,7 @@ non-fast-forward) is an error carrying the remote's reason and moves no remote-t
 
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
@@ -23,7 +24,9 @@ from dulwich.repo import Repo
 
 from server.core.errors import BadGateway, Conflict, Forbidden, Invalid, NotFound, Unavailable
 from server.gitflow.branches import HEADS, REMOTES, branch_ref
+from server.gitflow.cliclone import Cancelled, clone_with_git
 from server.gitflow.commits import identity
+from server.gitflow.gitcli import OnStep, Step, parse_progress
 from server.gitflow.merge import MergeOutcome, merge_into_head
 from server.gitflow.models import FetchResult, PushResult, Remote
 from server.gitflow.repo import SafeRepo
@@ -283,8 +286,16 @@ def clone(
     timeout: float = 30.0,
     progress: Progress | None = None,
     policy: UrlPolicy = UNRESTRICTED,
+    on_step: OnStep | None = None,
+    cancel: threading.Event | None = None,
 ) -> str | None:
-    """Clone ``url`` into the new or empty folder ``dest``; returns the checked-out branch."""
+    """Clone ``url`` into the new or empty folder ``dest``; returns the checked-out branch.
+
+    ``git clone`` does the work (``cliclone.py``), except for callers whose URL policy is
+    restricted: their connections must each be checked (``urlpolicy.py``), which only our own
+    transport can do. ``on_step`` gets parsed progress, ``progress`` its text; setting ``cancel``
+    stops the transfer. Whatever the outcome but success, the folder is removed again.
+    """
     policy.check(url)
     clean, url_user, url_password = split_credentials(check_url(url))
     folder = Path(dest)
@@ -292,16 +303,35 @@ def clone(
         raise Conflict("the destination folder is not empty", code="folder_not_empty")
     created = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
+    credentials = (username or url_user, password or url_password)
+    steps = _step_sink(on_step, progress, cancel)
     try:
+        if not policy.restricted:
+            return clone_with_git(clean, folder, credentials, timeout, steps, cancel)
         repo = SafeRepo.init(str(folder))
         try:
-            credentials = (username or url_user, password or url_password)
-            return _clone_into(repo, clean, credentials, timeout, progress, policy)
+            return _clone_into(repo, clean, credentials, timeout, _texts(steps), policy)
         finally:
             repo.close()
     except BaseException:
         shutil.rmtree(folder) if created else _empty_folder(folder)
         raise
+
+
+def _texts(steps: OnStep) -> Progress:
+    return lambda text: steps(parse_progress(text))
+
+
+def _step_sink(on_step: OnStep | None, progress: Progress | None, cancel: threading.Event | None) -> OnStep:
+    def sink(step: Step) -> None:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        if on_step is not None:
+            on_step(step)
+        if progress is not None:
+            progress(step.text)
+
+    return sink
 
 
 def _clone_into(

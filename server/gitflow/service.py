@@ -6,6 +6,7 @@ run outside the lock; only the ref updates that follow them take it.
 """
 
 import os
+import threading
 from pathlib import Path
 
 from server.gitflow import blame as blame_ops
@@ -15,6 +16,7 @@ from server.gitflow import conflicts as conflict_ops
 from server.gitflow import remotes as remote_ops
 from server.gitflow import stash as stash_ops
 from server.gitflow.diff import commit_file_diff, file_diff
+from server.gitflow.gitcli import OnStep
 from server.gitflow.labels import list_refs
 from server.gitflow.models import (
     Blame,
@@ -268,7 +270,9 @@ def clone(
     timeout: float = DEFAULT_TIMEOUT,
     progress: Progress | None = None,
     policy: UrlPolicy = UNRESTRICTED,
+    on_step: OnStep | None = None,
+    cancel: threading.Event | None = None,
 ) -> str | None:
     """Clone into a new (or empty) folder; returns the checked-out branch, if any."""
     with write_lock(Path(dest)):
-        return remote_ops.clone(url, dest, username, password, timeout, progress, policy)
+        return remote_ops.clone(url, dest, username, password, timeout, progress, policy, on_step, cancel)
