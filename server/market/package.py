@@ -60,8 +60,8 @@ class InputSpec(BaseModel):
     dtype: ShortText = "float32"
     layout: ShortText | None = None
     size: list[int] | None = Field(default=None, max_length=4)
-    mean: list[float] | None = Field(default=None, max_length=16)
-    std: list[float] | None = Field(default=None, max_length=16)
+    mean: list[float] | None = Field(default=None, max_length=4096)
+    std: list[float] | None = Field(default=None, max_length=4096)
     description: Annotated[str, Field(max_length=1000)] = ""
 
 
