@@ -66,7 +66,8 @@ class InputSpec(BaseModel):
 
 
 class OutputSpec(BaseModel):
-    """One model output and how to read it (class labels inline or in a listed file)."""
+    """One model output and how to read it: class labels (inline or in a listed file) or a
+    score threshold."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -75,6 +76,7 @@ class OutputSpec(BaseModel):
     dtype: ShortText = "float32"
     labels: list[ShortText] | None = Field(default=None, max_length=100_000)
     labels_file: str | None = Field(default=None, max_length=1024)
+    threshold: float | None = None  # a score above it is the positive answer (anomaly)
     description: Annotated[str, Field(max_length=1000)] = ""
 
 

@@ -39,10 +39,10 @@ def classifier(name: str, input_shape: list[int], layers: Sequence[tuple[np.ndar
         weights[f"w{index}"], weights[f"b{index}"] = weight, bias
         nodes.append(helper.make_node("Gemm", [f"h{index}", f"w{index}", f"b{index}"],
                                       [f"z{index}"]))
-        last = index == len(layers) - 1
-        nodes.append(helper.make_node("Softmax" if last else "Relu", [f"z{index}"],
-                                      ["probabilities" if last else f"h{index + 1}"],
-                                      **({"axis": 1} if last else {})))
+        if index == len(layers) - 1:
+            nodes.append(helper.make_node("Softmax", [f"z{index}"], ["probabilities"], axis=1))
+        else:
+            nodes.append(helper.make_node("Relu", [f"z{index}"], [f"h{index + 1}"]))
     return _model(nodes, weights, name, [("input", input_shape)],
                   [("probabilities", [input_shape[0], classes])])
 
