@@ -3,11 +3,37 @@
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+class MarketSource(BaseModel):
+    """One remote algorithm catalog an admin configured (docs/market.md, "Remote catalogs")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
+    kind: Literal["http", "git", "hub"]
+    url: str = Field(min_length=1, max_length=2048)
+    org: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
+    ref: str | None = Field(default=None, max_length=255)
+    refresh_seconds: float = Field(default=300.0, ge=0)
+    timeout: float = Field(default=30.0, gt=0)
+
+    @model_validator(mode="after")
+    def _fits_kind(self) -> "MarketSource":
+        scheme = self.url.split("://", 1)[0].lower() if "://" in self.url else ""
+        schemes = ("http", "https", "git", "file") if self.kind == "git" else ("http", "https")
+        if scheme not in schemes:
+            raise ValueError(f"a {self.kind} source's url must start with one of {', '.join(schemes)}://")
+        if self.name in ("builtin", "registry"):
+            raise ValueError(f"{self.name!r} names a built-in source")
+        if (self.kind == "hub") != (self.org is not None):
+            raise ValueError("org is required for a hub source and only for one")
+        return self
 
 
 class Settings(BaseSettings):
@@ -47,6 +73,15 @@ class Settings(BaseSettings):
     trusted_proxies: list[str] = Field(default_factory=list)
     certfile: Path | None = None
     keyfile: Path | None = None
+    # Remote algorithm catalogs: a JSON list of MarketSource objects (docs/market.md).
+    market_sources: list[MarketSource] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique_market_sources(self) -> "Settings":
+        names = [source.name for source in self.market_sources]
+        if len(names) != len(set(names)):
+            raise ValueError("MNNWB_MARKET_SOURCES names a source twice")
+        return self
 
     @property
     def db_url(self) -> str:

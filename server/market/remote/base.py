@@ -1,0 +1,49 @@
+"""The one interface the market lists and installs remote packages through.
+
+Each configured source (``Settings.market_sources``) becomes one ``Catalog``: an HTTP(S)
+``index.json`` with its files, a Git repository of packages, or a Hugging Face-style hub
+organisation. ``download`` writes nothing into ``dest`` unless every file matched its sha256.
+"""
+
+from pathlib import Path
+from typing import Protocol
+
+from server.core.config import MarketSource, Settings
+from server.market.package import PackageManifest
+from server.market.remote.git_repo import GitCatalog
+from server.market.remote.http_index import HttpCatalog
+from server.market.remote.hub import HubCatalog
+from server.market.remote.listing import CatalogKind
+
+
+class Catalog(Protocol):
+    name: str
+    kind: CatalogKind
+
+    def entries(self) -> list[PackageManifest]:
+        """Every version of every package the source offers (cached for ``refresh_seconds``)."""
+        ...
+
+    def download(self, id: str, version: str, dest: Path) -> Path:
+        """Fill the folder ``dest`` (absent or empty) with ``algorithm.toml`` and every file it
+        lists, each verified; on any failure ``dest`` is left as it was."""
+        ...
+
+
+def cache_dir(settings: Settings, source: MarketSource) -> Path:
+    """Where a source keeps its index, clone and partial downloads."""
+    return settings.data_dir / "market-cache" / source.name
+
+
+def catalog_for(settings: Settings, source: MarketSource) -> Catalog:
+    cache = cache_dir(settings, source)
+    if source.kind == "http":
+        return HttpCatalog(source, cache)
+    if source.kind == "git":
+        return GitCatalog(source, cache)
+    return HubCatalog(source, cache)
+
+
+def catalogs_from_settings(settings: Settings) -> list[Catalog]:
+    """One catalog per entry of ``MNNWB_MARKET_SOURCES``, in the order configured."""
+    return [catalog_for(settings, source) for source in settings.market_sources]

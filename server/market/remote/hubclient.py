@@ -1,0 +1,47 @@
+"""``huggingface_hub`` kept to the configured hub endpoints.
+
+The library shares one HTTP client per process. Ours sends requests only to the endpoints of
+configured hub sources (every other host is refused as if offline, whatever ``HF_HUB_OFFLINE``
+says), takes no proxy or ``.netrc`` from the environment, and never sends a token. Telemetry is
+off, which also stops the library from fetching its agent list from huggingface.co and caching it
+under ``~/.cache/huggingface``. Files are not downloaded through the library (see hub.py).
+"""
+
+import threading
+from urllib.parse import urlsplit
+
+import httpx2
+from huggingface_hub import HfApi, constants, set_client_factory
+from huggingface_hub.errors import OfflineModeIsEnabled
+
+_allowed: set[str] = set()
+_lock = threading.Lock()
+_installed = False
+TIMEOUT = 30.0
+
+
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{(parts.netloc or '').lower()}"
+
+
+def _only_configured(request: httpx2.Request) -> None:
+    if origin(str(request.url)) not in _allowed:
+        raise OfflineModeIsEnabled(f"{request.url.host} is not a configured hub endpoint")
+
+
+def _client() -> httpx2.Client:
+    return httpx2.Client(event_hooks={"request": [_only_configured]}, follow_redirects=True,
+                         timeout=TIMEOUT, trust_env=False)
+
+
+def hub_api(endpoint: str) -> HfApi:
+    """An ``HfApi`` for ``endpoint``, the library's client restricted as described above."""
+    global _installed
+    with _lock:
+        _allowed.add(origin(endpoint))
+        constants.HF_HUB_DISABLE_TELEMETRY = True
+        if not _installed:
+            set_client_factory(_client)
+            _installed = True
+    return HfApi(endpoint=endpoint, token=False, library_name="mnn-workbench")

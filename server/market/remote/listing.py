@@ -1,0 +1,66 @@
+"""What every catalog keeps between refreshes: its packages by (id, version), with how to fetch."""
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Generic, Literal, TypeVar
+
+from server.core.errors import AppError, NotFound
+from server.market.package import PackageManifest
+
+log = logging.getLogger(__name__)
+Where = TypeVar("Where")
+CatalogKind = Literal["http", "git", "hub"]
+
+
+@dataclass(frozen=True)
+class Listed(Generic[Where]):
+    """One package version: its manifest, the manifest's text, and where its files are."""
+
+    manifest: PackageManifest
+    text: str
+    where: Where
+
+
+@dataclass
+class Listing(Generic[Where]):
+    """A source's packages, re-read when older than ``refresh_seconds``."""
+
+    source: str
+    refresh_seconds: float
+    load: Callable[[], dict[tuple[str, str], Listed[Where]]]
+    _items: dict[tuple[str, str], Listed[Where]] | None = None
+    _loaded_at: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def items(self) -> dict[tuple[str, str], Listed[Where]]:
+        with self._lock:
+            stale = time.monotonic() - self._loaded_at >= self.refresh_seconds
+            if self._items is None or stale:
+                self._items = self.load()
+                self._loaded_at = time.monotonic()
+            return self._items
+
+    def get(self, package_id: str, version: str) -> Listed[Where]:
+        found = self.items().get((package_id, version))
+        if found is None:
+            raise NotFound(f"the catalog {self.source} has no {package_id} {version}",
+                           code="package_not_found")
+        return found
+
+
+def add_listed(found: dict[tuple[str, str], Listed[Where]], source: str, what: str,
+               make: Callable[[], Listed[Where]]) -> None:
+    """Add one package version; a bad one is logged and left out, the rest still list."""
+    try:
+        listed = make()
+    except AppError as exc:
+        log.warning("catalog %s: %s left out: %s", source, what, exc.detail)
+        return
+    key = (listed.manifest.id, listed.manifest.version)
+    if key in found:
+        log.warning("catalog %s: %s %s is offered twice; the first is kept", source, *key)
+        return
+    found[key] = listed
