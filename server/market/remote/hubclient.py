@@ -1,20 +1,22 @@
 """``huggingface_hub`` kept to the configured hub endpoints.
 
 The library shares one HTTP client per process. Ours sends requests only to the endpoints of
-configured hub sources (every other host is refused as if offline, whatever ``HF_HUB_OFFLINE``
-says), takes no proxy or ``.netrc`` from the environment, and never sends a token. Telemetry is
-off, which also stops the library from fetching its agent list from huggingface.co and caching it
-under ``~/.cache/huggingface``. Files are not downloaded through the library (see hub.py).
+configured hub sources and to where they redirect (every other host is refused as if offline,
+whatever ``HF_HUB_OFFLINE`` says), takes no proxy or ``.netrc`` from the environment, and never
+sends a token. Telemetry is off, which also stops the library from fetching its agent list from
+huggingface.co and caching it under ``~/.cache/huggingface``. Files are not downloaded through
+the library (see hub.py).
 """
 
 import threading
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx2
 from huggingface_hub import HfApi, constants, set_client_factory
 from huggingface_hub.errors import OfflineModeIsEnabled
 
 _allowed: set[str] = set()
+_redirected: set[str] = set()
 _lock = threading.Lock()
 _installed = False
 TIMEOUT = 30.0
@@ -26,13 +28,20 @@ def origin(url: str) -> str:
 
 
 def _only_configured(request: httpx2.Request) -> None:
-    if origin(str(request.url)) not in _allowed:
+    if origin(str(request.url)) not in _allowed | _redirected:
         raise OfflineModeIsEnabled(f"{request.url.host} is not a configured hub endpoint")
 
 
+def _note_redirect(response: httpx2.Response) -> None:
+    """An endpoint may send its files elsewhere (a CDN): that host is then reachable too."""
+    source = str(response.request.url)
+    if response.has_redirect_location and origin(source) in _allowed:
+        _redirected.add(origin(urljoin(source, response.headers["Location"])))
+
+
 def _client() -> httpx2.Client:
-    return httpx2.Client(event_hooks={"request": [_only_configured]}, follow_redirects=True,
-                         timeout=TIMEOUT, trust_env=False)
+    return httpx2.Client(event_hooks={"request": [_only_configured], "response": [_note_redirect]},
+                         follow_redirects=True, timeout=TIMEOUT, trust_env=False)
 
 
 def hub_api(endpoint: str) -> HfApi:

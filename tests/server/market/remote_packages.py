@@ -1,0 +1,24 @@
+"""Small algorithm packages written to folders, as a catalog publisher would lay them out."""
+
+from pathlib import Path
+
+from server.market.package import MANIFEST_NAME, PackageManifest, dump_manifest, file_entry
+
+FILES = {
+    "model.mnn": ("model", bytes(range(256)) * 40),
+    "demo.py": ("demo", b"print('hello from the demo')\n"),
+    "README.md": ("readme", b"# Tiny\n\nA package for the catalog tests.\n"),
+}
+
+
+def write_package(folder: Path, package_id: str, version: str) -> PackageManifest:
+    """Write the files and an ``algorithm.toml`` listing them with their sha256."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (_, data) in FILES.items():
+        (folder / name).write_bytes(data)
+    manifest = PackageManifest(
+        id=package_id, version=version, name=f"Tiny {package_id}", task="image-classification",
+        summary="a tiny package", license="MIT", authors=["tests"],
+        files=[file_entry(folder, name, role) for name, (role, _) in FILES.items()])  # type: ignore[arg-type]
+    (folder / MANIFEST_NAME).write_text(dump_manifest(manifest), encoding="utf-8")
+    return manifest
