@@ -14,6 +14,7 @@ from server.core.errors import AppError
 from server.files.paths import relative, resolve
 from server.lineage.models import LineageLink
 from server.modeltools.models import ToolRun
+from server.projects.models import Project
 from server.training.cloud_watch import load_state
 from server.training.logfile import read_metrics
 from server.training.models import Job
@@ -91,3 +92,11 @@ def record_job_files(session: Session, job: Job, root: str, folder: Path, job_di
     for path in files[:MAX_JOB_FILES]:
         _link(session, job.project_id, "made", "job", job.id, root, path, facts)
     session.commit()
+
+
+def record_job_outputs(session: Session, job: Job, jobs_dir: Path) -> None:
+    """A local job has ended: the files it wrote under ``<project>/outputs/<job id>/``."""
+    project = session.get(Project, job.project_id)
+    if project is not None:
+        folder = Path(project.path) / "outputs" / job.id
+        record_job_files(session, job, project.path, folder, jobs_dir / job.id)

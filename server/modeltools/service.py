@@ -6,6 +6,8 @@ is published on the project's ``tools`` channel, with progress and log lines in 
 """
 
 import threading
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +19,18 @@ from server.core.config import Settings
 from server.core.db import utcnow
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
+from server.lineage.record import record_tool_run
 from server.modeltools import prepare
 from server.modeltools.models import ACTIVE, ToolLog, ToolRun, ToolRunPublic
 from server.modeltools.pool import RunHandle, WorkerPool
 from server.modeltools.progress import parse as parse_progress
-from server.modeltools.runner import Limits, Outcome, WorkerSpec
+from server.modeltools.runner import Limits, LineHandler, Outcome, WorkerSpec
 from server.projects import service as projects
 from server.projects.models import Project
 from server.users.models import User
 
+# (project id, project folder, worker arguments, cancel, on_line) -> the run's outcome
+DeviceRun = Callable[[str, str, dict[str, Any], threading.Event, LineHandler | None], Outcome]
 MAX_LOG_EVENTS = 2000
 DEFAULT_WORKERS = 2
 LOG_PAGE_BYTES = 256 * 1024
@@ -52,6 +57,8 @@ class ToolManager:
         self._pool = WorkerPool(size=workers, limits=self._limits)
         self._handles: dict[str, RunHandle] = {}
         self._lock = threading.Lock()
+        # tool → how a run with a ``device_id`` is done on that device (set up with the devices)
+        self.remote: dict[str, DeviceRun] = {}
 
     def reconcile(self) -> int:
         """Runs left queued or running by a previous server become failed; returns how many."""
@@ -85,10 +92,12 @@ class ToolManager:
         public = to_public(run)
         self._publish(public)
         spec = WorkerSpec(tool, worker, self._runs_dir / run.id, self._limits)
+        device_run = self.remote.get(tool) if worker.get("device_id") else None
         handle = self._pool.submit(
             spec,
             on_start=lambda: self._started(run.id),
             on_line=_LineRelay(self._hub, project.id, run.id),
+            remote=device_run and partial(device_run, project.id, project.path, worker),
         )
         with self._lock:
             self._handles[run.id] = handle
@@ -125,6 +134,8 @@ class ToolManager:
             error=(outcome.error or None) and outcome.error[:8000],
             finished_at=utcnow(),
         )
+        if run is not None:
+            record_tool_run(self._engine, run, root)
         output = (result or {}).get("output")
         if run is not None and isinstance(output, str):
             change = {"kind": "added", "path": output}

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel
@@ -20,6 +20,7 @@ from sqlmodel import Session
 
 from server.core.errors import Conflict
 from server.core.events import EventHub
+from server.lineage.record import record_job_files
 from server.projects import service as projects
 from server.training.cloud import DownloadedFile, DownloadProgress
 from server.training.cloud.artifacts import ProgressCallback
@@ -36,6 +37,7 @@ class PulledFile(BaseModel):
     path: str
     size: int
     crc64: str
+    sha256: str | None = None
     skipped: bool = False
 
 
@@ -43,6 +45,13 @@ class ArtifactsPulled(BaseModel):
     job_id: str
     folder: str  # project-relative
     files: list[PulledFile]
+
+
+@runtime_checkable
+class Fetches(Protocol):
+    """A runner whose artifacts are fetched with sha256 checks (the Ray runner)."""
+
+    def fetch(self, job_id: str, dest: Path, progress: ProgressCallback) -> list[Any]: ...
 
 
 @runtime_checkable
@@ -122,11 +131,15 @@ def pull_artifacts(jobs: JobManager, hub: EventHub, session: Session, user: User
     report = throttled_progress(hub, project.id, job.id)
     runner = jobs.runners.get(job.backend)
     with pull_lock(jobs.jobs_dir / job.id):
-        if isinstance(runner, Downloads):
+        if isinstance(runner, Fetches):
+            files = [PulledFile.model_validate(f, from_attributes=True)
+                     for f in runner.fetch(job.id, dest, report)]
+        elif isinstance(runner, Downloads):
             files = [PulledFile(path=f.path, size=f.size, crc64=f.crc64, skipped=f.skipped)
                      for f in runner.download(job.id, dest, report)]
         else:
             files = copy_outputs(Path(project.path) / "outputs" / job.id, dest, report)
+    record_job_files(session, job, project.path, dest, jobs.jobs_dir / job.id)
     result = ArtifactsPulled(job_id=job.id, folder=f"{ARTIFACTS_DIR}/{job.id}", files=files)
     hub.publish(project.id, "jobs", "artifacts.pulled", result.model_dump())
     return result

@@ -21,6 +21,7 @@ from server.core.db import utcnow
 from server.core.errors import AppError, Conflict, Invalid, NotFound, Unavailable
 from server.core.events import EventHub
 from server.gitflow.urlpolicy import UrlPolicy
+from server.lineage.record import record_job_outputs
 from server.projects import service as projects
 from server.projects.models import Project
 from server.projects.templates import get_template
@@ -127,6 +128,8 @@ class JobManager:
                     setattr(job, name, value)
             session.add(job)
             session.commit()
+            if change.status not in ACTIVE_STATUSES:
+                record_job_outputs(session, job, self.jobs_dir)
             public = to_public(job)
         if change.status not in ACTIVE_STATUSES:  # runners send the last log batch before this
             self._project_of.pop(job_id, None)

@@ -68,6 +68,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/api/tool-runs/{rid}"): "viewer",
     ("POST", "/api/tool-runs/{rid}/cancel"): "editor",
     ("GET", "/api/projects/{pid}/tool-runs"): "viewer",
+    ("GET", "/api/projects/{pid}/lineage"): "viewer",
     ("GET", "/api/tool-runs/{rid}/log"): "viewer",
     ("WS", "/api/projects/{pid}/ws"): "viewer",
     ("GET", "/api/devices"): "signed-in",
