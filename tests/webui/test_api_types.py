@@ -37,11 +37,16 @@ RESPONSES = {
     "FileContent": "FileContent", "SaveResult": "Saved", "UiState": "UiState",
     "ConflictChunk": "ConflictChunk", "ConflictFile": "ConflictFile", "ChatAnswer": "ChatAnswer",
     "EmbedAnswer": "EmbedAnswer", "Blame": "Blame", "BlameRange": "BlameRange",
+    "LineageGraph": "LineageGraph", "LineageNode": "LineageNode", "LineageEdge": "LineageEdge",
+    "MarketEntry": "MarketEntry", "MarketCard": "MarketCard", "VersionInfo": "VersionInfo",
+    "PackageFile": "FileEntry", "PackageMetrics": "Metrics", "LatencyFigure": "LatencyFigure",
+    "InstallResult": "InstallResult",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
     "PaiDlcSettingsUpdate": "PaiDlcSettingsUpdate", "ChatRequest": "ChatRequest", "ChatMessage": "Message",
     "ChatSampler": "Sampler", "EmbedRequest": "EmbedRequest",
+    "InstallRequest": "InstallRequest", "PublishRequest": "PublishRequest",
 }
 NOT_HTTP_PAYLOADS = {
     # websocket events and device messages (docs/api.md, docs/protocol.md)
@@ -55,6 +60,7 @@ NOT_HTTP_PAYLOADS = {
     "BenchmarkResult",
     # shared pieces, client options and page data
     "Credentials", "PaiDlcOptions", "NotPushed", "RequestOptions", "ConflictBody", "PageConfig",
+    "MarketQuery",
 }
 
 

@@ -1,0 +1,103 @@
+// The algorithm market: entries of every source, a package's card, install, publish (docs/market.md).
+import { request } from './client';
+import type { LineageGraph } from './lineage';
+
+export interface MarketEntry {
+  id: string;
+  name: string;
+  task: string;
+  summary: string;
+  /** 'builtin', 'registry', or a configured catalog's name */
+  source: string;
+  latest: string;
+  versions: string[];
+  size_bytes?: number | null;
+  accuracy?: number | null;
+  latency_ms?: number | null;
+}
+
+export interface PackageFile {
+  path: string;
+  sha256: string;
+  size: number;
+  role?: string;
+}
+
+export interface LatencyFigure {
+  device: string;
+  threads?: number;
+  median_ms: number;
+  runs?: number;
+}
+
+export interface PackageMetrics {
+  accuracy?: number | null;
+  eval_set?: string | null;
+  size_bytes?: number | null;
+  latency?: LatencyFigure[];
+}
+
+export interface VersionInfo {
+  version: string;
+  published_at?: string | null;
+  publisher?: string | null;
+  deprecated?: boolean;
+  metrics: PackageMetrics;
+  files: PackageFile[];
+  lineage?: LineageGraph | null;
+  license: string;
+  authors: string[];
+}
+
+export interface MarketCard {
+  id: string;
+  name: string;
+  task: string;
+  summary: string;
+  source: string;
+  latest: string;
+  readme: string;
+  versions: VersionInfo[];
+}
+
+/** Exactly one of `project_id` and `new_project`. */
+export interface InstallRequest {
+  source?: string;
+  project_id?: string;
+  new_project?: string;
+}
+
+export interface InstallResult {
+  project_id: string;
+  files: string[];
+  demo?: string | null;
+}
+
+export interface PublishRequest {
+  id: string;
+  version: string;
+  files: string[];
+  name?: string;
+  task?: string;
+  summary?: string;
+}
+
+export interface MarketQuery {
+  q?: string;
+  task?: string;
+  source?: string;
+}
+
+const enc = encodeURIComponent;
+
+export const listMarket = (query: MarketQuery = {}) =>
+  request<MarketEntry[]>('GET', '/api/market', { query: { ...query } });
+
+export const getCard = (id: string, source?: string) =>
+  request<MarketCard>('GET', `/api/market/${enc(id)}`, { query: { source } });
+
+export const installVersion = (id: string, version: string, body: InstallRequest) =>
+  request<InstallResult>('POST', `/api/market/${enc(id)}/versions/${enc(version)}/install`, { json: body });
+
+export const publishModel = (pid: string, body: PublishRequest) =>
+  request<VersionInfo>('POST', `/api/projects/${enc(pid)}/publish`, { json: body });
