@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     team_terminal: bool = False
     # A terminal whose tab went away keeps running this long for the tab to come back.
     terminal_keep_seconds: float = 600.0
+    # A project's language server outlives its last connection this long (a tab reload).
+    lsp_keep_seconds: float = 60.0
     ws_queue_size: int = 1000
     replay_size: int = 2000
     webui_dist: Path = REPO_ROOT / "webui" / "dist"

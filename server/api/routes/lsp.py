@@ -3,7 +3,7 @@
 from fastapi import APIRouter, WebSocket
 
 from server.core.errors import AppError
-from server.lsp import bridge
+from server.lsp.bridge import LanguageServerBridge
 from server.lsp.service import plan_for
 
 router = APIRouter()
@@ -18,5 +18,4 @@ async def language_server_socket(websocket: WebSocket, pid: str) -> None:
         await websocket.close(1008, exc.detail)
         return
     await websocket.accept()
-    process = await bridge.start(plan)
-    await bridge.LanguageServerBridge(websocket, plan).run(process)
+    await LanguageServerBridge(websocket, plan, pid).run(websocket.app.state.language_servers)

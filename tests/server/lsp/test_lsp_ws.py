@@ -2,11 +2,14 @@
 are refused."""
 
 import json
+import os
 from pathlib import Path
 
 from starlette.websockets import WebSocketDisconnect
 
+from tests.conftest import make_client
 from tests.server.team.conftest import Team
+from tests.waiting import wait_until
 
 WS = "ws://127.0.0.1:8765"
 
@@ -93,3 +96,56 @@ def test_viewers_get_no_language_server(team: Team):
             assert closed.code == 1008
             opened = False
         assert opened is allowed, who
+
+
+def _language_servers(folder: str) -> set[int]:
+    """Process ids of the pylsp processes running in ``folder``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue  # not a process, or it ended meanwhile
+        if b"pylsp" in argv and cwd == os.path.realpath(folder):
+            found.add(int(entry.name))
+    return found
+
+
+def _complete_os_path(rpc: Rpc, uri: str) -> list[str]:
+    completion = rpc.call("textDocument/completion", {
+        "textDocument": {"uri": uri}, "position": {"line": 1, "character": 5}})
+    items = completion["items"] if isinstance(completion, dict) else completion
+    return [item["label"] for item in items]
+
+
+def test_two_connections_share_one_language_server_until_both_leave(settings):
+    settings.lsp_keep_seconds = 1.0
+    with make_client(settings) as client:
+        project = client.post("/api/projects", json={"name": "shared", "template": "empty"}).json()
+        _share_and_leave(client, project)
+
+
+def _share_and_leave(client, project: dict) -> None:
+    url = f"{WS}/api/projects/{project['id']}/lsp"
+    with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
+        one, root = _start(first)
+        two, _ = _start(second)
+        uri = f"{root}/shared.py"
+        opened = {"uri": uri, "languageId": "python", "version": 1, "text": "import os\nos.pa\n"}
+        one.notify("textDocument/didOpen", {"textDocument": opened})
+        two.notify("textDocument/didOpen", {"textDocument": opened})
+        assert "path" in _complete_os_path(one, uri)
+        two.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        # The first connection still has it open: the server still knows the document.
+        assert "path" in _complete_os_path(one, uri)
+        assert "path" in _complete_os_path(two, uri)  # ids 1, 2 on both sockets, each answered
+        processes = _language_servers(project["path"])
+        assert len(processes) == 1, processes
+        first.close()
+        # The last connection that had the document open left: the server closed it.
+        wait_until(lambda: not _complete_os_path(two, uri), what="the document to close")
+        two.notify("textDocument/didOpen", {"textDocument": opened})
+        assert "path" in _complete_os_path(two, uri)
+        assert _language_servers(project["path"]) == processes
+    wait_until(lambda: not _language_servers(project["path"]), what="the language server to end")
