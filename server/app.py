@@ -25,13 +25,10 @@ from server.files import service as files_service
 from server.files.watch import FileWatchers
 from server.gitflow import fsmonitor
 from server.llm.chat import ChatManager
-from server.llm.device import DeviceLlm
 from server.lsp.manager import LanguageServers
 from server.modeltools.service import create_tool_manager
-from server.projects.cloning import CloneJobs, drop_abandoned
 from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
-from server.training.ray.setup import register_ray
 from server.training.service import JobManager
 from server.users.service import ensure_local_user
 from server.users.throttle import LoginThrottle
@@ -69,13 +66,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.language_servers = LanguageServers(settings.lsp_keep_seconds)
         app.state.chats = ChatManager()
         devices = device_bridge.install(app.state, engine, hub)
-        app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
-        app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
-        drop_abandoned(engine)
-        app.state.clones = CloneJobs(engine, hub)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
-        register_ray(app.state.jobs, engine, hub, settings.data_dir)
         app.state.jobs.start()
         app.state.login_throttle = LoginThrottle(
             settings.login_max_failures, settings.login_max_failures_per_address,
@@ -87,7 +79,6 @@ def create_app(settings: Settings) -> FastAPI:
             await app.state.terminals.close_all()
             await app.state.language_servers.close_all()
             app.state.jobs.close()
-            await run_in_threadpool(app.state.clones.close)
             await run_in_threadpool(app.state.tools.close)
             await run_in_threadpool(app.state.chats.close)
             await app.state.watchers.close()
