@@ -1,10 +1,11 @@
 """Payloads of the market API (docs/api.md, "Market")."""
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from server.lineage.models import LineageGraph
 from server.market.package import (
     PACKAGE_ID,
     VERSION,
@@ -44,7 +45,7 @@ class VersionInfo(BaseModel):
     deprecated: bool = False
     metrics: Metrics
     files: list[FileEntry]
-    lineage: dict[str, Any] | None = None
+    lineage: LineageGraph | None = None
     inputs: list[InputSpec]
     outputs: list[OutputSpec]
     license: str
@@ -89,3 +90,9 @@ class PublishRequest(BaseModel):
     name: ShortText | None = None
     task: ShortText | None = None
     summary: Annotated[str, Field(max_length=1000)] | None = None
+
+
+class DeprecateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    deprecated: bool = True

@@ -69,6 +69,12 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("POST", "/api/tool-runs/{rid}/cancel"): "editor",
     ("GET", "/api/projects/{pid}/tool-runs"): "viewer",
     ("GET", "/api/projects/{pid}/lineage"): "viewer",
+    ("GET", "/api/market"): "signed-in",
+    ("GET", "/api/market/{id}"): "signed-in",
+    ("POST", "/api/market/{id}/versions/{version}/install"): "signed-in",
+    ("POST", "/api/projects/{pid}/publish"): "editor",
+    ("DELETE", "/api/market/{id}/versions/{version}"): "admin",
+    ("POST", "/api/market/{id}/versions/{version}/deprecate"): "admin",
     ("GET", "/api/tool-runs/{rid}/log"): "viewer",
     ("WS", "/api/projects/{pid}/ws"): "viewer",
     ("GET", "/api/devices"): "signed-in",
@@ -91,6 +97,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/api/projects/{pid}/git/blame"): "viewer",
     ("POST", "/api/projects/{pid}/git/resolve"): "editor",
     ("POST", "/api/projects/{pid}/llm/chat"): "editor",
+    ("POST", "/api/projects/{pid}/llm/chat/{chat_id}/stop"): "editor",
     ("POST", "/api/projects/{pid}/llm/embed"): "editor",
     ("GET", "/api/projects/{pid}/git/blob"): "viewer",
     ("POST", "/api/projects/{pid}/git/blob-inspect"): "editor",
@@ -150,6 +157,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
 PROJECT_ROLES = ("viewer", "editor", "owner")
 MEMBERS = ("outsider", "viewer", "editor", "owner")
 PARAMS = {"tool": "inspect", "name": "outsider", "sid": "nosession", "index": "0", "sha": "0" * 40,
+          "id": "nopackage", "version": "0.0.0",
           "tid": "notoken"}
 
 

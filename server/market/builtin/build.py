@@ -57,9 +57,12 @@ def _evaluate(folder: Path, manifest: PackageManifest, trained: Trained) -> tupl
 
 
 def _write_samples(folder: Path, trained: Trained) -> list[FileEntry]:
+    """Held-out samples spread over the whole split, so every kind of answer shows."""
     (folder / "samples").mkdir()
-    np.save(folder / "samples" / "inputs.npy", trained.test_x[:SAMPLES].astype(np.float32))
-    (folder / "samples" / "expected.json").write_text(json.dumps(trained.test_y[:SAMPLES]))
+    picks = np.linspace(0, len(trained.test_y) - 1, SAMPLES).round().astype(int)
+    np.save(folder / "samples" / "inputs.npy", trained.test_x[picks].astype(np.float32))
+    expected = [trained.test_y[i] for i in picks]
+    (folder / "samples" / "expected.json").write_text(json.dumps(expected))
     return [file_entry(folder, "samples/inputs.npy", "sample"),
             file_entry(folder, "samples/expected.json", "sample")]
 

@@ -37,6 +37,8 @@ REQUESTS = [
     ("POST", "/api/projects/{pid}/search/replace/preview",
      {"json": {"query": "x", "replacement": "y", "paths": ["{name}"]}}),
     ("POST", "/api/projects/{pid}/tools/inspect", {"json": {"model": "{name}.onnx"}}),
+    ("POST", "/api/projects/{pid}/publish",
+     {"json": {"id": "long", "version": "1.0.0", "files": ["{name}.mnn"]}}),
 ]
 
 FIRST_COMMIT = {"message": "one", "author": "Ada <ada@example.com>"}

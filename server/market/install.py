@@ -1,0 +1,83 @@
+"""Installing a package into a project: fetched into a staging folder, verified, then moved in.
+
+The package lands in ``market/<id>/`` of the project with its ``algorithm.toml``, so its demo
+runs at once. Nothing reaches the project (and no new project is made) unless every file
+matched its sha256.
+"""
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from sqlmodel import Session
+
+from server.core.config import Settings
+from server.core.errors import Conflict, Invalid
+from server.core.fsutil import storage_errors
+from server.files.paths import resolve
+from server.market import service
+from server.market.package import MANIFEST_NAME, PackageManifest, read_manifest, verify_folder
+from server.market.schemas import InstallRequest, InstallResult
+from server.projects import service as projects
+from server.projects.models import Project, ProjectCreate
+from server.users.models import User
+
+FOLDER = "market"
+
+
+def _staged(session: Session, settings: Settings, id: str, version: str, source: str | None,
+            stage: Path) -> PackageManifest:
+    chosen, manifests = service.find(session, settings, id, source)
+    if version not in {m.version for m in manifests}:
+        raise Invalid(f"{id} has no version {version}", code="version_not_found")
+    folder = chosen.download(id, version, stage / "package")
+    manifest = read_manifest(folder)
+    if (manifest.id, manifest.version) != (id, version):
+        raise Invalid(f"the source sent {manifest.id} {manifest.version}, not {id} {version}",
+                      code="bad_manifest")
+    verify_folder(folder, manifest)
+    return manifest
+
+
+def _target(session: Session, settings: Settings, user: User,
+            body: InstallRequest) -> Project:
+    if body.new_project is not None:
+        return projects.create_project(session, settings, user,
+                                       ProjectCreate(name=body.new_project, template="empty"))
+    return projects.get_project(session, user, body.project_id or "", "write")
+
+
+def _move_in(project: Project, manifest: PackageManifest, folder: Path) -> list[str]:
+    base = resolve(project.path, FOLDER)
+    target = resolve(project.path, f"{FOLDER}/{manifest.id}")
+    if target.exists():
+        raise Conflict(f"{FOLDER}/{manifest.id} already exists in the project",
+                       code="already_installed")
+    with storage_errors(f"{FOLDER}/{manifest.id}"):
+        base.mkdir(exist_ok=True)
+        partial = Path(tempfile.mkdtemp(prefix=f".{manifest.id}.", suffix=".partial", dir=base))
+        try:
+            shutil.copytree(folder, partial, dirs_exist_ok=True)
+            os.replace(partial, target)
+        finally:
+            shutil.rmtree(partial, ignore_errors=True)
+    return [f"{FOLDER}/{manifest.id}/{rel}"
+            for rel in [MANIFEST_NAME, *(entry.path for entry in manifest.files)]]
+
+
+def install(session: Session, settings: Settings, user: User, id: str, version: str,
+            body: InstallRequest) -> InstallResult:
+    if body.project_id is not None:  # the caller's rights are checked before any download
+        projects.get_project(session, user, body.project_id, "write")
+    staging = settings.data_dir / "market" / "staging"
+    staging.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(dir=staging))
+    try:
+        manifest = _staged(session, settings, id, version, body.source, stage)
+        project = _target(session, settings, user, body)
+        files = _move_in(project, manifest, stage / "package")
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    demo = f"{FOLDER}/{manifest.id}/{manifest.demo.entry}" if manifest.demo else None
+    return InstallResult(project_id=project.id, files=files, demo=demo)

@@ -1,0 +1,143 @@
+"""The market: every source's packages in one list, a package's card, installing into projects.
+
+Sources are the built-ins, the team registry and the remote catalogs an admin configured
+(``MNNWB_MARKET_SOURCES``); each offers ``entries()`` and ``download(id, version, dest)``.
+"""
+
+import logging
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Protocol
+
+from sqlmodel import Session
+
+from server.core.config import Settings
+from server.core.errors import AppError, NotFound
+from server.lineage.models import LineageGraph
+from server.market import builtins, registry
+from server.market.models import MarketVersion
+from server.market.package import PackageManifest
+from server.market.remote.base import catalogs_from_settings
+from server.market.schemas import MarketCard, MarketEntry, VersionInfo
+
+log = logging.getLogger(__name__)
+
+
+class Source(Protocol):
+    name: str
+
+    def entries(self) -> list[PackageManifest]: ...
+
+    def download(self, id: str, version: str, dest: Path) -> Path: ...
+
+
+def sources(session: Session, settings: Settings) -> list[Source]:
+    return [builtins.BuiltinSource(settings), registry.RegistrySource(session, settings),
+            *catalogs_from_settings(settings)]
+
+
+def source_named(session: Session, settings: Settings, name: str) -> Source:
+    for source in sources(session, settings):
+        if source.name == name:
+            return source
+    raise NotFound(f"no market source {name!r}", code="source_not_found")
+
+
+def version_key(version: str) -> tuple[tuple[int, int | str], ...]:
+    """Orders ``1.10.0`` after ``1.9.0``; numbers before words at the same place."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"[.+-]", version))
+
+
+def _entries_of(source: Source, strict: bool) -> list[PackageManifest]:
+    try:
+        return source.entries()
+    except AppError as exc:
+        if strict:
+            raise
+        # One unreachable catalog must not hide the others.
+        log.warning("market source %s is unavailable: %s", source.name, exc.detail)
+        return []
+
+
+def _entry(source: str, manifests: list[PackageManifest]) -> MarketEntry:
+    ordered = sorted(manifests, key=lambda m: version_key(m.version))
+    latest = ordered[-1]
+    figures = latest.metrics
+    return MarketEntry(
+        id=latest.id, name=latest.name, task=latest.task, summary=latest.summary, source=source,
+        latest=latest.version, versions=[m.version for m in ordered],
+        size_bytes=figures.size_bytes if figures.size_bytes is not None else latest.size_bytes(),
+        accuracy=figures.accuracy,
+        latency_ms=min((f.median_ms for f in figures.latency), default=None))
+
+
+def _grouped(manifests: Iterable[PackageManifest]) -> dict[str, list[PackageManifest]]:
+    groups: dict[str, list[PackageManifest]] = {}
+    for manifest in manifests:
+        groups.setdefault(manifest.id, []).append(manifest)
+    return groups
+
+
+def _matches(entry: MarketEntry, q: str, task: str) -> bool:
+    text = f"{entry.id} {entry.name} {entry.summary} {entry.task}".casefold()
+    return (not q or q.casefold() in text) and (not task or entry.task == task)
+
+
+def list_entries(session: Session, settings: Settings, q: str = "", task: str = "",
+                 source: str = "") -> list[MarketEntry]:
+    chosen = [source_named(session, settings, source)] if source else sources(session, settings)
+    found = []
+    for each in chosen:
+        for manifests in _grouped(_entries_of(each, strict=bool(source))).values():
+            entry = _entry(each.name, manifests)
+            if _matches(entry, q, task):
+                found.append(entry)
+    return found
+
+
+def find(session: Session, settings: Settings, id: str,
+         source: str | None) -> tuple[Source, list[PackageManifest]]:
+    """The source offering ``id`` (the named one, or the first that has it) and its versions."""
+    chosen = [source_named(session, settings, source)] if source else sources(session, settings)
+    for each in chosen:
+        manifests = [m for m in _entries_of(each, strict=bool(source)) if m.id == id]
+        if manifests:
+            return each, sorted(manifests, key=lambda m: version_key(m.version))
+    raise NotFound(f"no algorithm {id!r} in the market", code="package_not_found")
+
+
+def version_info(manifest: PackageManifest, row: MarketVersion | None = None) -> VersionInfo:
+    return VersionInfo(
+        version=manifest.version, metrics=manifest.metrics, files=manifest.files,
+        inputs=manifest.inputs, outputs=manifest.outputs, license=manifest.license,
+        authors=manifest.authors,
+        published_at=row.published_at if row else None,
+        publisher=row.publisher if row else None, deprecated=row.deprecated if row else False,
+        lineage=LineageGraph.model_validate(row.lineage) if row and row.lineage else None)
+
+
+def _readme(source: Source, manifest: PackageManifest, row: MarketVersion | None) -> str:
+    if row is not None:
+        return row.readme
+    if isinstance(source, builtins.BuiltinSource):
+        return source.readme(manifest.id, manifest.version)
+    return ""
+
+
+def card(session: Session, settings: Settings, id: str, source: str | None) -> MarketCard:
+    chosen, manifests = find(session, settings, id, source)
+    rows = ({row.version: row for row in registry.versions(session, id)}
+            if chosen.name == registry.NAME else {})
+    entry = _entry(chosen.name, manifests)
+    latest = manifests[-1]
+    return MarketCard(
+        **entry.model_dump(exclude={"versions"}),
+        readme=_readme(chosen, latest, rows.get(latest.version)),
+        versions=[version_info(m, rows.get(m.version)) for m in reversed(manifests)])
+
+
+def published(row: MarketVersion) -> VersionInfo:
+    """A registry version as the API answers it."""
+    return version_info(PackageManifest.model_validate(row.manifest), row)
