@@ -13,6 +13,7 @@ from server.api.routes import (
     git,
     git_identity,
     jobs,
+    lineage,
     llm,
     lsp,
     market,
@@ -30,5 +31,5 @@ ROUTERS: list[APIRouter] = [
     devices.router, device_ws.router, agent_download.router, git.router, git_identity.router,
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
-    market.router,
+    lineage.router, market.router,
 ]
