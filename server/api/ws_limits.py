@@ -32,6 +32,17 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
         self.conn.max_message_size = limit_for(event.path)
         super().handle_connect(event)
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # The websocket state machine holds its parser, a generator whose frame holds the state
+        # machine, and the error that ended the parser, whose traceback holds that frame: cycles
+        # that keep the connection and its read buffer alive until a full collection, which
+        # rarely comes once start-up objects are frozen. Break them as the connection ends.
+        self.conn.parser.close()
+        error, self.conn.parser_exc = self.conn.parser_exc, None
+        if error is not None:
+            error.__traceback__ = None
+
 
 def uvicorn_options() -> dict[str, Any]:
     """The ``uvicorn.Config`` options every server of the workbench runs with."""
