@@ -5,6 +5,7 @@ import { openEditor } from '../editor/openEditor';
 import { openModelDiff } from '../modeltools/diff/openDiff';
 import { checkError, report, runProjectChecks, running } from './store';
 import './checks.css';
+import { isViewer, viewerReason } from '../team/account';
 
 const CONFIG = 'mnnwb.toml';
 const value = (v: number | null): string => (v === null ? '—' : Number(v.toPrecision(4)).toString());
@@ -42,7 +43,8 @@ export function ChecksSection() {
         <span class="scm-group-title">Budgets</span>
         {current && <span data-testid="checks-verdict" class={current.passed ? 'check-pass' : 'check-fail'}>{current.passed ? 'all pass' : 'failing'}</span>}
         <button class="btn" data-testid="scm-edit-budgets" title={`Edit the budgets in ${CONFIG}`} onClick={() => openEditor(CONFIG)}>Edit</button>
-        <button class="btn" data-testid="scm-run-checks" disabled={running.value} onClick={() => void runProjectChecks()}>
+        <button class="btn" data-testid="scm-run-checks" disabled={running.value || isViewer.value}
+          title={isViewer.value ? viewerReason('run the checks') : undefined} onClick={() => void runProjectChecks()}>
           {running.value ? 'Checking…' : 'Run checks'}
         </button>
       </div>

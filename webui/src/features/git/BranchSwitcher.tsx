@@ -10,6 +10,7 @@ import { checkout, createBranch, deleteBranch } from './actions';
 import { GitDialogHost } from './dialogs';
 import { busy, repoState, startGitSync, status } from './store';
 import { pid } from '../workbench/session';
+import { isViewer, viewerReason } from '../team/account';
 
 interface ItemProps {
   branch: Branch;
@@ -107,7 +108,8 @@ export function BranchSwitcher() {
       {ready && (
         <span class="status-git">
           <button class="status-item status-button" data-testid="status-branch" data-branch={st?.branch ?? ''}
-            title="Switch branch" disabled={busy.value !== null} onClick={() => setMenu(!menu)}>
+            title={isViewer.value ? viewerReason('switch or create branches') : 'Switch branch'}
+            disabled={busy.value !== null || isViewer.value} onClick={() => setMenu(!menu)}>
             ⎇ {label}
           </button>
           {menu && <BranchMenu onClose={() => setMenu(false)} />}

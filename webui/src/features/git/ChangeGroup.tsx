@@ -6,6 +6,7 @@ import { openEditor } from '../editor/openEditor';
 import { discard, stage, unstage } from './actions';
 import { openDiff, openMerge } from './open';
 import { badgeFor, type GroupId } from './badges';
+import { isViewer } from '../team/account';
 
 // Rows drawn per group until asked for all: a generated folder of thousands of files would
 // otherwise make every status refresh redraw them all.
@@ -29,9 +30,11 @@ function Action(props: { label: string; glyph: string; testid: string; onClick: 
 function actionsFor(group: GroupId, files: GitFileChange[], testPrefix: string) {
   const row = testPrefix === 'scm-';
   const canOpen = row && files[0].kind !== 'deleted';
+  const open = canOpen && <Action label="Open file" glyph="↗" testid={`${testPrefix}open`} onClick={() => openEditor(files[0].path)} />;
+  if (isViewer.value) return <span class="scm-actions">{open}</span>;
   return (
     <span class="scm-actions">
-      {canOpen && <Action label="Open file" glyph="↗" testid={`${testPrefix}open`} onClick={() => openEditor(files[0].path)} />}
+      {open}
       {(group === 'unstaged' || group === 'untracked') && (
         <Action label={group === 'untracked' ? 'Delete' : 'Discard changes'} glyph="↶" testid={`${testPrefix}discard`}
           onClick={() => void discard(files, group === 'untracked')} />

@@ -13,11 +13,12 @@ import { ChecksSection } from '../checks/ChecksSection';
 import { StashList } from './StashList';
 import { busy, progress, refresh, repoError, repoState, status, syncNow } from './store';
 import { pid } from '../workbench/session';
+import { isViewer, viewerReason } from '../team/account';
 
-function ToolButton(props: { label: string; glyph: string; testid: string; onClick: (ev: MouseEvent) => void; disabled?: boolean }) {
+function ToolButton(props: { label: string; glyph: string; testid: string; onClick: (ev: MouseEvent) => void; disabled?: boolean; reason?: string }) {
   return (
-    <button class="icon-btn" title={props.label} aria-label={props.label} data-testid={props.testid}
-      disabled={props.disabled} onClick={props.onClick}>
+    <button class="icon-btn" title={props.reason ?? props.label} aria-label={props.label} data-testid={props.testid}
+      disabled={props.disabled || props.reason !== undefined} onClick={props.onClick}>
       {props.glyph}
     </button>
   );
@@ -32,10 +33,13 @@ function blameActive(): void {
 }
 
 function moreMenu(ev: MouseEvent): void {
-  openContextMenu(ev, [
+  const writes = isViewer.value ? [] : [
     { label: 'Fetch', testid: 'scm-fetch', action: () => sync('fetch') },
     { label: 'Remotes…', testid: 'scm-remotes', action: showRemotes },
     { label: 'Stash changes…', testid: 'scm-stash', action: () => void stashPush() },
+  ];
+  openContextMenu(ev, [
+    ...writes,
     { label: 'Your identity…', testid: 'scm-identity', action: () => void askIdentity() },
     { label: 'Blame the active file', testid: 'scm-blame', action: blameActive },
     { label: 'Refresh', testid: 'scm-refresh', action: () => void refresh() },
@@ -45,12 +49,15 @@ function moreMenu(ev: MouseEvent): void {
 function Toolbar() {
   const ready = repoState.value === 'ready';
   const working = busy.value !== null;
+  const viewer = isViewer.value;
   return (
     <div class="panel-toolbar">
       <span class="panel-toolbar-title">Source Control</span>
       <ToolButton label="History" glyph="◷" testid="scm-history" disabled={!ready} onClick={openHistory} />
-      <ToolButton label="Pull" glyph="↓" testid="scm-pull" disabled={!ready || working} onClick={() => sync('pull')} />
-      <ToolButton label="Push" glyph="↑" testid="scm-push" disabled={!ready || working} onClick={() => sync('push')} />
+      <ToolButton label="Pull" glyph="↓" testid="scm-pull" disabled={!ready || working} onClick={() => sync('pull')}
+        reason={viewer ? viewerReason('pull') : undefined} />
+      <ToolButton label="Push" glyph="↑" testid="scm-push" disabled={!ready || working} onClick={() => sync('push')}
+        reason={viewer ? viewerReason('push') : undefined} />
       <ToolButton label="More actions" glyph="⋯" testid="scm-more" disabled={!ready} onClick={moreMenu} />
     </div>
   );
@@ -140,7 +147,8 @@ function NoRepository() {
   return (
     <div class="scm-empty" data-testid="scm-no-repo">
       <p>This project is not a Git repository yet.</p>
-      <button class="btn btn-primary" data-testid="scm-init" disabled={busy.value !== null} onClick={() => void initRepository()}>
+      <button class="btn btn-primary" data-testid="scm-init" disabled={busy.value !== null || isViewer.value}
+        title={isViewer.value ? viewerReason('initialize a repository') : undefined} onClick={() => void initRepository()}>
         Initialize repository
       </button>
     </div>
@@ -154,7 +162,9 @@ function Body() {
   if (state === 'error') return <div class="form-error scm-error" data-testid="scm-error">{repoError.value}</div>;
   return (
     <>
-      <CommitBox />
+      {isViewer.value
+        ? <div class="scm-hint scm-viewer" data-testid="scm-viewer">{viewerReason('stage, commit, pull or push')}</div>
+        : <CommitBox />}
       <Changes />
       <ChecksSection />
       <StashList />

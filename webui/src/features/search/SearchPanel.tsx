@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { SearchMatch } from './api';
 import { revealMatch } from './reveal';
 import { applyPreview, options, preview, replacement, results, runSearch, searching, showPreview, summary } from './store';
+import { isViewer } from '../team/account';
 
 type Flag = 'case' | 'word' | 'regex';
 const FLAGS: [Flag, string, string][] = [['case', 'Aa', 'Match case'], ['word', 'ab', 'Whole word'], ['regex', '.*', 'Regular expression']];
@@ -78,11 +79,13 @@ export function SearchPanel() {
             aria-pressed={opts[flag]} data-testid={`search-${flag}`} onClick={() => update({ [flag]: !opts[flag] })}>{glyph}</button>
         ))}
       </div>
-      <div class="search-row">
-        <input data-testid="replace-input" placeholder="Replace" value={replacement.value}
-          onInput={(ev) => (replacement.value = ev.currentTarget.value)} />
-        <button class="btn btn-small" data-testid="replace-preview-btn" disabled={!opts.q} onClick={() => void showPreview()}>Replace…</button>
-      </div>
+      {!isViewer.value && (
+        <div class="search-row">
+          <input data-testid="replace-input" placeholder="Replace" value={replacement.value}
+            onInput={(ev) => (replacement.value = ev.currentTarget.value)} />
+          <button class="btn btn-small" data-testid="replace-preview-btn" disabled={!opts.q} onClick={() => void showPreview()}>Replace…</button>
+        </div>
+      )}
       <input data-testid="search-glob" placeholder="Files to include, e.g. *.py, !tests/**" value={opts.glob}
         onInput={(ev) => update({ glob: ev.currentTarget.value })} />
       <div class="muted search-summary" data-testid="search-summary" aria-live="polite">{searching.value && !results.value.size ? 'Searching…' : summary.value}</div>

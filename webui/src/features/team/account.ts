@@ -9,6 +9,9 @@ export const account = signal<Account | null>(null);
 export const projectRole = signal<ProjectRole | null>(null);
 export const isViewer = computed(() => projectRole.value === 'viewer');
 
+/** Why a write action is disabled for a viewer: `viewerReason('commit')`. */
+export const viewerReason = (what: string): string => `Viewers cannot ${what}: an owner can make you an editor.`;
+
 export async function loadAccount(): Promise<Account | null> {
   const me = await getAccount();
   if (me.mode !== 'team') return null;

@@ -6,6 +6,7 @@ import { StatusBadge } from './JobList';
 import { LogTerminal } from './LogTerminal';
 import { MetricCharts } from './MetricCharts';
 import { isActive, now, pulls } from './store';
+import { isViewer, viewerReason } from '../team/account';
 
 function outcome(job: Job): string | null {
   if (job.reason) return job.reason;
@@ -40,6 +41,7 @@ function Header({ job }: { job: Job }) {
   const commit = shortCommit(job.commit);
   const why = outcome(job);
   const pulling = pulls.value[job.id]?.running ?? false;
+  const viewer = isViewer.value;
   return (
     <div class="job-header" data-testid="job-header" data-status={job.status}>
       <StatusBadge status={job.status} />
@@ -54,13 +56,14 @@ function Header({ job }: { job: Job }) {
       <span class="status-spacer" />
       <PullStatus job={job} />
       {!isActive(job) && (
-        <button class="btn btn-small" data-testid="job-pull" disabled={pulling} onClick={() => void pull(job)}
-          title={`Bring the job's outputs into artifacts/${job.id}/`}>
+        <button class="btn btn-small" data-testid="job-pull" disabled={pulling || viewer} onClick={() => void pull(job)}
+          title={viewer ? viewerReason('pull artifacts') : `Bring the job's outputs into artifacts/${job.id}/`}>
           ⇣ Pull artifacts
         </button>
       )}
       {isActive(job) && (
-        <button class="btn btn-small btn-danger-ghost" data-testid="job-stop" onClick={() => void stop(job)}>■ Stop</button>
+        <button class="btn btn-small btn-danger-ghost" data-testid="job-stop" disabled={viewer}
+          title={viewer ? viewerReason('stop jobs') : undefined} onClick={() => void stop(job)}>■ Stop</button>
       )}
     </div>
   );

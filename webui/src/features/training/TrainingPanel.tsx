@@ -11,6 +11,7 @@ import { NewJobDialog } from './NewJobDialog';
 import { PaiSettingsDialog } from './PaiSettingsDialog';
 import { loadRuntime, runtime } from './runtime';
 import { loadJobs, selectedJob } from './store';
+import { isViewer, viewerReason } from '../team/account';
 
 function interpreterLabel(runtime: Runtime): string {
   if (runtime.source === 'venv') return '.venv';
@@ -20,15 +21,18 @@ function interpreterLabel(runtime: Runtime): string {
 
 function Toolbar() {
   const current = runtime.value;
+  const viewer = isViewer.value;
   return (
     <div class="panel-toolbar training-toolbar">
-      <button class="btn btn-small btn-primary" data-testid="job-new" onClick={() => (openDialog.value = 'new-job')}>▶ New job</button>
-      <button class="training-interp" data-testid="interpreter-open" title={current ? `Interpreter: ${current.interpreter}` : 'Project interpreter'}
+      <button class="btn btn-small btn-primary" data-testid="job-new" disabled={viewer}
+        title={viewer ? viewerReason('start jobs') : undefined} onClick={() => (openDialog.value = 'new-job')}>▶ New job</button>
+      <button class="training-interp" data-testid="interpreter-open" disabled={viewer}
+        title={viewer ? viewerReason('change the interpreter') : current ? `Interpreter: ${current.interpreter}` : 'Project interpreter'}
         onClick={() => (openDialog.value = 'interpreter')}>
         <span class="muted">Python:</span> <span>{current ? interpreterLabel(current) : '…'}</span>
       </button>
-      <button class="btn btn-small" title="PAI-DLC settings" data-testid="pai-settings-open"
-        onClick={() => (openDialog.value = 'pai-settings')}>⚙ PAI-DLC</button>
+      <button class="btn btn-small" title={viewer ? viewerReason('change the PAI-DLC settings') : 'PAI-DLC settings'}
+        data-testid="pai-settings-open" disabled={viewer} onClick={() => (openDialog.value = 'pai-settings')}>⚙ PAI-DLC</button>
       <button class="icon-btn" title="Refresh" aria-label="Refresh" data-testid="jobs-refresh" onClick={() => void loadJobs()}>↻</button>
     </div>
   );
