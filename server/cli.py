@@ -9,6 +9,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from server.core.config import LOOPBACK_HOSTS, Settings
 from server.core.security import load_or_create_token
 from server.users import cli as user_cli
@@ -31,6 +33,17 @@ def _settings(args: argparse.Namespace) -> Settings:
     if args.data_dir:
         overrides["data_dir"] = Path(args.data_dir).expanduser()
     return Settings(**overrides)
+
+
+def settings_error(exc: ValidationError) -> str:
+    """Which ``MNNWB_*`` setting is wrong and why, one line each, no traceback."""
+    lines = []
+    for error in exc.errors():
+        name, *rest = [str(part) for part in error["loc"]] or [""]
+        where = f"MNNWB_{name.upper()}" if name else "settings"
+        where += "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in rest)
+        lines.append(f"{where}: {error['msg']}")
+    return "\n".join(lines)
 
 
 def url_for(settings: Settings, token: str, port: int | None = None) -> str:
@@ -142,7 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve_cmd.add_argument("--keyfile", help="the certificate's private key (PEM)")
     user_cli.add_parser(sub)
     args = parser.parse_args(words)
-    settings = _settings(args)
+    try:
+        settings = _settings(args)
+    except ValidationError as exc:
+        print(f"invalid settings:\n{settings_error(exc)}", file=sys.stderr)
+        return 2
     if args.command == "serve":
         return serve(settings)
     if args.command == "user":

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from server import cli
 from server.core.config import Settings
 from server.core.errors import BadGateway, Unavailable
 from server.market.package import TamperedFile, read_manifest, verify_folder
@@ -115,3 +116,12 @@ def test_market_sources_are_read_from_the_environment_and_checked(
     monkeypatch.setenv("MNNWB_MARKET_SOURCES", json.dumps([sources[0], sources[0]]))
     with pytest.raises(ValidationError, match="names a source twice"):
         Settings(data_dir=tmp_path)
+
+
+def test_the_server_refuses_to_start_with_a_bad_source(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    source = {"name": "mnn", "kind": "hub", "url": "https://hub.example.com"}
+    monkeypatch.setenv("MNNWB_MARKET_SOURCES", json.dumps([source]))
+    assert cli.main(["serve", "--port", "0", "--data-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == ("invalid settings:\nMNNWB_MARKET_SOURCES[0]: Value error, org is "
+                                       "required for a hub source and only for one\n")
