@@ -40,14 +40,24 @@ async def send_file(
     return offset
 
 
+def _listing(root: Path, only: str | None, cache: HashCache | None) -> list[dict]:
+    if only is None:
+        return build_manifest(root, cache)
+    return [{**entry, "path": f"{only}/{entry['path']}"}
+            for entry in build_manifest(root / only, cache)]
+
+
 async def deploy(hub: DeviceHub, project_id: str, sid: str, root: Path,
-                 cache: HashCache | None = None) -> SyncReport:
-    """Make the session's folder on the device equal to ``root``; only changed files travel."""
+                 cache: HashCache | None = None, only: str | None = None) -> SyncReport:
+    """Make the session's folder on the device equal to ``root``; only changed files travel.
+    With ``only`` (a folder under ``root``) just that folder's files are pushed, to the same
+    place, and nothing else on the device is touched."""
     session = hub.session(project_id, sid)
     async with session.lock:
-        listed = await asyncio.to_thread(build_manifest, root, cache)
+        listed = await asyncio.to_thread(_listing, root, only, cache)
         manifest = [p.ManifestEntry(**entry) for entry in listed]
-        need = await hub.request(session, p.SyncManifest(sid=sid, files=manifest), "sync.need")
+        need = await hub.request(session, p.SyncManifest(sid=sid, files=manifest, prune=only is None),
+                                 "sync.need")
         entries = {entry.path: entry for entry in manifest}
         link = hub.link_for(session)
         sent, total = [], 0

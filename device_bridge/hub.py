@@ -69,6 +69,8 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     waiters: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
     perf: list[dict[str, Any]] = field(default_factory=list)
+    # a request's stream of replies (``llm.*`` by ``rid``); a lost device puts its error there
+    streams: dict[str, asyncio.Queue[Any]] = field(default_factory=dict)
 
     def view(self) -> dict[str, Any]:
         return {"sid": self.sid, "project": self.project_id, "device_id": self.device_id,
@@ -89,6 +91,8 @@ class Session:
             if not future.done():
                 future.set_exception(error)
         self.waiters.clear()
+        for stream in self.streams.values():
+            stream.put_nowait(error)
 
 
 class Link:
@@ -384,6 +388,11 @@ class DeviceHub:
             return
         if isinstance(message, p.SyncNeed | p.SyncDone):
             session.resolve(message.type, message)
+            return
+        if isinstance(message, p.LlmToken | p.LlmProgress | p.LlmDone):
+            stream = session.streams.get(message.rid)
+            if stream is not None:
+                stream.put_nowait(message)
             return
         if isinstance(message, p.Perf):
             self._batch_perf(session, message)

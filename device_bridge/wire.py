@@ -48,6 +48,7 @@ class WireError(Exception):
 
 REQUIRED = object()
 SID = ("sid", str, REQUIRED)
+RID = ("rid", str, REQUIRED)
 
 # type -> [(field, python type, default or REQUIRED)], for every message the hub sends.
 SERVER_MESSAGES: dict[str, list[tuple[str, Any, Any]]] = {
@@ -61,7 +62,7 @@ SERVER_MESSAGES: dict[str, list[tuple[str, Any, Any]]] = {
               ("message", str, REQUIRED)],
     "session.open": [SID, ("project", str, REQUIRED)],
     "session.close": [SID],
-    "sync.manifest": [SID, ("files", list, REQUIRED)],
+    "sync.manifest": [SID, ("files", list, REQUIRED), ("prune", bool, True)],
     "sync.done": [SID, ("written", list, []), ("failed", list, [])],
     "run.start": [SID, ("argv", list, REQUIRED), ("env", dict, {}), ("debug", bool, False)],
     "run.stop": [SID],
@@ -74,6 +75,11 @@ SERVER_MESSAGES: dict[str, list[tuple[str, Any, Any]]] = {
                     ("bins", int, 32), ("sample", int, 64)],
     "watch.continue": [SID],
     "watch.stop": [SID],
+    "llm.chat": [SID, RID, ("model", str, REQUIRED), ("threads", int, 2),
+                 ("messages", list, REQUIRED), ("max_new_tokens", int, 128), ("sampler", dict, {})],
+    "llm.bench": [SID, RID, ("model", str, REQUIRED), ("threads", int, 2),
+                  ("prompt_tokens", list, REQUIRED), ("gen_tokens", int, 128), ("repeats", int, 3)],
+    "llm.stop": [SID, RID],
 }
 
 

@@ -25,6 +25,7 @@ from server.files import service as files_service
 from server.files.watch import FileWatchers
 from server.gitflow import fsmonitor
 from server.llm.chat import ChatManager
+from server.llm.device import DeviceLlm
 from server.lsp.manager import LanguageServers
 from server.modeltools.service import create_tool_manager
 from server.terminal.manager import TerminalManager
@@ -66,6 +67,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.language_servers = LanguageServers(settings.lsp_keep_seconds)
         app.state.chats = ChatManager()
         devices = device_bridge.install(app.state, engine, hub)
+        app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
+        app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
         app.state.jobs.start()

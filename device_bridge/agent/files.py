@@ -56,8 +56,9 @@ class SyncReceiver:
             return known[2]
         return sha256_file(target)
 
-    def plan(self, files: list[Any]) -> tuple[list[str], list[str], list[str]]:
-        """Apply deletions; return (paths needed, paths deleted, paths refused)."""
+    def plan(self, files: list[Any], prune: bool = True) -> tuple[list[str], list[str], list[str]]:
+        """Apply deletions (unless ``prune`` is false: only some files were listed); return
+        (paths needed, paths deleted, paths refused)."""
         self._expected, self._written, self._failed = {}, [], []
         need, refused, listed = [], [], set()
         for entry in files:
@@ -79,7 +80,7 @@ class SyncReceiver:
             need.append(path)
             if entry["size"] == 0:
                 self._finish(path, target, b"", 0)
-        deleted = self._delete_missing(listed)
+        deleted = self._delete_missing(listed) if prune else []
         self._save()
         return [p for p in need if p not in self._written], deleted, refused
 

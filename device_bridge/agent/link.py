@@ -223,6 +223,9 @@ class Agent:
             "watch.start": session.mnn_task,
             "watch.continue": session.watch_continue,
             "watch.stop": session.watch_stop,
+            "llm.chat": session.llm_start,
+            "llm.bench": session.llm_start,
+            "llm.stop": session.llm_stop,
         }
         outcome = handlers[msg["type"]](msg)
         if not asyncio.iscoroutine(outcome):

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from device_bridge.agent.files import SyncReceiver
+from device_bridge.agent.llm_tasks import LlmTasks
 from device_bridge.agent.process import Run
 from device_bridge.agent.tools import MnnTask
 
@@ -30,12 +31,13 @@ class Session:
         self._sync = SyncReceiver(self.cwd, home / "ledger.json")
         self._run: Run | None = None
         self._task = MnnTask(sid, self.cwd, send)
+        self._llm = LlmTasks(sid, self.cwd, send)
 
     def _error(self, code: str, message: str) -> None:
         self._send({"type": "error", "sid": self.sid, "code": code, "message": message})
 
     def manifest(self, msg: Message) -> None:
-        need, deleted, refused = self._sync.plan(msg["files"])
+        need, deleted, refused = self._sync.plan(msg["files"], prune=msg["prune"])
         if refused:
             self._error("unsafe_path", "refused unsafe paths: " + ", ".join(refused[:20]))
         self._send({"type": "sync.need", "sid": self.sid, "paths": need, "deleted": deleted})
@@ -87,6 +89,13 @@ class Session:
     def watch_stop(self, _msg: Message) -> None:
         self._task.stop()
 
+    def llm_start(self, msg: Message) -> None:
+        self._llm.start(msg)
+
+    def llm_stop(self, msg: Message) -> None:
+        self._llm.stop(msg)
+
     async def close(self) -> None:
         self._task.stop()
+        await self._llm.close()
         await self.stop()

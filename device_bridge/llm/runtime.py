@@ -104,8 +104,10 @@ class LoadedModel:
         return np.asarray(self._llm.forward(ids).read(), dtype=np.float32).reshape(-1)
 
     def generate(self, ids: list[int], max_new_tokens: int, sampler: Sampler,
-                 on_token: Callable[[str], None] | None = None, stop: bool = True) -> Generation:
-        """Prefill ``ids``, then sample up to ``max_new_tokens`` (fewer at a stop token)."""
+                 on_token: Callable[[str], None] | None = None, stop: bool = True,
+                 stopped: Callable[[], bool] | None = None) -> Generation:
+        """Prefill ``ids``, then sample up to ``max_new_tokens`` (fewer at a stop token, or
+        when ``stopped()`` turns true: the caller cancelled)."""
         self._llm.reset()
         self._llm.generate_init()
         gen = Generation(prompt_tokens=len(ids))
@@ -118,6 +120,9 @@ class LoadedModel:
                 gen.prefill_s, decode_started = now - started, now
             if stop and token in self.stops:
                 gen.finish_reason = "stop"
+                break
+            if stopped is not None and stopped():
+                gen.finish_reason = "stopped"
                 break
             gen.tokens.append(token)
             piece = self.decode(token)

@@ -16,6 +16,7 @@ from sqlmodel import Session
 from device_bridge import protocol as p
 from device_bridge.errors import BridgeError, UnknownSession
 from device_bridge.hub import DeviceHub, Identity, Limits
+from device_bridge.hub import Session as HubSession
 from device_bridge.tab_commands import TabCommands
 from device_bridge.transport import Transport
 from server.core.errors import NotFound, Unauthorized, Unavailable
@@ -100,18 +101,27 @@ class DeviceBridge:
 
         return await asyncio.to_thread(lookup)
 
+    async def attach(self, project_id: str, device_id: str) -> HubSession:
+        """The project's session on a device its owner may use (opened if need be)."""
+        if not await self._may_attach(project_id, device_id):
+            raise NotFound("no such device", code="device_not_found")
+        try:
+            return await self.hub.open_session(project_id, device_id)
+        except BridgeError as exc:
+            raise app_error(exc) from exc
+
     async def open_session(self, project_id: str, device_id: str) -> DeviceSessionPublic:
         try:
             session = await self.hub.open_session(project_id, device_id)
         except BridgeError as exc:
-            raise _app_error(exc) from exc
+            raise app_error(exc) from exc
         return DeviceSessionPublic(**session.view())
 
     async def close_session(self, project_id: str, sid: str) -> None:
         try:
             await self.hub.close_session(project_id, sid)
         except BridgeError as exc:
-            raise _app_error(exc) from exc
+            raise app_error(exc) from exc
 
     def sessions(self, project_id: str) -> list[DeviceSessionPublic]:
         return [DeviceSessionPublic(**s.view()) for s in self.hub.sessions(project_id)]
@@ -120,7 +130,7 @@ class DeviceBridge:
         await self.hub.disconnect(device_id, p.Close.REVOKED, "device removed")
 
 
-def _app_error(exc: BridgeError) -> Exception:
+def app_error(exc: BridgeError) -> Exception:
     if isinstance(exc, UnknownSession):
         return NotFound(exc.message, code=exc.code)
     return Unavailable(exc.message, code=exc.code)

@@ -1,5 +1,8 @@
 """Loaded models for the chat API: one ``chat_worker`` process per model in use, reused between
-messages, several at once, ended after ``idle_s`` without a message or when the server stops."""
+messages, several at once, ended after ``idle_s`` without a message or when the server stops.
+
+A request is written, and its answer read, by the thread that serves the HTTP request: tokens go
+from the model's pipe to the event hub with no further hand-over."""
 
 import json
 import subprocess
@@ -41,6 +44,15 @@ class _Process:
             elif "error" in reply:
                 raise Invalid(reply["error"], code="llm_failed")
 
+    def stop(self) -> None:
+        """End the request in progress (the worker answers it with ``finish_reason: stopped``)."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write('{"stop": true}\n')
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            return
+
 
 def _stop(proc: subprocess.Popen) -> None:
     kill_group(proc)
@@ -53,13 +65,17 @@ class ChatManager:
     def __init__(self, idle_s: float = 300.0, limits: Limits | None = None) -> None:
         self._idle_s, self._limits = idle_s, limits or Limits()
         self._processes: list[_Process] = []
+        self._chats: dict[str, _Process] = {}
         self._lock = threading.Lock()
         self._closed = threading.Event()
         threading.Thread(target=self._reap, name="llm-idle", daemon=True).start()
 
     def run(self, folder: Path, threads: int, message: dict[str, Any], embedding: bool = False,
-            on_token: Callable[[str], None] | None = None) -> dict[str, Any]:
+            on_token: Callable[[str], None] | None = None, chat_id: str = "") -> dict[str, Any]:
         process = self._take((str(folder), threads, embedding))
+        with self._lock:
+            if chat_id:
+                self._chats[chat_id] = process
         try:
             return process.request(message, on_token)
         except (Unavailable, OSError, ValueError):
@@ -68,6 +84,17 @@ class ChatManager:
         finally:
             with self._lock:
                 process.busy, process.last_used = False, time.monotonic()
+                if self._chats.get(chat_id) is process:
+                    del self._chats[chat_id]
+
+    def stop(self, chat_id: str) -> bool:
+        """Stop the answer of ``chat_id``; False when no such answer is in progress."""
+        with self._lock:
+            process = self._chats.get(chat_id)
+        if process is None:
+            return False
+        process.stop()
+        return True
 
     def loaded(self) -> list[str]:
         with self._lock:
@@ -118,7 +145,8 @@ class ChatManager:
         reply = json.loads(line) if line else {"error": "the model's process ended while loading"}
         if not reply.get("ready"):
             self._end(process)
-            raise Invalid(reply.get("error", "the model did not load"), code="llm_load_failed")
+            raise Invalid(reply.get("error", "the model did not load"),
+                          code=reply.get("code", "llm_load_failed"))
 
     def _end(self, process: _Process) -> None:
         with self._lock:

@@ -34,7 +34,10 @@ class ChatRequest(BaseModel):
     threads: int = Field(default=2, ge=1, le=64)
     stream: bool = False
     chat_id: str | None = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
-                                description="names the tokens' events on the tab socket")
+                                description="names the tokens' events on the tab socket, and "
+                                "the answer for POST .../llm/chat/{chat_id}/stop")
+    device_id: str | None = Field(default=None, min_length=1, max_length=64,
+                                  description="answer on this paired device, through its agent")
 
 
 class ChatAnswer(BaseModel):
@@ -46,7 +49,11 @@ class ChatAnswer(BaseModel):
     prefill_tps: float
     decode_tps: float
     ttft_ms: float
-    finish_reason: Literal["stop", "length"]
+    finish_reason: Literal["stop", "length", "stopped"]
+
+
+class ChatStopped(BaseModel):
+    stopped: bool = Field(description="false when no answer of that chat_id was in progress")
 
 
 class EmbedRequest(BaseModel):

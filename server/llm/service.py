@@ -1,33 +1,97 @@
-"""The chat and embedding API: resolve the model in the project, run it, stream the tokens."""
+"""The chat and embedding API: resolve the model in the project, run it here or on a device,
+stream the tokens.
 
+A chat on this machine costs one hand-over to a worker thread, which checks the caller's role,
+writes the request to the model's process and publishes each token as it reads it: the time to
+the first token on the tab socket is the model's own plus a few wake-ups (docs/performance.md).
+"""
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
+from device_bridge import protocol as p
 from server.core.events import EventHub
 from server.llm.chat import ChatManager
+from server.llm.device import DeviceLlm
 from server.llm.prepare import exported_folder
-from server.llm.schemas import ChatAnswer, ChatRequest, EmbedAnswer, EmbedRequest
+from server.llm.schemas import ChatAnswer, ChatRequest, ChatStopped, EmbedAnswer, EmbedRequest
+from server.projects import service as projects
 from server.projects.models import Project
+from server.users.service import user_for_principal
 
 
-def chat(manager: ChatManager, hub: EventHub, project: Project, request: ChatRequest) -> ChatAnswer:
-    folder = exported_folder(project.path, request.model)
-    message: dict[str, Any] = {
-        "messages": [m.model_dump() for m in request.messages],
-        "max_new_tokens": request.max_new_tokens,
-        "sampler": request.sampler.model_dump(),
-    }
+@dataclass(frozen=True)
+class LlmContext:
+    engine: Engine
+    chats: ChatManager
+    devices: DeviceLlm
+    hub: EventHub
+    principal: str | None
+
+
+def runnable_project(ctx: LlmContext, pid: str) -> Project:
+    """The project, if the caller may run code in it (the same check as other run routes)."""
+    with Session(ctx.engine) as session:
+        user = user_for_principal(session, ctx.principal)
+        return projects.get_project(session, user, pid, "run")
+
+
+def _message(request: ChatRequest) -> dict[str, Any]:
+    return {"messages": [m.model_dump() for m in request.messages],
+            "max_new_tokens": request.max_new_tokens, "sampler": request.sampler.model_dump()}
+
+
+def _publisher(ctx: LlmContext, pid: str, request: ChatRequest) -> Any:
     chat_id = request.chat_id or ""
 
     def publish(piece: str) -> None:
-        hub.publish(project.id, "llm", "token", {"chat_id": chat_id, "text": piece})
+        ctx.hub.publish(pid, "llm", "token", {"chat_id": chat_id, "text": piece})
 
-    summary = manager.run(folder, request.threads, message, on_token=publish if request.stream else None)
+    return publish if request.stream else None
+
+
+def _answered(ctx: LlmContext, pid: str, request: ChatRequest, summary: dict[str, Any]) -> ChatAnswer:
     answer = ChatAnswer.model_validate(summary)
     if request.stream:
-        hub.publish(project.id, "llm", "done", {"chat_id": chat_id, **answer.model_dump()})
+        ctx.hub.publish(pid, "llm", "done", {"chat_id": request.chat_id or "", **answer.model_dump()})
     return answer
+
+
+def _key(pid: str, chat_id: str | None) -> str:
+    return f"{pid}/{chat_id}" if chat_id else ""
+
+
+def _chat_here(ctx: LlmContext, pid: str, request: ChatRequest) -> ChatAnswer:
+    folder = exported_folder(runnable_project(ctx, pid).path, request.model)
+    summary = ctx.chats.run(folder, request.threads, _message(request),
+                            on_token=_publisher(ctx, pid, request), chat_id=_key(pid, request.chat_id))
+    return _answered(ctx, pid, request, summary)
+
+
+async def chat(ctx: LlmContext, pid: str, request: ChatRequest) -> ChatAnswer:
+    if request.device_id is None:
+        return await run_in_threadpool(_chat_here, ctx, pid, request)
+    project = await run_in_threadpool(runnable_project, ctx, pid)
+    folder = exported_folder(project.path, request.model)
+    session, rel = await ctx.devices.push(pid, Path(project.path), request.device_id, folder)
+    message = p.LlmChat(sid=session.sid, rid=secrets.token_hex(8), model=rel, threads=request.threads,
+                        **_message(request))
+    summary = await ctx.devices.call(session, message, _key(pid, request.chat_id),
+                                     on_token=_publisher(ctx, pid, request))
+    return _answered(ctx, pid, request, summary)
+
+
+async def stop(ctx: LlmContext, pid: str, chat_id: str) -> ChatStopped:
+    await run_in_threadpool(runnable_project, ctx, pid)
+    key = _key(pid, chat_id)
+    return ChatStopped(stopped=ctx.chats.stop(key) or await ctx.devices.stop(key))
 
 
 def embed(manager: ChatManager, project: Project, request: EmbedRequest) -> EmbedAnswer:

@@ -84,6 +84,10 @@ def _discard(proc: subprocess.Popen) -> None:
     kill_group(proc)
 
 
+# a run done elsewhere: (cancel, on_line) -> its outcome, called from a pool thread
+RemoteRun = Callable[[threading.Event, LineHandler | None], Outcome]
+
+
 @dataclass(eq=False)
 class RunHandle:
     future: Future[Outcome]
@@ -106,7 +110,9 @@ class WorkerPool:
         *,
         on_start: Callable[[], None] | None = None,
         on_line: LineHandler | None = None,
+        remote: RemoteRun | None = None,
     ) -> RunHandle:
+        """``remote``, when given, runs the job somewhere else (a device) instead of a worker."""
         cancel = threading.Event()
 
         def job() -> Outcome:
@@ -114,6 +120,8 @@ class WorkerPool:
                 return Outcome("cancelled", error="cancelled before it started")
             if on_start is not None:
                 on_start()
+            if remote is not None:
+                return remote(cancel, on_line)
             try:
                 return run_worker(spec, cancel=cancel, on_line=on_line, launcher=self._standby)
             finally:

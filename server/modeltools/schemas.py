@@ -143,6 +143,8 @@ class LlmBenchArgs(ToolArgs):
     gen_tokens: int = Field(default=128, ge=1, le=4096)
     threads: int = Field(default=2, ge=1, le=64)
     repeats: int = Field(default=3, ge=1, le=50)
+    device_id: str | None = Field(default=None, min_length=1, max_length=64,
+                                  description="run on this paired device, through its agent")
 
 
 ARG_MODELS: dict[str, type[ToolArgs]] = {

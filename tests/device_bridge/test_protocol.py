@@ -92,6 +92,9 @@ EXAMPLES = {
     "dap": {"sid": "s", "msg": {"seq": 1}},
     "bench.start": {"sid": "s", "model": "m.mnn"},
     "watch.start": {"sid": "s", "model": "m.mnn", "inputs": {"x": {"fill": 1.0}}},
+    "llm.chat": {"sid": "s", "rid": "r", "model": "m", "messages": [{"role": "user", "content": "hi"}]},
+    "llm.bench": {"sid": "s", "rid": "r", "model": "m", "prompt_tokens": [8]},
+    "llm.stop": {"sid": "s", "rid": "r"},
 }
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from server.llm.runtime import LoadedModel, Sampler
+from device_bridge.llm.runtime import LoadedModel, Sampler
 from tests.fakes.llm import Llms, build_model
 from tests.server.modeltools.conftest import wait_for_run
 
@@ -55,7 +55,8 @@ def test_streamed_tokens_arrive_on_the_tab_channel_and_the_model_stays_loaded(
     events = [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
     llm = [e for e in events if e.channel == "llm"]
     tokens = [e.data["text"] for e in llm if e.type == "token" and e.data["chat_id"] == "c1"]
-    assert "".join(tokens) == first["text"] and len(tokens) == first["generated_tokens"]
+    # tokens less than 5 ms apart may come gathered in one event
+    assert "".join(tokens) == first["text"] and len(tokens) <= first["generated_tokens"]
     done = [e.data for e in llm if e.type == "done" and e.data["chat_id"] == "c1"]
     assert done == [{"chat_id": "c1", **first}]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.llm.runtime import LoadedModel, Sampler
+from device_bridge.llm.runtime import LoadedModel, Sampler
 from tests.fakes.llm import Llms
 from tests.server.modeltools.conftest import run_tool
 

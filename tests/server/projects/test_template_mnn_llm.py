@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.llm.runtime import LoadedModel, Sampler
+from device_bridge.llm.runtime import LoadedModel, Sampler
 from server.projects.templates import render_template
 from tests.fakes.llm import Llms
 

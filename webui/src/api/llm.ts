@@ -21,6 +21,8 @@ export interface ChatRequest {
   threads?: number;
   stream?: boolean;
   chat_id?: string;
+  /** Answer on this paired device, through its agent; absent: on the workbench's machine. */
+  device_id?: string;
 }
 
 export interface ChatAnswer {
@@ -32,7 +34,7 @@ export interface ChatAnswer {
   prefill_tps: number;
   decode_tps: number;
   ttft_ms: number;
-  finish_reason: 'stop' | 'length';
+  finish_reason: 'stop' | 'length' | 'stopped';
 }
 
 /** `token` events on the tab socket's `llm` channel. */
@@ -43,6 +45,10 @@ export interface LlmTokenEvent {
 
 export const chat = (pid: string, body: ChatRequest) =>
   request<ChatAnswer>('POST', `/api/projects/${encodeURIComponent(pid)}/llm/chat`, { json: body });
+
+/** Ends the answer of `chatId` in progress; `stopped` is false when there was none. */
+export const stopChat = (pid: string, chatId: string) =>
+  request<{ stopped: boolean }>('POST', `/api/projects/${encodeURIComponent(pid)}/llm/chat/${encodeURIComponent(chatId)}/stop`);
 
 /** Export and bench are model-tool runs (GET /api/tool-runs/{id} follows them). */
 export const startLlmRun = (pid: string, tool: 'llm-export' | 'llm-bench', args: Record<string, unknown>) =>

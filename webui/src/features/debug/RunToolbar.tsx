@@ -6,9 +6,10 @@ import { openDevices } from '../devices/open';
 import { debugState, step } from './debugger';
 import { busy, commandLine, deploy, lastSync, pickDevice, pickedDevice, runArgv, runState, start, stop } from './run';
 
-/** The tab's device: one choice shared by Run and Debug, Perf and the on-device benchmark, kept
- * per browser tab across reloads (see `pickDevice`). */
-export function DevicePicker() {
+/** The tab's device: one choice shared by Run and Debug, Perf, the on-device benchmark and the
+ * MNN-LLM chat and benchmark, kept per browser tab across reloads (see `pickDevice`).
+ * `noneLabel` names the empty choice (the LLM panel runs on this machine then). */
+export function DevicePicker({ noneLabel = 'Pick a device…' }: { noneLabel?: string }) {
   useEffect(() => watchDevices(), []);
   const picked = pickedDevice.value;
   const list = devices.value;
@@ -24,7 +25,7 @@ export function DevicePicker() {
         }
         pickDevice(value || null);
       }}>
-      <option value="">Pick a device…</option>
+      <option value="">{noneLabel}</option>
       {unknown && <option value={picked}>(unknown device)</option>}
       {list.map((d) => (
         <option key={d.id} value={d.id}>{d.online ? '● ' : '○ '}{d.name}{d.online ? '' : ' (offline)'}</option>

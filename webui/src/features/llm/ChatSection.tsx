@@ -2,24 +2,44 @@
 // tokens streamed from the tab socket's `llm` channel, and each answer's figures.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { chat, type ChatAnswer, type ChatMessage, type LlmTokenEvent } from '../../api/llm';
+import { chat, stopChat, type ChatAnswer, type ChatMessage, type LlmTokenEvent } from '../../api/llm';
+import { DevicePicker } from '../debug/RunToolbar';
+import { pickedDevice } from '../debug/run';
+import { devices } from '../devices/store';
 import { pid, session } from '../workbench/session';
 import type { SectionProps } from './LlmPanel';
 
 interface Turn extends ChatMessage {
-  figures?: ChatAnswer;
+  figures?: ChatAnswer & { where?: string };
 }
 
 const MAX_TURNS = 100;
 
-function Figures({ answer }: { answer: ChatAnswer }) {
+interface Figured extends ChatAnswer {
+  where?: string;
+}
+
+const ENDINGS: Record<ChatAnswer['finish_reason'], string> = {
+  stop: '', length: ' · stopped at the token limit', stopped: ' · stopped',
+};
+
+function Figures({ answer }: { answer: Figured }) {
   return (
     <div class="llm-figures" data-testid="llm-figures">
-      {answer.prompt_tokens} prompt tokens · {answer.generated_tokens} generated · prefill{' '}
+      {answer.where ? `on ${answer.where} · ` : ''}{answer.prompt_tokens} prompt tokens · {answer.generated_tokens} generated · prefill{' '}
       {answer.prefill_tps.toLocaleString()} tok/s · decode {answer.decode_tps.toLocaleString()} tok/s · first token{' '}
-      {answer.ttft_ms.toFixed(1)} ms{answer.finish_reason === 'length' ? ' · stopped at the token limit' : ''}
+      {answer.ttft_ms.toFixed(1)} ms{ENDINGS[answer.finish_reason]}
     </div>
   );
+}
+
+/** Where the panel's chats and benchmarks run: the tab's picked device, else this machine. */
+export function RunsOn() {
+  return <label>Runs on <DevicePicker noneLabel="This machine" /></label>;
+}
+
+export function deviceName(id: string | null): string | undefined {
+  return id ? (devices.value.find((d) => d.id === id)?.name ?? id) : undefined;
 }
 
 function useStream(chatId: string | null): string {
@@ -57,8 +77,12 @@ export function ChatSection({ folder, params, update }: SectionProps) {
     setChatId(id);
     try {
       const messages: ChatMessage[] = [{ role: 'system', content: system }, ...asked.map(({ role, content: c }) => ({ role, content: c }))];
-      const answer = await chat(pid(), { model: folder, messages, max_new_tokens: Number(maxTokens), stream: true, chat_id: id });
-      const next = [...asked, { role: 'assistant' as const, content: answer.text, figures: answer }].slice(-MAX_TURNS);
+      const device = pickedDevice.value;
+      const answer = await chat(pid(), {
+        model: folder, messages, max_new_tokens: Number(maxTokens), stream: true, chat_id: id, device_id: device ?? undefined,
+      });
+      const figures = { ...answer, where: deviceName(device) };
+      const next = [...asked, { role: 'assistant' as const, content: answer.text, figures }].slice(-MAX_TURNS);
       setTurns(next);
       update({ turns: next, system, maxTokens });
     } catch (err) {
@@ -74,6 +98,7 @@ export function ChatSection({ folder, params, update }: SectionProps) {
       <div class="llm-row">
         <label class="llm-grow">System prompt <input data-testid="llm-system" value={system} onInput={(e) => setSystem((e.target as HTMLInputElement).value)} /></label>
         <label>Max new tokens <input data-testid="llm-max-tokens" type="number" min="1" max="4096" value={maxTokens} onInput={(e) => setMaxTokens((e.target as HTMLInputElement).value)} /></label>
+        <RunsOn />
         <button type="button" data-testid="llm-clear" disabled={!!chatId} onClick={() => { setTurns([]); update({ turns: [] }); }}>Clear</button>
       </div>
       <div class="llm-transcript" data-testid="llm-transcript">
@@ -91,7 +116,11 @@ export function ChatSection({ folder, params, update }: SectionProps) {
         <textarea class="llm-grow" data-testid="llm-input" rows={2} placeholder="Ask the model (Enter sends, Shift+Enter a new line)"
           value={draft} onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void send(); } }} />
-        <button type="button" class="primary" data-testid="llm-send" disabled={!!chatId || !draft.trim()} onClick={() => void send()}>Send</button>
+        {chatId ? (
+          <button type="button" data-testid="llm-stop" onClick={() => void stopChat(pid(), chatId).catch((err) => setError(errorMessage(err)))}>Stop</button>
+        ) : (
+          <button type="button" class="primary" data-testid="llm-send" disabled={!draft.trim()} onClick={() => void send()}>Send</button>
+        )}
       </div>
     </section>
   );

@@ -7,7 +7,8 @@ import type { ToolRun } from '../../api/tools';
 import { fetchRun, progress, putRun, runs } from '../modeltools/store';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
-import { ChatSection } from './ChatSection';
+import { pickedDevice } from '../debug/run';
+import { ChatSection, deviceName, RunsOn } from './ChatSection';
 import { BenchTable } from './BenchTable';
 import { EmbedSection } from './EmbedSection';
 import { openLlm } from './open';
@@ -116,7 +117,10 @@ function BenchSection({ folder, params, update }: SectionProps) {
     setError(null);
     try {
       const prompt_tokens = lengths.split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
-      const started = await startLlmRun(pid(), 'llm-bench', { model: folder, prompt_tokens, gen_tokens: 32, repeats: 3 });
+      const device = pickedDevice.value;
+      const started = await startLlmRun(pid(), 'llm-bench', {
+        model: folder, prompt_tokens, gen_tokens: 32, repeats: 3, ...(device ? { device_id: device } : {}),
+      });
       putRun(started);
       setRunId(started.id);
       update({ benchRun: started.id, lengths });
@@ -129,11 +133,13 @@ function BenchSection({ folder, params, update }: SectionProps) {
       <h3>Benchmark</h3>
       <div class="llm-row">
         <label>Prompt lengths <input data-testid="llm-bench-lengths" value={lengths} onInput={(e) => setLengths((e.target as HTMLInputElement).value)} /></label>
+        <RunsOn />
         <button type="button" data-testid="llm-bench-run" onClick={() => void start()}>Run</button>
       </div>
       {error && <div class="llm-error" role="alert">{error}</div>}
       <RunStatus run={run} />
       {run?.status === 'succeeded' && <BenchTable result={run.result as Record<string, unknown>} />}
+      {run?.args.device_id ? <div class="llm-status" data-testid="llm-bench-where">on {deviceName(String(run.args.device_id))}</div> : null}
     </section>
   );
 }

@@ -1,0 +1,161 @@
+"""Chat and benchmark on a paired device: a live server and real agent processes."""
+
+import json
+import os
+import shutil
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection
+
+from device_bridge.llm.runtime import LoadedModel, Sampler
+from tests.conftest import LiveServer
+from tests.device_bridge.harness import REPO, AgentProcess
+from tests.fakes.llm import Llms
+from tests.server.devices.test_devices_api import devices, pair, tab_socket
+from tests.waiting import wait_until
+
+pytestmark = pytest.mark.timeout(600)
+MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hello?"}]
+
+
+@pytest.fixture
+def project(live_server: LiveServer, llms: Llms) -> dict:
+    created = httpx.post(f"{live_server.url}/api/projects", json={"name": "on-device"},
+                         headers=live_server.auth).json()
+    shutil.copytree(llms.q4, Path(created["path"]) / "models" / "tiny")
+    Path(created["path"], "data").mkdir()
+    Path(created["path"], "data", "not-for-the-device.bin").write_bytes(b"x" * 4096)
+    return created
+
+
+@pytest.fixture
+def device(live_server: LiveServer, tmp_path: Path) -> Iterator[tuple[str, AgentProcess]]:
+    _, agent = pair(live_server, tmp_path / "agent")
+    try:
+        yield devices(live_server)[0]["id"], agent
+    finally:
+        agent.kill()
+
+
+def _chat(live: LiveServer, project: dict, **body) -> httpx.Response:
+    return httpx.post(f"{live.url}/api/projects/{project['id']}/llm/chat", headers=live.auth,
+                      json={"model": "models/tiny", "messages": MESSAGES, "threads": 1, **body},
+                      timeout=300)
+
+
+def _events(ws: ClientConnection, until: str, chat_id: str) -> list[dict]:
+    """The tab socket's events up to the ``llm``/``until`` event of ``chat_id``."""
+    seen = []
+    while True:
+        event = json.loads(ws.recv(timeout=120))
+        seen.append(event)
+        if event["channel"] == "llm" and event["type"] == until and event["data"]["chat_id"] == chat_id:
+            return seen
+
+
+def _pushed(events: list[dict]) -> list[str]:
+    return [path for e in events if e["type"] == "sync.done" for path in e["data"]["sent"]]
+
+
+def test_chat_on_the_device_streams_the_greedy_answer_and_pushes_the_model_once(
+    live_server: LiveServer, project: dict, device: tuple[str, AgentProcess], llms: Llms
+) -> None:
+    device_id, agent = device
+    with tab_socket(live_server, project["id"]) as ws:
+        response = _chat(live_server, project, max_new_tokens=12, stream=True, chat_id="d1",
+                         device_id=device_id)
+        assert response.status_code == 200, response.text
+        events = _events(ws, "done", "d1")
+        answer = response.json()
+        again = _chat(live_server, project, max_new_tokens=12, stream=True, chat_id="d2",
+                      device_id=device_id)
+        second = _events(ws, "done", "d2")
+
+    model = LoadedModel(llms.q4, threads=1)
+    expected = model.generate(model.prompt_ids(MESSAGES), 12, Sampler())
+    assert answer["text"] == expected.text and answer["generated_tokens"] == len(expected.tokens)
+    assert answer["prefill_tps"] > 0 and answer["decode_tps"] > 0 and answer["ttft_ms"] > 0
+    tokens = [e["data"]["text"] for e in events if e["channel"] == "llm" and e["type"] == "token"]
+    assert "".join(tokens) == answer["text"]
+    assert [e["data"] for e in events if e["type"] == "done"] == [{"chat_id": "d1", **answer}]
+
+    assert sorted(_pushed(events)) == sorted(f"models/tiny/{p.name}" for p in llms.q4.iterdir())
+    assert again.json()["text"] == answer["text"] and _pushed(second) == []
+    on_device = list((agent.home / "sessions").rglob("files"))
+    assert len(on_device) == 1 and (on_device[0] / "models" / "tiny" / "llm.mnn").is_file()
+    assert not (on_device[0] / "data").exists()
+
+
+def test_a_chat_on_the_device_stops_when_asked(
+    live_server: LiveServer, project: dict, device: tuple[str, AgentProcess]
+) -> None:
+    device_id, _ = device
+    reply: dict = {}
+    with tab_socket(live_server, project["id"]) as ws:
+        asking = threading.Thread(target=lambda: reply.update(answer=_chat(
+            live_server, project, max_new_tokens=1500, stream=True, chat_id="long", device_id=device_id)))
+        asking.start()
+        while not (json.loads(ws.recv(timeout=120))["type"] == "token"):
+            continue
+        stop = httpx.post(f"{live_server.url}/api/projects/{project['id']}/llm/chat/long/stop",
+                          headers=live_server.auth)
+        asking.join(120)
+    assert stop.json() == {"stopped": True}
+    answer = reply["answer"].json()
+    assert answer["finish_reason"] == "stopped" and 0 < answer["generated_tokens"] < 1500
+    idle = httpx.post(f"{live_server.url}/api/projects/{project['id']}/llm/chat/long/stop",
+                      headers=live_server.auth)
+    assert idle.json() == {"stopped": False}
+
+
+def test_the_llm_benchmark_runs_on_the_device_as_a_tool_run(
+    live_server: LiveServer, project: dict, device: tuple[str, AgentProcess]
+) -> None:
+    device_id, _ = device
+    started = httpx.post(f"{live_server.url}/api/projects/{project['id']}/tools/llm-bench",
+                         headers=live_server.auth,
+                         json={"model": "models/tiny", "prompt_tokens": [8, 16], "gen_tokens": 8,
+                               "repeats": 1, "threads": 1, "device_id": device_id})
+    assert started.status_code == 202, started.text
+
+    def finished() -> dict | None:
+        run = httpx.get(f"{live_server.url}/api/tool-runs/{started.json()['id']}",
+                        headers=live_server.auth).json()
+        return run if run["status"] not in ("queued", "running") else None
+
+    run = wait_until(finished, timeout=300, what="the device benchmark")
+    assert run["status"] == "succeeded", run["error"]
+    result = run["result"]
+    assert result["device"] == {"id": device_id, "name": "pi"}
+    assert [case["prompt_tokens"] for case in result["cases"]] == [8, 16]
+    assert all(case["decode_tps"]["median"] > 0 for case in result["cases"])
+
+
+def test_a_device_without_mnn_llm_says_so(
+    live_server: LiveServer, project: dict, tmp_path: Path
+) -> None:
+    fake = tmp_path / "no-llm"
+    (fake / "MNN").mkdir(parents=True)
+    (fake / "MNN" / "__init__.py").write_text("version = '0.0-no-llm'\n")
+    response = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "old"},
+                          headers=live_server.auth).json()
+    home = tmp_path / "old-agent"
+    home.mkdir()
+    (home / "pairing-code").write_text(response["token"] + "\n")
+    agent = AgentProcess.__new__(AgentProcess)
+    agent._start([sys.executable, "-m", "device_bridge.agent", "--server", live_server.url, "--home",
+                  str(home), "--name", "old", "--token-file", str(home / "pairing-code")],
+                 home, REPO, {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{fake}"})
+    try:
+        wait_until(lambda: "connected to" in agent.log(), what="the agent to connect")
+        response = _chat(live_server, project, max_new_tokens=4, device_id=devices(live_server)[0]["id"])
+    finally:
+        agent.kill()
+    assert response.status_code == 503, response.text
+    assert response.json()["code"] == "no_mnn_llm"
+    assert "has no MNN.llm" in response.json()["detail"]
