@@ -66,3 +66,32 @@ def test_a_layout_that_lost_its_main_area_gets_one_back(context: BrowserContext,
     window = page.viewport_size
     assert window is not None
     assert editor_width(page, "README.md") > window["width"] / 2
+
+
+def test_an_editor_dragged_into_a_side_group_can_be_dragged_back_out(
+    context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "drag-out")
+    page = open_project(context, live_server, project)
+    open_file(page, "README.md")
+    page.get_by_test_id("action-git").click()
+    expect(page.get_by_test_id("scm-history")).to_be_visible()
+    side = page.locator(".dv-groupview").filter(has=page.get_by_test_id("scm-panel"))
+    side_box = side.bounding_box()
+    assert side_box is not None
+    readme_tab = page.locator("[data-testid=editor-tab][data-path='README.md']")
+
+    # Dropped on the side group's tab bar, the editor joins that narrow group…
+    readme_tab.drag_to(side.locator(".dv-void-container"))
+    in_side = page.locator(".dv-groupview").filter(has=readme_tab)
+    expect(in_side.locator(".dv-tab")).to_have_count(2)
+    assert editor_width(page, "README.md") < side_box["width"] + 1
+    expect(page.get_by_test_id("watermark")).to_be_visible()
+
+    # …and dragged onto the empty editor area it is back there, full width.
+    readme_tab.drag_to(page.get_by_test_id("watermark"))
+    expect(page.locator(".dv-groupview").filter(has=page.get_by_test_id("watermark"))).to_have_count(0)
+    window = page.viewport_size
+    assert window is not None
+    assert editor_width(page, "README.md") > window["width"] / 2
+    expect(page.get_by_test_id("scm-panel")).to_be_visible()
