@@ -5,6 +5,7 @@ Each configured source (``Settings.market_sources``) becomes one ``Catalog``: an
 organisation. ``download`` writes nothing into ``dest`` unless every file matched its sha256.
 """
 
+import threading
 from pathlib import Path
 from typing import Protocol
 
@@ -44,6 +45,22 @@ def catalog_for(settings: Settings, source: MarketSource) -> Catalog:
     return HubCatalog(source, cache)
 
 
+_live: dict[tuple[str, str], Catalog] = {}
+_live_lock = threading.Lock()
+
+
 def catalogs_from_settings(settings: Settings) -> list[Catalog]:
-    """One catalog per entry of ``MNNWB_MARKET_SOURCES``, in the order configured."""
-    return [catalog_for(settings, source) for source in settings.market_sources]
+    """One catalog per entry of ``MNNWB_MARKET_SOURCES``, in the order configured.
+
+    The same configuration gives the same objects for the life of the process, so a listing is
+    read from the remote once per ``refresh_seconds``, not once per request.
+    """
+    with _live_lock:
+        return [_live_catalog(settings, source) for source in settings.market_sources]
+
+
+def _live_catalog(settings: Settings, source: MarketSource) -> Catalog:
+    key = (str(cache_dir(settings, source)), source.model_dump_json())
+    if key not in _live:
+        _live[key] = catalog_for(settings, source)
+    return _live[key]

@@ -12,17 +12,7 @@ from server.core.errors import BadGateway, Unavailable
 from server.market.package import TamperedFile, read_manifest, verify_folder
 from server.market.remote.base import Catalog, catalogs_from_settings
 from tests.fakes.static_http import static_http
-from tests.server.market.remote_packages import FILES, write_package
-
-
-def publish_index(root: Path, packages: dict[str, list[str]], fmt: int = 1) -> None:
-    index = {"format": fmt, "packages": []}
-    for package_id, versions in packages.items():
-        for version in versions:
-            write_package(root / package_id / version, package_id, version)
-        index["packages"].append({"id": package_id, "versions": [
-            {"version": v, "path": f"{package_id}/{v}/"} for v in versions]})
-    (root / "index.json").write_text(json.dumps(index))
+from tests.server.market.remote_packages import FILES, publish_index
 
 
 def http_catalog(tmp_path: Path, url: str) -> Catalog:
