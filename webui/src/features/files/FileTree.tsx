@@ -4,6 +4,8 @@ import type { FileEntry } from '../../api/types';
 import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
 import { openEditor } from '../editor/openEditor';
 import { modelMenuItems } from '../modeltools/menu';
+import { lineageMenuItems } from '../lineage/menu';
+import { publishMenuItems } from '../market/menu';
 import { llmMenuItems } from '../llm/menu';
 import { isViewer } from '../team/account';
 import { session } from '../workbench/session';
@@ -63,6 +65,8 @@ function entryItems(entry: FileEntry): MenuItem[] {
     { label: 'Open', testid: 'menu-open', action: () => openEditor(entry.path) },
     { label: 'Download', testid: 'menu-download', action: () => download(entry) },
     ...modelMenuItems(entry),
+    ...lineageMenuItems(entry),
+    ...publishMenuItems(entry),
     ...common,
   ];
 }

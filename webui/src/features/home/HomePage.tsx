@@ -1,15 +1,17 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ContextMenuHost } from '../../ui/contextMenu';
 import { DialogHost } from '../../ui/dialogs';
 import { notify, ToastHost } from '../../ui/toast';
 import { errorMessage } from '../../api/client';
 import { loadAccount } from '../team/account';
 import { UserMenu } from '../team/UserMenu';
+import { HomeMarket } from '../market/HomeMarket';
 import { NewProject } from './NewProject';
 import { ProjectList } from './ProjectList';
 import { loadTemplates, refreshProjects } from './store';
 
 export function HomePage({ version }: { version: string }) {
+  const [market, setMarket] = useState(false);
   useEffect(() => {
     void refreshProjects();
     void loadTemplates();
@@ -25,12 +27,17 @@ export function HomePage({ version }: { version: string }) {
         <span class="logo">MNN Workbench</span>
         <span class="muted">v{version}</span>
         <span class="status-spacer" />
+        <button class={market ? 'btn btn-primary' : 'btn'} data-testid="home-market" onClick={() => setMarket(!market)}>
+          {market ? 'Projects' : 'Market'}
+        </button>
         <UserMenu />
       </header>
-      <main class="home-main">
-        <ProjectList />
-        <NewProject />
-      </main>
+      {market ? <HomeMarket /> : (
+        <main class="home-main">
+          <ProjectList />
+          <NewProject />
+        </main>
+      )}
       <DialogHost />
       <ContextMenuHost />
       <ToastHost />

@@ -1,7 +1,6 @@
 // A Markdown file rendered as the editor holds it, following every keystroke. Raw HTML in the file
 // is shown as text (markdown-it's `html: false`) and links are checked by markdown-it, so a shared
 // project's README cannot run script in the page; relative images load from the project.
-import MarkdownIt from 'markdown-it';
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
@@ -9,12 +8,13 @@ import { openDoc } from '../editor/documents';
 import { joinPath, parentOf } from '../files/treeStore';
 import type { PanelFactory, PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
+import { safeMarkdown } from './markdown';
 import './preview.css';
 
 const isRelative = (src: string): boolean => !/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(src);
 
 function renderer(path: string) {
-  const md = new MarkdownIt({ html: false, linkify: true });
+  const md = safeMarkdown();
   const image = md.renderer.rules.image!;
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const src = String(tokens[idx].attrGet('src') ?? '');

@@ -1,0 +1,8 @@
+// The lineage graph of a file, as a dock panel in the main area (its code loads on first show).
+import { lazyPanel } from '../workbench/lazyPanel';
+import { registerPanel } from '../workbench/panels';
+import { LINEAGE_PANEL } from './open';
+
+export function registerLineageFeature(): void {
+  registerPanel(LINEAGE_PANEL, lazyPanel(() => import('./LineagePanel').then((m) => m.lineagePanel)), { area: 'main' });
+}

@@ -1,0 +1,20 @@
+// The market in a project: a dock panel in the main area, opened from the title bar.
+import { mainGroup } from '../workbench/areas';
+import { lazyPanel } from '../workbench/lazyPanel';
+import { dock, registerPanel, registerTitleAction, showPanel } from '../workbench/panels';
+
+export const MARKET_PANEL = 'market';
+
+export function openMarket(): void {
+  showPanel({
+    id: MARKET_PANEL,
+    component: MARKET_PANEL,
+    title: 'Market',
+    position: dock().getPanel(MARKET_PANEL) ? undefined : { referenceGroup: mainGroup() },
+  });
+}
+
+export function registerMarketFeature(): void {
+  registerPanel(MARKET_PANEL, lazyPanel(() => import('./MarketPanel').then((m) => m.marketPanel)), { area: 'main' });
+  registerTitleAction({ id: 'market', label: 'Market', glyph: '◈', run: openMarket });
+}
