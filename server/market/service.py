@@ -18,7 +18,7 @@ from server.lineage.models import LineageGraph
 from server.market import builtins, registry
 from server.market.models import MarketVersion
 from server.market.package import PackageManifest
-from server.market.remote.base import catalogs_from_settings
+from server.market.remote.base import Catalog, catalogs_from_settings
 from server.market.schemas import MarketCard, MarketEntry, VersionInfo
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def version_info(manifest: PackageManifest, row: MarketVersion | None = None) ->
 def _readme(source: Source, manifest: PackageManifest, row: MarketVersion | None) -> str:
     if row is not None:
         return row.readme
-    if isinstance(source, builtins.BuiltinSource):
+    if isinstance(source, builtins.BuiltinSource | Catalog):
         return source.readme(manifest.id, manifest.version)
     return ""
 

@@ -7,7 +7,7 @@ organisation. ``download`` writes nothing into ``dest`` unless every file matche
 
 import threading
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from server.core.config import MarketSource, Settings
 from server.market.package import PackageManifest
@@ -17,12 +17,17 @@ from server.market.remote.hub import HubCatalog
 from server.market.remote.listing import CatalogKind
 
 
+@runtime_checkable
 class Catalog(Protocol):
     name: str
     kind: CatalogKind
 
     def entries(self) -> list[PackageManifest]:
         """Every version of every package the source offers (cached for ``refresh_seconds``)."""
+        ...
+
+    def readme(self, id: str, version: str) -> str:
+        """The text of the version's README (checked against its checksum), or "" if none."""
         ...
 
     def download(self, id: str, version: str, dest: Path) -> Path:

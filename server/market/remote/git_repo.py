@@ -23,7 +23,14 @@ from server.gitflow.transport import open_client, redact
 from server.gitflow.urlpolicy import UNRESTRICTED
 from server.market.package import MANIFEST_NAME, PackageManifest, parse_manifest
 from server.market.remote.listing import CatalogKind, Listed, Listing, add_listed
-from server.market.remote.staging import RemoteFile, fetch_verified, locked_work, publish
+from server.market.remote.staging import (
+    RemoteFile,
+    fetch_verified,
+    locked_work,
+    publish,
+    readme_file,
+    readme_text,
+)
 
 log = logging.getLogger(__name__)
 LISTED = Ref(b"refs/catalog/listed")
@@ -101,6 +108,15 @@ class GitCatalog:
             raise BadGateway(f"{package.decode()}/{version.decode()}/{MANIFEST_NAME} describes "
                              f"{manifest.id} {manifest.version}", code="bad_manifest")
         return Listed(manifest, text, tree)
+
+    def readme(self, id: str, version: str) -> str:
+        listed = self._listing.get(id, version)
+        files = [RemoteFile(e.path, e.size, sha256=e.sha256) for e in listed.manifest.files]
+        wanted = readme_file(listed.manifest, files)
+        if wanted is None:
+            return ""
+        with self._open() as repo:
+            return readme_text(_read_blob(repo, listed.where, wanted.path), wanted, self.name)
 
     def download(self, id: str, version: str, dest: Path) -> Path:
         listed = self._listing.get(id, version)

@@ -15,7 +15,14 @@ from server.core.config import MarketSource
 from server.core.errors import BadGateway
 from server.market.package import MANIFEST_NAME, PACKAGE_ID, VERSION, PackageManifest, parse_manifest
 from server.market.remote.listing import CatalogKind, Listed, Listing, add_listed
-from server.market.remote.staging import RemoteFile, fetch_verified, locked_work, publish
+from server.market.remote.staging import (
+    RemoteFile,
+    fetch_verified,
+    locked_work,
+    publish,
+    readme_file,
+    readme_text,
+)
 from server.market.remote.transfer import download_file, get_document, new_pool
 
 INDEX_FORMAT = 1
@@ -94,9 +101,17 @@ class HttpCatalog:
                              f"not {package_id} {version} as the index says", code="bad_index")
         return Listed(manifest, text, folder)
 
+    def readme(self, id: str, version: str) -> str:
+        listed = self._listing.get(id, version)
+        wanted = readme_file(listed.manifest, _files(listed.manifest))
+        if wanted is None:
+            return ""
+        url = listed.where + quote(wanted.path)
+        return readme_text(get_document(self._pool, url, self._source.timeout), wanted, self.name)
+
     def download(self, id: str, version: str, dest: Path) -> Path:
         listed = self._listing.get(id, version)
-        files = [RemoteFile(e.path, e.size, sha256=e.sha256) for e in listed.manifest.files]
+        files = _files(listed.manifest)
 
         def fetch(wanted: RemoteFile, target: Path) -> None:
             url = listed.where + quote(wanted.path)
@@ -105,3 +120,7 @@ class HttpCatalog:
         with locked_work(self._cache, id, version) as work:
             fetch_verified(work, files, fetch, self.name)
             return publish(work, listed.manifest, listed.text, dest)
+
+
+def _files(manifest: PackageManifest) -> list[RemoteFile]:
+    return [RemoteFile(e.path, e.size, sha256=e.sha256) for e in manifest.files]

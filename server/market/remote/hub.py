@@ -37,7 +37,14 @@ from server.market.package import (
 )
 from server.market.remote.hubclient import hub_api
 from server.market.remote.listing import CatalogKind, Listed, Listing, add_listed
-from server.market.remote.staging import RemoteFile, fetch_verified, locked_work, publish
+from server.market.remote.staging import (
+    RemoteFile,
+    fetch_verified,
+    locked_work,
+    publish,
+    readme_file,
+    readme_text,
+)
 from server.market.remote.transfer import download_file, get_document, new_pool
 
 SKIPPED = {".gitattributes"}
@@ -94,6 +101,15 @@ class HubCatalog:
         files = [_remote_file(s) for s in siblings if _plain_path(s.rfilename)]
         manifest = _made_manifest(self._org, repo_id, name, info, files)
         return Listed(manifest, dump_manifest(manifest), Revision(repo_id, commit, files, made=True))
+
+    def readme(self, id: str, version: str) -> str:
+        listed = self._listing.get(id, version)
+        revision = listed.where
+        wanted = readme_file(listed.manifest, revision.files)
+        if wanted is None:
+            return ""
+        url = hf_hub_url(revision.repo_id, wanted.path, revision=revision.commit, endpoint=self._endpoint)
+        return readme_text(get_document(self._pool, url, self._source.timeout), wanted, self.name)
 
     def download(self, id: str, version: str, dest: Path) -> Path:
         listed = self._listing.get(id, version)

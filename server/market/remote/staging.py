@@ -8,6 +8,7 @@ complete, verified package is moved into ``dest``, and ``dest`` is checked once 
 
 import fcntl
 import hashlib
+import logging
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -17,6 +18,9 @@ from pathlib import Path
 
 from server.core.errors import Invalid
 from server.market.package import MANIFEST_NAME, PackageManifest, TamperedFile, sha256_file, verify_folder
+
+log = logging.getLogger(__name__)
+MAX_README = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,26 @@ def _matches(path: Path, wanted: RemoteFile) -> bool:
     if wanted.sha256 is not None:
         return sha256_file(path) == wanted.sha256
     return wanted.git_blob is not None and git_blob_id(path) == wanted.git_blob
+
+
+def readme_file(manifest: PackageManifest, files: list[RemoteFile]) -> RemoteFile | None:
+    """The package's README: the file listed with role ``readme``, else a top-level README.md."""
+    listed = next((e.path for e in manifest.files if e.role == "readme"), None)
+    for wanted in files:
+        if wanted.path == listed or (listed is None and wanted.path.lower() == "readme.md"):
+            return wanted if wanted.size <= MAX_README else None
+    return None
+
+
+def readme_text(data: bytes, wanted: RemoteFile, source: str) -> str:
+    """The README's text if the bytes are the listed ones; a mismatch shows none."""
+    if len(data) == wanted.size and (
+            hashlib.sha256(data).hexdigest() == wanted.sha256 if wanted.sha256 is not None
+            else hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+            == wanted.git_blob):
+        return data.decode("utf-8", "replace")
+    log.warning("catalog %s: %s does not match its checksum; not shown", source, wanted.path)
+    return ""
 
 
 @contextmanager

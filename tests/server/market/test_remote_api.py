@@ -23,6 +23,7 @@ def test_a_catalog_package_is_listed_and_installed_through_the_api(tmp_path: Pat
                 "tiny", "team-http", "1.1.0", ["1.0.0", "1.1.0"])
             card = client.get("/api/market/tiny", params={"source": "team-http"}).json()
             assert [v["version"] for v in card["versions"]] == ["1.1.0", "1.0.0"]
+            assert card["readme"].startswith("# Tiny")
 
             project = client.post("/api/projects", json={"name": "p", "template": "empty"}).json()
             installed = client.post("/api/market/tiny/versions/1.1.0/install",

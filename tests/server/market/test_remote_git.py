@@ -45,6 +45,7 @@ def test_lists_and_installs_from_a_git_daemon_and_lists_offline(tmp_path: Path) 
         listed = sorted((m.id, m.version) for m in catalog.entries())
         assert listed == [("other", "0.1.0"), ("tiny", "1.0.0"), ("tiny", "2.0.0")]
         dest = catalog.download("tiny", "2.0.0", tmp_path / "out")
+        assert catalog.readme("tiny", "2.0.0") == FILES["README.md"][1].decode()
     verify_folder(dest, read_manifest(dest))
     assert (dest / "demo.py").read_bytes() == FILES["demo.py"][1]
     # The daemon is gone: the last fetched commit still lists.

@@ -70,6 +70,11 @@ def test_lists_packages_and_plain_model_repositories(tmp_path: Path) -> None:
         lfs = {f.path: f.sha256 for f in plain.files}
         assert lfs == {n: hashlib.sha256(PLAIN[n]).hexdigest() for n in ("llm.mnn", "llm.mnn.weight")}
         assert plain.metrics.size_bytes == sum(len(d) for d in PLAIN.values())
+        assert catalog.readme("tiny-llm-mnn", "main") == PLAIN["README.md"].decode()
+        assert catalog.readme("tiny", "1.0.0") == FILES["README.md"][1].decode()
+        state.serve_instead["README.md"] = b"# Tiny-LLM-MNX\n"
+        assert catalog.readme("tiny-llm-mnn", "main") == ""  # not what the hub listed
+        del state.serve_instead["README.md"]
         dest = catalog.download("tiny-llm-mnn", "main", tmp_path / "llm")
         packaged = catalog.download("tiny", "1.0.0", tmp_path / "tiny")
     manifest = read_manifest(dest)
