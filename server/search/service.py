@@ -1,7 +1,8 @@
 """Search (a stream of matches, capped) and replace (a preview, then an apply checked by ETag)."""
 
+import json
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 
 from anyio import to_thread
 
@@ -20,7 +21,6 @@ from server.search.models import (
     ReplaceRequest,
     ReplaceResult,
     SearchEnd,
-    SearchMatch,
     SearchQuery,
 )
 from server.search.pattern import compile_query, grep_args, replacer
@@ -31,26 +31,33 @@ PREVIEW_BEFORE = 40
 PREVIEW_CHARS = 200
 
 
-def _matches_on(path: str, number: int, text: str, pattern: re.Pattern[str]) -> list[SearchMatch]:
-    found = []
+# The stream's lines are written straight from plain values: building a SearchMatch per match
+# cost as much CPU as the rest of the search (tests check every line is a valid SearchMatch).
+_to_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _matches_on(path: str, number: int, text: str, pattern: re.Pattern[str]) -> Iterator[str]:
+    """The line's matches as ``SearchMatch`` JSON."""
     for match in pattern.finditer(text):
-        if match.end() == match.start():
+        start, end = match.span()
+        if end == start:
             continue  # an empty match (``x*``) says nothing
-        start = max(0, match.start() - PREVIEW_BEFORE)
-        found.append(SearchMatch(
-            path=path, line=number, column=match.start() + 1, length=match.end() - match.start(),
-            preview=text[start : start + PREVIEW_CHARS], preview_start=start,
-        ))
+        shown = max(0, start - PREVIEW_BEFORE)
+        yield _to_json({
+            "kind": "match", "path": path, "line": number, "column": start + 1, "length": end - start,
+            "preview": text[shown : shown + PREVIEW_CHARS], "preview_start": shown,
+        })
+
+
+def parse_batch(batch: list[bytes], pattern: re.Pattern[str]) -> list[str]:
+    """``path\0line\0text`` lines (``git grep -z -n``) → the matches on them, as JSON. One
+    decode for the whole batch: ``\n`` and ``\0`` never occur inside a UTF-8 sequence."""
+    found: list[str] = []
+    for line in b"\n".join(batch).decode(errors="replace").split("\n"):
+        parts = line.split("\0", 2)
+        if len(parts) == 3 and parts[1].isdigit():  # else the rest of a file name with a line break
+            found.extend(_matches_on(parts[0], int(parts[1]), parts[2], pattern))
     return found
-
-
-def parse_line(raw: bytes, pattern: re.Pattern[str]) -> list[SearchMatch]:
-    """``path\\0line\\0text`` (``git grep -z -n``) → the matches on that line."""
-    path, _, rest = raw.partition(b"\0")
-    number, _, text = rest.partition(b"\0")
-    if not number.isdigit():
-        return []  # the rest of a file name with a line break in it
-    return _matches_on(path.decode(errors="replace"), int(number), text.decode(errors="replace"), pattern)
 
 
 async def search(root: str, query: SearchQuery) -> AsyncIterator[str]:
@@ -59,12 +66,12 @@ async def search(root: str, query: SearchQuery) -> AsyncIterator[str]:
     pattern = compile_query(query)
     count, truncated = 0, False
     async for batch in grep_batches(root, ["-n", "-z", *grep_args(query)]):
-        found = [match for raw in batch for match in parse_line(raw, pattern)]
+        found = parse_batch(batch, pattern)
         if count + len(found) > MAX_MATCHES:
             found, truncated = found[: MAX_MATCHES - count], True
         count += len(found)
         if found:
-            yield "".join(match.model_dump_json() + "\n" for match in found)
+            yield "\n".join(found) + "\n"
         if truncated:
             break
     yield SearchEnd(count=count, truncated=truncated).model_dump_json() + "\n"

@@ -6,13 +6,19 @@ from pathlib import Path
 import pytest
 
 from server.search import service
+from server.search.models import SearchEnd, SearchMatch
 
 
 def _search(client, project, **params) -> list[dict]:
     response = client.get(f"/api/projects/{project['id']}/search", params=params)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("application/x-ndjson")
-    return [json.loads(line) for line in response.text.splitlines()]
+    lines = [json.loads(line) for line in response.text.splitlines()]
+    # Every line is exactly the documented model, nothing more or less.
+    for line in lines:
+        model = SearchEnd if line["kind"] == "end" else SearchMatch
+        assert model.model_validate(line).model_dump() == line
+    return lines
 
 
 @pytest.fixture
