@@ -64,3 +64,19 @@ def test_a_file_that_does_not_match_its_manifest_is_refused(tmp_path: Path) -> N
             catalog.download("tiny", "1.0.0", tmp_path / "out")
     assert refused.value.extra["path"] == "model.mnn"
     assert not (tmp_path / "out").exists()
+
+
+def test_a_source_pinned_to_a_tag_lists_that_tag(tmp_path: Path) -> None:
+    base = tmp_path / "served"
+    work = publish_repo(base, {"tiny": ["1.0.0"]})
+    git("tag", "-a", "v1", "-m", "first catalog", cwd=work)
+    git("push", "-q", str(base / "pkgs.git"), "v1", cwd=work)
+    write_package(work / "tiny/2.0.0", "tiny", "2.0.0")
+    commit_and_push(work, base / "pkgs.git", "tiny 2.0.0")
+    with git_daemon(base) as url:
+        settings = Settings(data_dir=tmp_path / "data", market_sources=[
+            {"name": "pinned", "kind": "git", "url": url + "pkgs.git", "ref": "v1"},
+            {"name": "latest", "kind": "git", "url": url + "pkgs.git"}])
+        pinned, latest = catalogs_from_settings(settings)
+        assert [m.version for m in pinned.entries()] == ["1.0.0"]
+        assert sorted(m.version for m in latest.entries()) == ["1.0.0", "2.0.0"]
