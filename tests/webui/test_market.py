@@ -1,0 +1,126 @@
+"""The market in the browser: browse and filter the built-ins from the home page, create a project
+from one, publish a converted model from a project (pre-filled from its lineage; a second publish
+of the same version is refused plainly), then find it in the market with its lineage, and follow
+a file's lineage graph to the tool run that made it."""
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.fakes.models import conv_net
+from tests.waiting import wait_until
+from tests.webui.workbench import create_project, open_project
+
+pytestmark = pytest.mark.browser
+
+# The built-in packages are trained and converted the first time the market is listed.
+BUILD_TIMEOUT_MS = 180_000
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def cards(page: Page):
+    return page.get_by_test_id("market-card")
+
+
+def browse_and_install(context: BrowserContext, live_server) -> None:
+    page = context.new_page()
+    page.goto(live_server.url)
+    page.get_by_test_id("home-market").click()
+    expect(cards(page)).to_have_count(4, timeout=BUILD_TIMEOUT_MS)
+    page.get_by_test_id("market-search").fill("digits")
+    expect(cards(page)).to_have_count(1)
+    expect(cards(page).first).to_have_attribute("data-id", "digits")
+    page.get_by_test_id("market-search").fill("")
+    page.get_by_test_id("market-task").select_option("anomaly-detection")
+    expect(cards(page)).to_have_count(1)
+    expect(cards(page).first).to_have_attribute("data-id", "vibration-anomaly")
+    page.get_by_test_id("market-task").select_option("")
+    page.get_by_test_id("market-source").select_option("builtin")
+    expect(cards(page)).to_have_count(4)
+
+    page.locator("[data-testid=market-card][data-id=digits]").click()
+    card = page.get_by_test_id("market-page")
+    expect(card.get_by_test_id("market-readme").locator("h1")).to_have_text("Handwritten digits")
+    model = card.locator("[data-testid=market-file][data-path$='.mnn']").first
+    expect(model.locator(".market-sha")).to_have_text(SHA256)
+    card.get_by_test_id("market-create-project").click()
+    page.get_by_test_id("prompt-input").fill("digits app")
+    with context.expect_page() as opened:
+        page.get_by_test_id("prompt-ok").click()
+    project_page = opened.value
+    expect(project_page.get_by_test_id("project-title")).to_have_text("digits app")
+    for folder in ("market", "market/digits"):
+        project_page.locator(f"[data-testid=tree-item][data-path='{folder}']").click()
+    for name in ("algorithm.toml", "demo.py", "README.md"):
+        expect(project_page.locator(f"[data-testid=tree-item][data-path='market/digits/{name}']")).to_be_visible()
+
+
+def converted_model(live_server, project: dict) -> str:
+    """net.onnx → net.fp16.mnn through the tools API: a file with a recorded lineage."""
+    conv_net(Path(project["path"], "net.onnx"))
+    url = f"{live_server.url}/api/projects/{project['id']}/tools/convert"
+    started = httpx.post(url, headers=live_server.auth, json={"model": "net.onnx", "fp16": True})
+    assert started.status_code == 202, started.text
+    run_url = f"{live_server.url}/api/tool-runs/{started.json()['id']}"
+    run = wait_until(lambda: (r := httpx.get(run_url, headers=live_server.auth).json())["status"]
+                     not in ("queued", "running") and r, 60, "the conversion to finish")
+    assert run["status"] == "succeeded", run["error"]
+    return started.json()["id"]
+
+
+def menu(page: Page, path: str, item: str) -> None:
+    page.locator(f"[data-testid=tree-item][data-path='{path}']").click(button="right")
+    page.get_by_test_id(item).click()
+
+
+def publish(page: Page) -> None:
+    menu(page, "net.fp16.mnn", "menu-publish")
+    dialog = page.get_by_test_id("publish-dialog")
+    expect(dialog.get_by_test_id("publish-id")).to_have_value("net-fp16")
+    expect(dialog.get_by_test_id("publish-version")).to_have_value("1.0.0")
+    expect(dialog.get_by_test_id("publish-files")).to_have_value("net.fp16.mnn\nnet.onnx\nREADME.md")
+    dialog.get_by_test_id("publish-task").fill("image-classification")
+    dialog.get_by_test_id("publish-ok").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("toast-info")).to_contain_text("Published net-fp16 1.0.0")
+
+    menu(page, "net.fp16.mnn", "menu-publish")
+    expect(dialog.get_by_test_id("publish-version")).to_have_value("1.0.1")
+    dialog.get_by_test_id("publish-version").fill("1.0.0")
+    dialog.get_by_test_id("publish-ok").click()
+    expect(dialog.get_by_test_id("publish-error")).to_have_text(
+        "Version 1.0.0 of net-fp16 is already published. Choose another version.")
+    dialog.get_by_test_id("publish-cancel").click()
+
+
+def test_browse_install_publish_and_follow_the_lineage(
+    context: BrowserContext, live_server, console_errors
+) -> None:
+    console_errors.allow(r"409 .*/publish")  # the second publish of 1.0.0, refused on purpose
+    browse_and_install(context, live_server)
+    project = create_project(live_server, "vision")
+    run_id = converted_model(live_server, project)
+    page = open_project(context, live_server, project)
+    publish(page)
+
+    page.get_by_test_id("action-market").click()
+    market = page.get_by_test_id("market-panel")
+    market.get_by_test_id("market-source").select_option("registry")
+    expect(market.get_by_test_id("market-card")).to_have_count(1)
+    market.locator("[data-testid=market-card][data-id=net-fp16]").click()
+    card = market.get_by_test_id("market-page")
+    expect(card.locator("[data-testid=market-file][data-path='net.onnx']")).to_be_visible()
+    graph = card.get_by_test_id("lineage-view")
+    expect(graph.locator(f"[data-testid=lineage-node][data-id='tool_run:{run_id}']")).to_be_visible()
+
+    menu(page, "net.fp16.mnn", "menu-lineage")
+    panel = page.locator("[data-testid=lineage-panel][data-path='net.fp16.mnn']")
+    node = panel.locator(f"[data-testid=lineage-node][data-id='tool_run:{run_id}']")
+    expect(panel.locator("[data-testid=lineage-node][data-kind=file]")).to_have_count(2)
+    node.click()
+    tool = page.locator("[data-testid=tool-panel][data-tool=convert][data-model='net.onnx']")
+    expect(tool).to_have_attribute("data-run", run_id)
+    expect(tool).to_have_attribute("data-status", "succeeded")
