@@ -103,3 +103,15 @@ def test_each_installed_demo_runs_on_a_device_agent(client: TestClient, tmp_path
     finally:
         agent.kill()
         server.close()
+
+
+def test_a_tampered_builtin_file_is_refused_with_nothing_written(client: TestClient,
+                                                                 builtins_ready: Path):
+    model = builtins_ready / "activity" / "model.mnn"
+    data = model.read_bytes()
+    model.write_bytes(data[:100] + bytes([data[100] ^ 0xFF]) + data[101:])
+    refused = client.post("/api/market/activity/versions/1.0.0/install",
+                          json={"new_project": "tampered"})
+    assert (refused.status_code, refused.json()["code"]) == (422, "checksum_mismatch")
+    assert "model.mnn" in refused.json()["detail"]
+    assert [p["name"] for p in client.get("/api/projects").json()] == []
