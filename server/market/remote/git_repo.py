@@ -127,7 +127,7 @@ class GitCatalog:
                 target.write_bytes(_read_blob(repo, listed.where, wanted.path))
 
             fetch_verified(work, files, fetch, self.name)
-            return publish(work, listed.manifest, listed.text, dest)
+            return publish(work, listed.text, dest)
 
 
 def _subtrees(repo: Repo, tree_id: ObjectID) -> list[TreeEntry]:

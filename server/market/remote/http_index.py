@@ -119,7 +119,7 @@ class HttpCatalog:
 
         with locked_work(self._cache, id, version) as work:
             fetch_verified(work, files, fetch, self.name)
-            return publish(work, listed.manifest, listed.text, dest)
+            return publish(work, listed.text, dest)
 
 
 def _files(manifest: PackageManifest) -> list[RemoteFile]:

@@ -32,8 +32,8 @@ from server.market.package import (
     Metrics,
     PackageManifest,
     dump_manifest,
-    file_entry,
     parse_manifest,
+    sha256_file,
 )
 from server.market.remote.hubclient import hub_api
 from server.market.remote.listing import CatalogKind, Listed, Listing, add_listed
@@ -121,12 +121,10 @@ class HubCatalog:
 
         with locked_work(self._cache, id, version) as work:
             fetch_verified(work, revision.files, fetch, self.name)
-            manifest, text = listed.manifest, listed.text
+            text = listed.text
             if revision.made:
-                entries = [file_entry(work, f.path, _role(f.path)) for f in revision.files]
-                manifest = manifest.model_copy(update={"files": entries})
-                text = dump_manifest(manifest)
-            return publish(work, manifest, text, dest)
+                text = dump_manifest(_with_every_file(listed.manifest, work, revision.files))
+            return publish(work, text, dest)
 
 
 @contextmanager
@@ -139,6 +137,13 @@ def _hub_errors(source: str) -> Iterator[None]:
                          code="catalog_error") from None
     except (OfflineModeIsEnabled, httpx2.TransportError) as exc:
         raise Unavailable(f"cannot reach the hub {source}: {exc}", code="catalog_unreachable") from None
+
+
+def _with_every_file(manifest: PackageManifest, work: Path, files: list[RemoteFile]) -> PackageManifest:
+    """The made manifest with every downloaded file; sha256 computed for those the hub gave none."""
+    entries = [FileEntry(path=f.path, size=f.size, role=_role(f.path),
+                         sha256=f.sha256 or sha256_file(work / f.path)) for f in files]
+    return manifest.model_copy(update={"files": entries})
 
 
 def _plain_path(path: str) -> bool:

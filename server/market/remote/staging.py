@@ -3,7 +3,7 @@
 Files are fetched into the source's work folder in the data dir (``market-cache/<source>/
 files/<id>@<version>/``), where partial downloads wait to be resumed. Each file is checked as it
 arrives; a mismatch removes the work folder and raises ``TamperedFile`` naming the file. Only a
-complete, verified package is moved into ``dest``, and ``dest`` is checked once more there.
+complete, verified package is moved (renamed, on one file system) into ``dest``.
 """
 
 import fcntl
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.core.errors import Invalid
-from server.market.package import MANIFEST_NAME, PackageManifest, TamperedFile, sha256_file, verify_folder
+from server.market.package import MANIFEST_NAME, PackageManifest, TamperedFile, sha256_file
 
 log = logging.getLogger(__name__)
 MAX_README = 1024 * 1024
@@ -99,8 +99,8 @@ def fetch_verified(work: Path, files: list[RemoteFile], fetch: Fetch, source: st
                                "nothing was installed", path=wanted.path, source=source)
 
 
-def publish(work: Path, manifest: PackageManifest, manifest_text: str, dest: Path) -> Path:
-    """Move the verified package from ``work`` into ``dest`` (absent or empty) and check it there."""
+def publish(work: Path, manifest_text: str, dest: Path) -> Path:
+    """Move the verified package from ``work`` into ``dest`` (absent or empty)."""
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise Invalid(f"{dest.name} is not an empty folder", code="not_empty")
     (work / MANIFEST_NAME).write_text(manifest_text, encoding="utf-8")
@@ -109,7 +109,6 @@ def publish(work: Path, manifest: PackageManifest, manifest_text: str, dest: Pat
     try:
         for child in list(work.iterdir()):
             shutil.move(child, dest / child.name)
-        verify_folder(dest, manifest)
     except BaseException:
         _empty(dest, remove=created)
         raise
