@@ -148,6 +148,7 @@ class Requests:
         self._seen = 0
         self._stopped_upto = 0
         self._eof = False
+        self._polled = 0.0
 
     def _read(self, block: bool) -> None:
         if not block:
@@ -177,7 +178,10 @@ class Requests:
             yield message, partial(self._stopped, index)
 
     def _stopped(self, index: int) -> bool:
-        self._read(block=False)
+        now = time.perf_counter()
+        if now - self._polled >= BATCH_S:  # a poll is a system call: not one per token
+            self._polled = now
+            self._read(block=False)
         return self._stopped_upto >= index
 
 
