@@ -74,7 +74,11 @@ def ensure_built(settings: Settings) -> Path:
         scratch = Path(tempfile.mkdtemp(prefix=".build-", dir=final.parent))
         try:
             _run_build(scratch / "packages")
-            os.replace(scratch / "packages", final)
+            try:
+                os.replace(scratch / "packages", final)
+            except OSError:
+                if not final.is_dir():  # else another server process on this data dir won
+                    raise
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     return final
