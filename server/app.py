@@ -28,6 +28,7 @@ from server.llm.chat import ChatManager
 from server.llm.device import DeviceLlm
 from server.lsp.manager import LanguageServers
 from server.modeltools.service import create_tool_manager
+from server.projects.cloning import CloneJobs, drop_abandoned
 from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
 from server.training.service import JobManager
@@ -71,6 +72,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
+        drop_abandoned(engine)
+        app.state.clones = CloneJobs(engine, hub)
         app.state.jobs.start()
         app.state.login_throttle = LoginThrottle(
             settings.login_max_failures, settings.login_max_failures_per_address,
@@ -84,6 +87,7 @@ def create_app(settings: Settings) -> FastAPI:
             app.state.jobs.close()
             await run_in_threadpool(app.state.tools.close)
             await run_in_threadpool(app.state.chats.close)
+            await run_in_threadpool(app.state.clones.close)
             await app.state.watchers.close()
             await sweep
             engine.dispose()

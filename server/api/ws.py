@@ -1,4 +1,4 @@
-"""The per-tab websocket: ``/api/projects/{pid}/ws?since=SEQ`` (docs/api.md).
+"""The websockets: per tab ``/api/projects/{pid}/ws?since=SEQ``, per user ``/api/ws`` (docs/api.md).
 
 The endpoint authenticates (middleware + project access) and hands the socket to a
 ``TabConnection``, which runs three loops: send queued events, receive commands, ping.
@@ -18,6 +18,7 @@ from server.api.ws_limits import TAB_MAX_BYTES
 from server.core.errors import AppError
 from server.core.events import PROTOCOL_VERSION, Envelope, EventHub, Subscription
 from server.projects import service as projects
+from server.projects.cloning import user_key
 from server.projects.models import Project
 from server.users.service import user_for_principal
 
@@ -137,6 +138,22 @@ def _project_for(websocket: WebSocket, pid: str) -> tuple[Project, bool]:
         user = user_for_principal(session, websocket.scope.get("state", {}).get("principal"))
         project = projects.get_project(session, user, pid, "read")
         return project, projects.allows(projects.role_of(session, user, project), "run")
+
+
+@router.websocket("/api/ws")
+async def user_socket(websocket: WebSocket, since: int | None = None) -> None:
+    """The caller's own channel: events about no one project (clones, see projects/cloning.py)."""
+    state = websocket.app.state
+    with Session(state.engine) as session:
+        user = user_for_principal(session, websocket.scope.get("state", {}).get("principal"))
+    await websocket.accept()
+    hub: EventHub = state.hub
+    sub, complete = hub.subscribe(user_key(user.id), since)
+    connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval, {})
+    try:
+        await connection.run(complete)
+    finally:
+        hub.unsubscribe(sub)
 
 
 @router.websocket("/api/projects/{pid}/ws")

@@ -15,7 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 PROTOCOL_VERSION = 1
-Channel = Literal["sys", "files", "git", "jobs", "tools", "devices", "dap", "perf", "log", "llm"]
+Channel = Literal["sys", "files", "git", "jobs", "tools", "devices", "dap", "perf", "log", "llm",
+                  "projects"]
 DROPPABLE: frozenset[str] = frozenset({"perf"})
 
 

@@ -19,11 +19,16 @@ class Project(SQLModel, table=True):
     owner_id: str = Field(foreign_key="users.id", index=True, max_length=32)
     created_at: datetime = Field(default_factory=utcnow)
     ui_state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # "cloning" while a clone fills the folder (server/projects/cloning.py), else "ready".
+    state: str = Field(default="ready", max_length=16)
 
 
 # The names ``check_name`` (service.py) takes, for the API document; the service enforces them
 # with its own message and code, so the pattern is documented rather than validated here.
 NAME_SCHEMA = {"pattern": r"^[A-Za-z0-9](?:[A-Za-z0-9._ -]{0,62}[A-Za-z0-9_-])?$", "maxLength": 64}
+
+
+ProjectState = Literal["ready", "cloning"]
 
 
 class ProjectCreate(SQLModel):
@@ -46,6 +51,7 @@ class ProjectPublic(SQLModel):
     template: str | None
     owner: str
     created_at: datetime
+    state: ProjectState = "ready"
 
 
 class TemplateInfo(SQLModel):

@@ -11,7 +11,9 @@ from sqlmodel import Session, col, or_, select
 
 from server.core.config import Settings
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
-from server.gitflow.urlpolicy import UrlPolicy, policy_for
+from server.gitflow.transport import check_url
+from server.gitflow.urlpolicy import policy_for
+from server.projects.cloning import CloneJobs, CloneRequest
 from server.projects.models import MemberPublic, Project, ProjectCreate, ProjectMember, ProjectPublic
 from server.projects.templates import render_template
 from server.users import audit
@@ -45,6 +47,7 @@ def to_public(project: Project, viewer: User) -> ProjectPublic:
         template=project.template,
         owner=owner.name,
         created_at=project.created_at,
+        state="cloning" if project.state == "cloning" else "ready",
     )
 
 
@@ -154,9 +157,13 @@ def _existing_folder(raw: str) -> Path:
 
 
 def create_project(
-    session: Session, settings: Settings, user: User, body: ProjectCreate
+    session: Session, settings: Settings, user: User, body: ProjectCreate,
+    clones: CloneJobs | None = None,
 ) -> Project:
-    """Create a project from exactly one source: a template, an existing folder or a Git URL."""
+    """Create a project from exactly one source: a template, an existing folder or a Git URL.
+
+    A Git URL is checked here; the project is answered in state ``cloning`` and ``clones`` fills
+    its folder (``cloning.py``)."""
     name = check_name(body.name)
     sources = [s for s in (body.path, body.git_url) if s]
     if len(sources) > 1 or (sources and body.template):
@@ -174,15 +181,14 @@ def create_project(
     if folder.exists():
         raise Conflict(f"the folder {folder} already exists", code="duplicate")
     if body.git_url:
-        _clone(body, folder, policy_for(settings, user.role))
-        template = None
-    else:
-        template = body.template or "empty"
-        try:
-            render_template(template, folder, name)
-        except Exception:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
+        return _start_clone(session, settings, user, body, Project(
+            name=name, path=str(folder), owner_id=user.id, state="cloning"), clones)
+    template = body.template or "empty"
+    try:
+        render_template(template, folder, name)
+    except Exception:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     project = Project(name=name, path=str(folder), template=template, owner_id=user.id)
     return _insert(session, project)
 
@@ -193,14 +199,17 @@ def _refuse_server_paths(body: ProjectCreate) -> None:
         raise Forbidden("only an admin may open a folder on the server", code="admin_only")
 
 
-def _clone(body: ProjectCreate, folder: Path, policy: UrlPolicy) -> None:
-    from server.gitflow.service import clone
-
-    try:
-        clone(body.git_url or "", folder, username=body.username, password=body.password, policy=policy)
-    except Exception:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
+def _start_clone(session: Session, settings: Settings, user: User, body: ProjectCreate,
+                 project: Project, clones: CloneJobs | None) -> Project:
+    if clones is None:
+        raise Invalid("cloning is not available here", code="bad_source")
+    policy = policy_for(settings, user.role)
+    url = body.git_url or ""
+    policy.check(url)
+    check_url(url)
+    _insert(session, project)
+    clones.start(project, CloneRequest(url, body.username, body.password, policy))
+    return project
 
 
 def _insert(session: Session, project: Project) -> Project:
@@ -222,10 +231,20 @@ def rename_project(session: Session, project: Project, user: User, name: str) ->
 
 
 def delete_project(
-    session: Session, settings: Settings, project: Project, delete_files: bool
+    session: Session, settings: Settings, project: Project, delete_files: bool,
+    clones: CloneJobs | None = None,
 ) -> None:
-    """Forget a project; its files are removed only when asked and only if we created them."""
+    """Forget a project; its files are removed only when asked and only if we created them.
+
+    A project still cloning is cancelled: the transfer stops, its folder and row go."""
     require_role(session, project, "own")
+    if project.state == "cloning" and clones is not None:
+        project_id = project.id
+        clones.cancel(project_id)
+        session.expire_all()
+        if session.get(Project, project_id) is None:
+            return
+        delete_files = True
     folder = Path(project.path)
     if delete_files:
         home = settings.projects_dir.resolve()

@@ -84,6 +84,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("POST", "/api/devices/pairings"): "signed-in",
     ("GET", "/api/projects/{pid}/devices/sessions"): "viewer",
     ("POST", "/api/projects/{pid}/devices/{did}/sessions"): "editor",
+    ("WS", "/api/ws"): "signed-in",
     ("DELETE", "/api/projects/{pid}/devices/{did}/sessions/{sid}"): "editor",
     ("WS", "/bridge/v1/device"): "public",
     ("GET", "/bridge/v1/agent.pyz"): "device-credential",

@@ -1,10 +1,14 @@
 """Projects and templates."""
 
-from fastapi import APIRouter, Response
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Response
 from fastapi.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 
 from server.api.deps import CurrentUser, EditableProject, ProjectDep, SessionDep, SettingsDep
 from server.projects import service
+from server.projects.cloning import CloneJobs
 from server.projects.models import (
     ProjectCreate,
     ProjectPublic,
@@ -17,6 +21,15 @@ from server.projects.templates import list_templates
 router = APIRouter(prefix="/api", tags=["projects"])
 
 
+def get_clones(conn: HTTPConnection) -> CloneJobs:
+    clones: CloneJobs = conn.app.state.clones
+    return clones
+
+
+ClonesDep = Annotated[CloneJobs, Depends(get_clones)]
+CLONING: dict[int | str, dict[str, Any]] = {202: {"model": ProjectPublic, "description": "A clone started: the project is `cloning`"}}
+
+
 @router.get("/templates")
 def templates() -> list[TemplateInfo]:
     return list_templates()
@@ -27,11 +40,14 @@ def list_projects(session: SessionDep, user: CurrentUser) -> list[ProjectPublic]
     return [service.to_public(p, user) for p in service.list_projects(session, user)]
 
 
-@router.post("/projects", status_code=201)
+@router.post("/projects", status_code=201, responses=CLONING)
 async def create_project(
-    body: ProjectCreate, session: SessionDep, settings: SettingsDep, user: CurrentUser
+    body: ProjectCreate, session: SessionDep, settings: SettingsDep, user: CurrentUser,
+    clones: ClonesDep, response: Response,
 ) -> ProjectPublic:
-    project = await run_in_threadpool(service.create_project, session, settings, user, body)
+    project = await run_in_threadpool(service.create_project, session, settings, user, body, clones)
+    if project.state == "cloning":
+        response.status_code = 202
     return service.to_public(project, user)
 
 
@@ -49,9 +65,10 @@ def rename_project(
 
 @router.delete("/projects/{pid}", status_code=204)
 def delete_project(
-    project: EditableProject, session: SessionDep, settings: SettingsDep, delete_files: bool = False
+    project: EditableProject, session: SessionDep, settings: SettingsDep, clones: ClonesDep,
+    delete_files: bool = False,
 ) -> Response:
-    service.delete_project(session, settings, project, delete_files)
+    service.delete_project(session, settings, project, delete_files, clones)
     return Response(status_code=204)
 
 

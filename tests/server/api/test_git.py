@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.git_remotes import bare_repo, git
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -114,8 +115,10 @@ def test_create_a_project_by_cloning(client, repo_project, tmp_path):
     origin = bare_repo(tmp_path / "served.git")
     git("push", "-q", str(origin), "main", cwd=root)
     made = client.post("/api/projects", json={"name": "cloned", "git_url": origin.as_uri()})
-    assert made.status_code == 201, made.text
+    assert made.status_code == 202, made.text
     cloned = made.json()
+    ready = lambda: client.get(f"/api/projects/{cloned['id']}").json()["state"] == "ready"  # noqa: E731
+    wait_until(ready, what="the clone to finish")
     assert (Path(cloned["path"]) / "a.txt").read_text() == "alpha\n"
     status = client.get(f"/api/projects/{cloned['id']}/git/status").json()
     assert (status["branch"], status["unstaged"], status["untracked"]) == ("main", [], [])

@@ -1,0 +1,82 @@
+"""A slow Git server for tests that must act in the middle of a transfer (cancel a clone).
+
+``slow_git_daemon(base, bytes_per_second)`` serves like ``git_remotes.git_daemon`` but passes
+what the daemon sends to the client at most ``bytes_per_second``. ``big_repo(path)`` is a bare
+repository of incompressible files, so the pack is as large as its contents.
+"""
+
+import os
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.fakes.git_remotes import GIT_ENV, bare_repo, git
+
+CHUNK = 4096
+
+
+def big_repo(path: Path, files: int = 200, size: int = 16 * 1024) -> Path:
+    """A bare repository holding ``files`` random files of ``size`` bytes on ``main``."""
+    work = path.with_name(path.name + ".src")
+    git("init", "-q", "-b", "main", str(work))
+    for n in range(files):
+        (work / f"data{n:03d}.bin").write_bytes(os.urandom(size))
+    git("add", "-A", cwd=work)
+    git("commit", "-q", "-m", "big", cwd=work)
+    bare_repo(path)
+    git("push", "-q", str(path), "main", cwd=work)
+    return path
+
+
+@contextmanager
+def slow_git_daemon(base: Path, bytes_per_second: int) -> Iterator[str]:
+    """Serve every repository under ``base`` at the yielded ``git://127.0.0.1:PORT/``, slowly."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    children: list[subprocess.Popen[bytes]] = []
+    pumps: list[threading.Thread] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            child = subprocess.Popen(
+                ["git", "daemon", "--inetd", "--export-all", f"--base-path={base}", str(base)],
+                stdin=conn.fileno(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=GIT_ENV)
+            children.append(child)
+            pumps.append(threading.Thread(target=_trickle, args=(child, conn, bytes_per_second), daemon=True))
+            pumps[-1].start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"git://127.0.0.1:{listener.getsockname()[1]}/"
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        thread.join(timeout=5)
+        for child in children:
+            child.kill()
+            child.wait(timeout=10)
+        for pump in pumps:
+            pump.join(timeout=10)
+        for child in children:
+            assert child.stdout is not None
+            child.stdout.close()
+
+
+def _trickle(child: subprocess.Popen[bytes], conn: socket.socket, rate: int) -> None:
+    """Copy the daemon's output to the client, ``CHUNK`` bytes at a time, at ``rate``."""
+    assert child.stdout is not None
+    with conn:
+        try:
+            while chunk := os.read(child.stdout.fileno(), CHUNK):
+                conn.sendall(chunk)
+                time.sleep(len(chunk) / rate)  # the throttle itself, not a wait for a condition
+        except OSError:
+            return
