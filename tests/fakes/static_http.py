@@ -34,25 +34,28 @@ class RangeHandler(SimpleHTTPRequestHandler):
         if not path.is_file():
             self.send_error(404)
             return
-        data = path.read_bytes()
+        size = path.stat().st_size
         start, status = 0, 200
         wanted = self.headers.get("Range", "")
         if wanted.startswith("bytes=") and wanted.endswith("-"):
             start, status = int(wanted[6:-1]), 206
-        body = data[start:]
+        length = size - start
         self.send_response(status)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(length))
         self.send_header("Accept-Ranges", "bytes")
         if status == 206:
-            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+            self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
         self.end_headers()
         if status == 200 and url_path in self.state.drop_once:
             self.state.drop_once.discard(url_path)
-            self.wfile.write(body[: len(body) // 2])
-            self.wfile.flush()
+            length //= 2  # then the connection closes, the body cut short
             self.close_connection = True
-            return
-        self.wfile.write(body)
+        with path.open("rb") as source:
+            source.seek(start)
+            while length > 0:
+                block = source.read(min(length, 1 << 20))
+                self.wfile.write(block)
+                length -= len(block)
 
 
 @contextmanager
