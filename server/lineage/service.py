@@ -128,9 +128,10 @@ class _Builder:
 
 
 def _device(run: ToolRun) -> str:
-    """Tool runs execute on the server's own CPU, with the threads the run asked for."""
+    """Where the run measured: a paired device it named, else the server's own CPU."""
     threads = run.args.get("threads")
-    return f"server CPU, {threads} thread(s)" if threads else "server CPU"
+    where = f"device {run.args['device_id']}" if run.args.get("device_id") else "server CPU"
+    return f"{where}, {threads} thread(s)" if threads else where
 
 
 def lineage_of(session: Session, project: Project, path: str) -> LineageGraph:

@@ -1,7 +1,7 @@
 """The market in the browser: browse and filter the built-ins from the home page, create a project
 from one, publish a converted model from a project (pre-filled from its lineage; a second publish
 of the same version is refused plainly), then find it in the market with its lineage, and follow
-a file's lineage graph to the tool run that made it."""
+a file's lineage graph to the tool run that made it; add a built-in to the open project."""
 
 import re
 from pathlib import Path
@@ -115,6 +115,13 @@ def test_browse_install_publish_and_follow_the_lineage(
     expect(card.locator("[data-testid=market-file][data-path='net.onnx']")).to_be_visible()
     graph = card.get_by_test_id("lineage-view")
     expect(graph.locator(f"[data-testid=lineage-node][data-id='tool_run:{run_id}']")).to_be_visible()
+    card.get_by_test_id("market-back").click()
+    market.get_by_test_id("market-source").select_option("builtin")
+    market.locator("[data-testid=market-card][data-id=breast-cancer]").click()
+    market.get_by_test_id("market-add-here").click()
+    added = re.compile(r"Added \d+ files: market/breast-cancer/")
+    expect(page.get_by_test_id("toast-info").filter(has_text=added)).to_be_visible()
+    expect(page.locator("[data-testid=tree-item][data-path='market']")).to_be_visible()
 
     menu(page, "net.fp16.mnn", "menu-lineage")
     panel = page.locator("[data-testid=lineage-panel][data-path='net.fp16.mnn']")

@@ -72,6 +72,7 @@ def check_chain(graph: dict, ids: dict, path: str) -> None:
     assert commit["data"]["sha"] == ids["job"]["commit"] and commit["data"]["message"] == "digits classifier"
     [bench] = by_kind(graph, "run")
     assert bench["id"] == f"run:{ids['bench']}" and bench["data"]["figures"]["median_ms"] > 0
+    assert bench["data"]["device"] == "server CPU, 1 thread(s)"
     edges = {(e["source"], e["target"], e["kind"]) for e in graph["edges"]}
     sources = {n["data"]["path"]: n["id"] for n in by_kind(graph, "file")}
     assert (f"commit:{commit['data']['sha']}", job["id"], "built") in edges
