@@ -1,10 +1,10 @@
 """Search (a stream of matches, capped) and replace (a preview, then an apply checked by ETag)."""
 
-import json
 import re
 from collections.abc import AsyncIterator, Callable, Iterator
 
 from anyio import to_thread
+from pydantic_core import to_json
 
 from server.core.errors import AppError, Conflict, Invalid
 from server.core.events import EventHub
@@ -33,26 +33,23 @@ PREVIEW_CHARS = 200
 
 # The stream's lines are written straight from plain values: building a SearchMatch per match
 # cost as much CPU as the rest of the search (tests check every line is a valid SearchMatch).
-_to_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
-def _matches_on(path: str, number: int, text: str, pattern: re.Pattern[str]) -> Iterator[str]:
+def _matches_on(path: str, number: int, text: str, pattern: re.Pattern[str]) -> Iterator[bytes]:
     """The line's matches as ``SearchMatch`` JSON."""
     for match in pattern.finditer(text):
         start, end = match.span()
         if end == start:
             continue  # an empty match (``x*``) says nothing
         shown = max(0, start - PREVIEW_BEFORE)
-        yield _to_json({
+        yield to_json({
             "kind": "match", "path": path, "line": number, "column": start + 1, "length": end - start,
             "preview": text[shown : shown + PREVIEW_CHARS], "preview_start": shown,
         })
 
 
-def parse_batch(batch: list[bytes], pattern: re.Pattern[str]) -> list[str]:
-    """``path\0line\0text`` lines (``git grep -z -n``) → the matches on them, as JSON. One
-    decode for the whole batch: ``\n`` and ``\0`` never occur inside a UTF-8 sequence."""
-    found: list[str] = []
+def parse_batch(batch: list[bytes], pattern: re.Pattern[str]) -> list[bytes]:
+    """``path\\0line\\0text`` lines (``git grep -z -n``) → the matches on them, as JSON. One
+    decode for the whole batch: ``\\n`` and ``\\0`` never occur inside a UTF-8 sequence."""
+    found: list[bytes] = []
     for line in b"\n".join(batch).decode(errors="replace").split("\n"):
         parts = line.split("\0", 2)
         if len(parts) == 3 and parts[1].isdigit():  # else the rest of a file name with a line break
@@ -60,7 +57,7 @@ def parse_batch(batch: list[bytes], pattern: re.Pattern[str]) -> list[str]:
     return found
 
 
-async def search(root: str, query: SearchQuery) -> AsyncIterator[str]:
+async def search(root: str, query: SearchQuery) -> AsyncIterator[bytes]:
     """NDJSON lines: ``SearchMatch`` objects, then one ``SearchEnd``; at most MAX_MATCHES.
     Each read of Git's output becomes one chunk of the response."""
     pattern = compile_query(query)
@@ -71,10 +68,10 @@ async def search(root: str, query: SearchQuery) -> AsyncIterator[str]:
             found, truncated = found[: MAX_MATCHES - count], True
         count += len(found)
         if found:
-            yield "\n".join(found) + "\n"
+            yield b"\n".join(found) + b"\n"
         if truncated:
             break
-    yield SearchEnd(count=count, truncated=truncated).model_dump_json() + "\n"
+    yield SearchEnd(count=count, truncated=truncated).model_dump_json().encode() + b"\n"
 
 
 def check_query(query: SearchQuery) -> SearchQuery:
