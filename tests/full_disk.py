@@ -27,9 +27,9 @@ def can_mount() -> bool:
 
 
 @contextmanager
-def filled(disk: Path) -> Iterator[None]:
-    """Fill ``disk`` to the last byte for the block (a filler file grown until ENOSPC), then
-    free the space again."""
+def filled(disk: Path, leave: int = 0) -> Iterator[None]:
+    """Fill ``disk`` to the last byte for the block (a filler file grown until ENOSPC), less
+    ``leave`` bytes given back, then free the space again."""
     filler = disk / ".filler"
     with open(filler, "wb", buffering=0) as handle:
         for size in (len(FILL_CHUNK), 4096, 1):
@@ -39,6 +39,8 @@ def filled(disk: Path) -> Iterator[None]:
             except OSError as exc:
                 if exc.errno != errno.ENOSPC:
                     raise
+        if leave:
+            handle.truncate(max(0, handle.tell() - leave))
     try:
         yield
     finally:

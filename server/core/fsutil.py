@@ -23,6 +23,19 @@ TEMP_NAME_KEEP = 200
 FULL_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
+# Below this much free space a failed write is put down to the disk being full.
+FULL_DISK_MARGIN = 1024 * 1024
+
+
+def disk_full(path: Path) -> bool:
+    """True when the file system holding ``path`` has (almost) no space left for us."""
+    try:
+        stats = os.statvfs(path)
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < FULL_DISK_MARGIN
+
+
 def is_temp_name(name: str) -> bool:
     """True for the name of an atomic write's temp file."""
     return bool(TEMP_NAME.match(name))

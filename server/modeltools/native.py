@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from server.core.fsutil import disk_full
 from server.modeltools.errors import ToolFailed
 
 NATIVE_LOG = "native.log"
@@ -93,15 +94,30 @@ def error_summary(text: str) -> str:
 @contextmanager
 def atomic_output(final: Path) -> Iterator[Path]:
     """A hidden file beside ``final`` to write into; it replaces ``final`` only if the block
-    succeeds, so a failed run never destroys a model that was already there."""
+    succeeds, so a failed run never destroys a model that was already there.
+
+    A converter that runs out of disk space does not say so: it stops writing and may even
+    report success. So a disk found full after the block (judged before the partial file gives
+    its space back) fails the run, whatever the tool said.
+    """
     partial = final.with_name(f".{final.name}.{os.getpid()}.part")
+    full = False
     try:
         yield partial
-        os.replace(partial, final)
+        full = disk_full(final.parent)
+        if not full:
+            os.replace(partial, final)
+    except Exception:
+        full = disk_full(final.parent)
+        if not full:
+            raise
     finally:
         partial.unlink(missing_ok=True)
         # mnnquant leaves a ``<output>.json`` of its own beside the file it wrote.
         partial.with_name(partial.name + ".json").unlink(missing_ok=True)
+    if full:
+        raise ToolFailed(f"the disk is full: {final.name} was not written, "
+                         "and the file that was there is unchanged")
 
 
 def check_written(path: Path, text: str, marker: str, what: str) -> None:

@@ -13,8 +13,9 @@ from fastapi.testclient import TestClient
 from server.core.config import REPO_ROOT, Settings
 from server.gitflow import service as git
 from tests.conftest import make_client
-from tests.fakes.models import conv_net
+from tests.fakes.models import conv_net, stacked_net
 from tests.full_disk import can_mount, filled, small_disk
+from tests.server.modeltools.conftest import wait_for_run
 
 pytestmark = pytest.mark.skipif(not can_mount(), reason="mounting a small tmpfs needs root")
 AUTHOR = "Ada <ada@example.com>"
@@ -100,3 +101,20 @@ def test_tool_runs_and_jobs_are_refused_not_crashed(api, disk, project):
         assert_full(api.post(f"{base}/jobs", json={"command": "python main.py"}))
     assert api.get(f"{base}/tool-runs").json() == []
     assert api.get(f"{base}/jobs").json() == []
+
+
+def test_a_tool_run_that_fills_the_disk_says_so_and_keeps_the_old_output(api, disk, project):
+    """The disk has room to start the run but not for its output: the converter just stops, and
+    the run must say the disk is full rather than pass on the converter's silence."""
+    base = f"/api/projects/{project['id']}"
+    folder = Path(project["path"])
+    stacked_net(folder / "m.onnx", 16, [64, 128, 256])  # 1.5 MB of weights
+    (folder / "m.mnn").write_bytes(b"the model that was there")
+    with filled(disk, leave=512 * 1024):
+        started = api.post(f"{base}/tools/convert", json={"model": "m.onnx", "output": "m.mnn"})
+        assert started.status_code == 202, started.text
+        run = wait_for_run(api, started.json()["id"])
+    assert run["status"] == "failed", run
+    assert run["error"].startswith("the disk is full: m.mnn was not written"), run["error"]
+    assert (folder / "m.mnn").read_bytes() == b"the model that was there"
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".m.mnn")) == []
