@@ -14,7 +14,9 @@ alternating, one warm-up each, medians over ``--repeats``:
 * first token: the answer's ``ttft_ms`` (prefill in the model's process) and the time from
   sending the request to the first token on the tab socket, each minus the bare ``prefill_us``
   (target <= 20 ms);
-* the HTTP round trip: request to answer, minus the answer's prefill + decode time.
+* the HTTP round trip: request to answer, minus the answer's prefill + decode time;
+* for scale, a plain ``GET /api/health`` round trip in the same runs: what any request costs on
+  the machine at that moment, before the chat's own path.
 """
 
 import argparse
@@ -95,6 +97,11 @@ class Workbench:
         return {**answer, "first_token_ms": first * 1000,
                 "overhead_ms": reply["wall_ms"] - answer["prefill_ms"] - answer["decode_ms"]}
 
+    def health_ms(self) -> float:
+        started = time.perf_counter()
+        self.api.get("/api/health").raise_for_status()
+        return (time.perf_counter() - started) * 1000
+
     def _post(self, body: dict, sent: float) -> dict:
         response = self.api.post(f"/api/projects/{self.pid}/llm/chat", json=body)
         wall_ms = (time.perf_counter() - sent) * 1000
@@ -132,7 +139,8 @@ def alternate(bare: Bare, workbench: Workbench, tokens: int, repeats: int) -> tu
     bare_runs, ours = [], []
     for index in range(repeats):
         pair = [lambda: bare_runs.append(bare.run(tokens)),
-                lambda i=index: ours.append(workbench.chat(tokens, f"run{i}"))]
+                lambda i=index: ours.append({**workbench.chat(tokens, f"run{i}"),
+                                             "health_ms": workbench.health_ms()})]
         for run in pair if index % 2 == 0 else pair[::-1]:
             run()
     return bare_runs, ours
@@ -154,6 +162,7 @@ def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
         ("request -> first token on socket ms", "", f"{median(ours, 'first_token_ms'):.2f}",
          f"+{median(ours, 'first_token_ms') - bare_prefill:.2f} ms (<= 20)"),
         ("HTTP round trip beyond generation ms", "", f"{median(ours, 'overhead_ms'):.2f}", ""),
+        ("plain GET /api/health round trip ms", "", f"{median(ours, 'health_ms'):.2f}", "for scale"),
     ]
     load = f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     print(f"random Qwen2 {args.layers} layers x {args.hidden} wide, q{args.bits}, {args.threads} threads, "
