@@ -11,11 +11,13 @@ import stat
 from functools import partial
 from pathlib import Path
 
+from dulwich.client import HTTPUnauthorized
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
 from dulwich.object_store import tree_lookup_path
 from dulwich.objects import Blob, Commit, ObjectID, Tag, Tree, TreeEntry
 from dulwich.refs import Ref
 from dulwich.repo import Repo
+from urllib3.exceptions import HTTPError
 
 from server.core.config import MarketSource
 from server.core.errors import AppError, BadGateway, NotFound, Unavailable
@@ -31,6 +33,7 @@ from server.market.remote.staging import (
     readme_file,
     readme_text,
 )
+from server.market.remote.transfer import decode_text
 
 log = logging.getLogger(__name__)
 LISTED = Ref(b"refs/catalog/listed")
@@ -64,7 +67,8 @@ class GitCatalog:
                 result = client.fetch(path, repo)
             finally:
                 client.close()
-        except (OSError, GitProtocolError, HangupException, NotGitRepository) as exc:
+        except (OSError, GitProtocolError, HangupException, NotGitRepository, HTTPUnauthorized,
+                HTTPError) as exc:
             raise Unavailable(f"cannot fetch the catalog {self.name}: {redact(str(exc))}",
                               code="catalog_unreachable") from None
         refs, symrefs = result.refs, result.symrefs or {}
@@ -95,17 +99,20 @@ class GitCatalog:
             found: dict[tuple[str, str], Listed[ObjectID]] = {}
             for package in _subtrees(repo, commit.tree):
                 for version in _subtrees(repo, package.sha):
-                    what = f"{package.path.decode()}/{version.path.decode()}"
+                    if not _holds_manifest(repo, version.sha):
+                        continue
+                    what = f"{package.path.decode(errors='replace')}/{version.path.decode(errors='replace')}"
                     add_listed(found, self.name, what,
                                partial(self._read_version, repo, package.path, version.path, version.sha))
             return found
 
     def _read_version(self, repo: Repo, package: bytes, version: bytes,
                       tree: ObjectID) -> Listed[ObjectID]:
-        text = _read_blob(repo, tree, MANIFEST_NAME).decode("utf-8")
+        where = f"{package.decode(errors='replace')}/{version.decode(errors='replace')}"
+        text = decode_text(_read_blob(repo, tree, MANIFEST_NAME), f"{where}/{MANIFEST_NAME}")
         manifest = parse_manifest(text)
         if (manifest.id.encode(), manifest.version.encode()) != (package, version):
-            raise BadGateway(f"{package.decode()}/{version.decode()}/{MANIFEST_NAME} describes "
+            raise BadGateway(f"{where}/{MANIFEST_NAME} describes "
                              f"{manifest.id} {manifest.version}", code="bad_manifest")
         return Listed(manifest, text, tree)
 
@@ -135,6 +142,11 @@ def _subtrees(repo: Repo, tree_id: ObjectID) -> list[TreeEntry]:
     if not isinstance(tree, Tree):
         return []
     return [item for item in tree.items() if stat.S_ISDIR(item.mode)]
+
+
+def _holds_manifest(repo: Repo, tree_id: ObjectID) -> bool:
+    tree = repo[tree_id]
+    return isinstance(tree, Tree) and MANIFEST_NAME.encode() in tree
 
 
 def _read_blob(repo: Repo, tree: ObjectID, path: str) -> bytes:

@@ -23,7 +23,7 @@ from server.market.remote.staging import (
     readme_file,
     readme_text,
 )
-from server.market.remote.transfer import download_file, get_document, new_pool
+from server.market.remote.transfer import decode_text, download_file, get_document, new_pool
 
 INDEX_FORMAT = 1
 
@@ -94,7 +94,8 @@ class HttpCatalog:
         return found
 
     def _read_version(self, folder: str, package_id: str, version: str) -> Listed[str]:
-        text = get_document(self._pool, folder + MANIFEST_NAME, self._source.timeout).decode("utf-8")
+        url = folder + MANIFEST_NAME
+        text = decode_text(get_document(self._pool, url, self._source.timeout), url)
         manifest = parse_manifest(text)
         if (manifest.id, manifest.version) != (package_id, version):
             raise BadGateway(f"{folder}{MANIFEST_NAME} is {manifest.id} {manifest.version}, "

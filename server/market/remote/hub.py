@@ -12,6 +12,7 @@ blob id and its sha256 is computed after download into the ``algorithm.toml`` wr
 
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -36,7 +37,7 @@ from server.market.package import (
     sha256_file,
 )
 from server.market.remote.hubclient import hub_api
-from server.market.remote.listing import CatalogKind, Listed, Listing, add_listed
+from server.market.remote.listing import CatalogKind, Listed, Listing, attempt, keep
 from server.market.remote.staging import (
     RemoteFile,
     fetch_verified,
@@ -45,9 +46,10 @@ from server.market.remote.staging import (
     readme_file,
     readme_text,
 )
-from server.market.remote.transfer import download_file, get_document, new_pool
+from server.market.remote.transfer import decode_text, download_file, get_document, new_pool
 
 SKIPPED = {".gitattributes"}
+WORKERS = 8
 ROLES: dict[str, FileRole] = {".mnn": "model", ".onnx": "source-model", ".py": "demo"}
 
 
@@ -76,16 +78,31 @@ class HubCatalog:
 
     def _load(self) -> dict[tuple[str, str], Listed[Revision]]:
         api = hub_api(self._endpoint)
-        found: dict[tuple[str, str], Listed[Revision]] = {}
         with _hub_errors(self.name):
-            for model in api.list_models(author=self._org):
-                refs = api.list_repo_refs(model.id)
-                tags = [(t.name, t.target_commit) for t in refs.tags if re.match(VERSION, t.name)]
-                main = [(b.name, b.target_commit) for b in refs.branches if b.name == "main"]
-                for name, commit in tags or main:
-                    add_listed(found, self.name, f"{model.id}@{name}",
-                               partial(self._read_revision, api, model.id, name, commit))
+            repos = [model.id for model in api.list_models(author=self._org)]
+        # An organisation holds many repositories, each a few requests: read them side by side.
+        with ThreadPoolExecutor(max_workers=WORKERS) as workers:
+            per_repo = list(workers.map(partial(self._repo_versions, api), repos))
+        found: dict[tuple[str, str], Listed[Revision]] = {}
+        for versions in per_repo:
+            for listed in versions:
+                keep(found, self.name, listed)
         return found
+
+    def _repo_versions(self, api: Any, repo_id: str) -> list[Listed[Revision]]:
+        def refs() -> Any:
+            with _hub_errors(self.name):
+                return api.list_repo_refs(repo_id)
+
+        found = attempt(self.name, repo_id, refs)
+        if found is None:
+            return []
+        tags = [(t.name, t.target_commit) for t in found.tags if re.match(VERSION, t.name)]
+        main = [(b.name, b.target_commit) for b in found.branches if b.name == "main"]
+        made = (attempt(self.name, f"{repo_id}@{name}",
+                        partial(self._read_revision, api, repo_id, name, commit))
+                for name, commit in tags or main)
+        return [listed for listed in made if listed is not None]
 
     def _read_revision(self, api: Any, repo_id: str, name: str, commit: str) -> Listed[Revision]:
         with _hub_errors(self.name):
@@ -94,7 +111,7 @@ class HubCatalog:
         paths = {s.rfilename for s in siblings}
         if MANIFEST_NAME in paths:
             url = hf_hub_url(repo_id, MANIFEST_NAME, revision=commit, endpoint=self._endpoint)
-            text = get_document(self._pool, url, self._source.timeout).decode("utf-8")
+            text = decode_text(get_document(self._pool, url, self._source.timeout), url)
             manifest = parse_manifest(text)
             files = [RemoteFile(e.path, e.size, sha256=e.sha256) for e in manifest.files]
             return Listed(manifest, text, Revision(repo_id, commit, files, made=False))
@@ -137,6 +154,9 @@ def _hub_errors(source: str) -> Iterator[None]:
                          code="catalog_error") from None
     except (OfflineModeIsEnabled, httpx2.TransportError) as exc:
         raise Unavailable(f"cannot reach the hub {source}: {exc}", code="catalog_unreachable") from None
+    except (KeyError, TypeError, ValueError) as exc:  # an answer not shaped as the hub's
+        raise BadGateway(f"the hub {source} sent an unexpected answer: {exc!r}",
+                         code="catalog_error") from None
 
 
 def _with_every_file(manifest: PackageManifest, work: Path, files: list[RemoteFile]) -> PackageManifest:

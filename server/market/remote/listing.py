@@ -12,6 +12,7 @@ from server.market.package import PackageManifest
 
 log = logging.getLogger(__name__)
 Where = TypeVar("Where")
+T = TypeVar("T")
 CatalogKind = Literal["http", "git", "hub"]
 
 
@@ -51,14 +52,24 @@ class Listing(Generic[Where]):
         return found
 
 
-def add_listed(found: dict[tuple[str, str], Listed[Where]], source: str, what: str,
-               make: Callable[[], Listed[Where]]) -> None:
-    """Add one package version; a bad one is logged and left out, the rest still list."""
+def attempt(source: str, what: str, make: Callable[[], T]) -> T | None:
+    """``make()``, or None when it fails: a bad package is logged and left out, the rest list."""
     try:
-        listed = make()
+        return make()
     except AppError as exc:
         log.warning("catalog %s: %s left out: %s", source, what, exc.detail)
-        return
+        return None
+
+
+def add_listed(found: dict[tuple[str, str], Listed[Where]], source: str, what: str,
+               make: Callable[[], Listed[Where]]) -> None:
+    """Add one package version made by ``make`` unless it fails or is offered twice."""
+    listed = attempt(source, what, make)
+    if listed is not None:
+        keep(found, source, listed)
+
+
+def keep(found: dict[tuple[str, str], Listed[Where]], source: str, listed: Listed[Where]) -> None:
     key = (listed.manifest.id, listed.manifest.version)
     if key in found:
         log.warning("catalog %s: %s %s is offered twice; the first is kept", source, *key)

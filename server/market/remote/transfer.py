@@ -60,6 +60,13 @@ def get_document(pool: urllib3.PoolManager, url: str, timeout: float) -> bytes:
     return body
 
 
+def decode_text(body: bytes, what: str) -> str:
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadGateway(f"{what} is not UTF-8 text", code="bad_manifest") from None
+
+
 def part_path(target: Path) -> Path:
     return target.with_name(target.name + ".part")
 

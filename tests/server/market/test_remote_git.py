@@ -38,7 +38,10 @@ def git_catalog(tmp_path: Path, url: str) -> Catalog:
 
 def test_lists_and_installs_from_a_git_daemon_and_lists_offline(tmp_path: Path) -> None:
     base = tmp_path / "served"
-    publish_repo(base, {"tiny": ["1.0.0", "2.0.0"], "other": ["0.1.0"]})
+    work = publish_repo(base, {"tiny": ["1.0.0", "2.0.0"], "other": ["0.1.0"]})
+    (work / ".github/workflows").mkdir(parents=True)  # folders that are no package are passed over
+    (work / ".github/workflows/ci.yml").write_text("on: push\n")
+    commit_and_push(work, base / "pkgs.git", "ci")
     with git_daemon(base) as url:
         catalog = git_catalog(tmp_path, url)
         assert (catalog.name, catalog.kind) == ("pkgs", "git")

@@ -115,3 +115,12 @@ def test_the_server_refuses_to_start_with_a_bad_source(
     assert cli.main(["serve", "--port", "0", "--data-dir", str(tmp_path)]) == 2
     assert capsys.readouterr().err == ("invalid settings:\nMNNWB_MARKET_SOURCES[0]: Value error, org is "
                                        "required for a hub source and only for one\n")
+
+
+def test_a_bad_version_is_left_out_and_the_rest_still_list(tmp_path: Path) -> None:
+    publish_index(tmp_path / "site", {"tiny": ["1.0.0", "1.1.0", "1.2.0"]})
+    manifest = tmp_path / "site/tiny/1.1.0/algorithm.toml"
+    manifest.write_text(manifest.read_text().replace('version = "1.1.0"', 'version = "9.9.9"'))
+    (tmp_path / "site/tiny/1.2.0/algorithm.toml").write_bytes(b"\xff\xfe not text")
+    with static_http(tmp_path / "site") as (url, _):
+        assert [m.version for m in http_catalog(tmp_path, url).entries()] == ["1.0.0"]
