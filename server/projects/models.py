@@ -51,7 +51,7 @@ class ProjectPublic(SQLModel):
     template: str | None
     owner: str
     created_at: datetime
-    state: ProjectState = "ready"
+    state: ProjectState
 
 
 class TemplateInfo(SQLModel):

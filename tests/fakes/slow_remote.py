@@ -2,7 +2,8 @@
 
 ``slow_git_daemon(base, bytes_per_second)`` serves like ``git_remotes.git_daemon`` but passes
 what the daemon sends to the client at most ``bytes_per_second``. ``big_repo(path)`` is a bare
-repository of incompressible files, so the pack is as large as its contents.
+repository of incompressible files, so the pack is as large as its contents; ``tagged_repo`` a
+small one with a tag.
 """
 
 import os
@@ -30,6 +31,21 @@ def big_repo(path: Path, files: int = 200, size: int = 16 * 1024) -> Path:
     bare_repo(path)
     git("push", "-q", str(path), "main", cwd=work)
     return path
+
+
+def tagged_repo(base: Path, files: dict[str, str], name: str = "p.git") -> Path:
+    """A bare repository ``base/name`` of one commit holding ``files``, tagged ``v1``."""
+    src = base / (name + ".src")
+    git("init", "-q", "-b", "main", str(src))
+    for path, text in files.items():
+        (src / path).parent.mkdir(parents=True, exist_ok=True)
+        (src / path).write_text(text)
+    git("add", "-A", cwd=src)
+    git("commit", "-q", "-m", "one", cwd=src)
+    git("tag", "-a", "v1", "-m", "first", cwd=src)
+    remote = bare_repo(base / name)
+    git("push", "-q", "--tags", str(remote), "main", cwd=src)
+    return remote
 
 
 @contextmanager

@@ -4,24 +4,10 @@
 from pathlib import Path
 from typing import Any
 
-from tests.fakes.git_remotes import bare_repo, git, git_daemon
-from tests.fakes.slow_remote import big_repo, slow_git_daemon
+from tests.fakes.git_remotes import git, git_daemon
+from tests.fakes.slow_remote import big_repo, slow_git_daemon, tagged_repo
 
 WS = "ws://127.0.0.1:8765/api/ws"
-
-
-def source_repo(base: Path, files: dict[str, str], name: str = "p.git") -> Path:
-    src = base / (name + ".src")
-    git("init", "-q", "-b", "main", str(src))
-    for path, text in files.items():
-        (src / path).parent.mkdir(parents=True, exist_ok=True)
-        (src / path).write_text(text)
-    git("add", "-A", cwd=src)
-    git("commit", "-q", "-m", "one", cwd=src)
-    git("tag", "-a", "v1", "-m", "first", cwd=src)
-    remote = bare_repo(base / name)
-    git("push", "-q", "--tags", str(remote), "main", cwd=src)
-    return remote
 
 
 def events_until(ws: Any, project_id: str, last: str) -> list[dict[str, Any]]:
@@ -40,7 +26,7 @@ def ids(client) -> set[str]:
 
 
 def test_clone_answers_202_streams_progress_and_the_project_opens(client, tmp_path):
-    remote = source_repo(tmp_path, {f"src/f{n}.py": f"x = {n}\n" for n in range(50)})
+    remote = tagged_repo(tmp_path, {f"src/f{n}.py": f"x = {n}\n" for n in range(50)})
     with client.websocket_connect(WS) as ws:
         assert ws.receive_json()["type"] == "hello"
         made = client.post("/api/projects", json={"name": "cloned", "git_url": remote.as_uri()})
@@ -79,7 +65,7 @@ def test_cancel_mid_clone_leaves_no_folder_and_no_row(client, tmp_path):
 
 
 def test_a_corrupt_remote_fails_naming_the_missing_object(client, tmp_path):
-    remote = source_repo(tmp_path, {"a.txt": "a\n", "b.txt": "b\n"}, "loose.git")
+    remote = tagged_repo(tmp_path, {"a.txt": "a\n", "b.txt": "b\n"}, "loose.git")
     blob = git("rev-parse", "main:b.txt", cwd=remote).strip()
     (remote / "objects" / blob[:2] / blob[2:]).unlink()  # a small push is stored as loose objects
     with git_daemon(tmp_path) as url, client.websocket_connect(WS) as ws:
@@ -93,7 +79,7 @@ def test_a_corrupt_remote_fails_naming_the_missing_object(client, tmp_path):
 
 
 def test_unsafe_paths_are_listed_and_nothing_is_written(client, tmp_path):
-    remote = source_repo(tmp_path, {"ok.txt": "fine\n"})
+    remote = tagged_repo(tmp_path, {"ok.txt": "fine\n"})
     src = tmp_path / "p.git.src"
     (src / "escape").symlink_to("../../outside")
     git("add", "escape", cwd=src)

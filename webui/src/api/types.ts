@@ -7,6 +7,8 @@ export interface Project {
   template: string | null;
   owner: string;
   created_at: string;
+  /** "cloning" while a clone fills the folder (progress on the user socket /api/ws). */
+  state: 'ready' | 'cloning';
 }
 
 export interface Template {

@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/client';
 import { loadAccount } from '../team/account';
 import { UserMenu } from '../team/UserMenu';
 import { HomeMarket } from '../market/HomeMarket';
+import { watchClones } from './clones';
 import { NewProject } from './NewProject';
 import { ProjectList } from './ProjectList';
 import { loadTemplates, refreshProjects } from './store';
@@ -19,7 +20,11 @@ export function HomePage({ version }: { version: string }) {
     // Another tab may have created or renamed projects meanwhile.
     const onFocus = () => void refreshProjects();
     window.addEventListener('focus', onFocus);
-    return () => window.removeEventListener('focus', onFocus);
+    const unwatch = watchClones();
+    return () => {
+      window.removeEventListener('focus', onFocus);
+      unwatch();
+    };
   }, []);
   return (
     <div class="home">

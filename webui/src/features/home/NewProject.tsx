@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { createProject, projectUrl } from '../../api/projects';
 import type { CreateProjectBody } from '../../api/types';
-import { refreshProjects, templates } from './store';
+import { refreshProjects, startedHere, templates } from './store';
 
 type Source = 'template' | 'folder' | 'git';
 
@@ -42,8 +42,9 @@ export function NewProject() {
       const created = await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
       setName('');
       setLocation('');
-      // The new project opens in its own tab, as a click on its row would.
-      openProjectTab(created.id);
+      // The new project opens in its own tab, as a click on its row would; a clone once it is done.
+      if (created.state === 'cloning') startedHere.add(created.id);
+      else openProjectTab(created.id);
       await refreshProjects();
     } catch (err) {
       setError(errorMessage(err));

@@ -3,8 +3,9 @@ import { deleteProject, projectUrl, renameProject } from '../../api/projects';
 import type { Project } from '../../api/types';
 import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
+import { describeStep } from './clones';
 import { openProjectTab } from './NewProject';
-import { loadError, projects, refreshProjects } from './store';
+import { cloneSteps, loadError, projects, refreshProjects } from './store';
 
 async function rename(project: Project): Promise<void> {
   const name = await promptDialog('Rename project', 'New name', project.name, 'Rename');
@@ -37,7 +38,36 @@ function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+async function cancelClone(project: Project): Promise<void> {
+  try {
+    // Deleting a project that is still cloning stops the transfer and removes its folder.
+    await deleteProject(project.id, true);
+  } catch (err) {
+    notify(errorMessage(err));
+  }
+  await refreshProjects();
+}
+
+function CloningRow({ project }: { project: Project }) {
+  const step = cloneSteps.value[project.id];
+  return (
+    <tr data-testid="project-row" data-project-id={project.id} data-project-name={project.name} data-state="cloning">
+      <td title={project.name}>{project.name}</td>
+      <td colSpan={3}>
+        <div class="clone-progress" data-testid="clone-progress">
+          <progress max={step?.total || 1} value={step?.done ?? 0} style={{ width: '100%' }} />
+          <small class="muted" data-testid="clone-progress-text">{describeStep(step)}</small>
+        </div>
+      </td>
+      <td class="row-actions">
+        <button class="btn btn-small btn-danger-ghost" data-testid="clone-cancel" onClick={() => cancelClone(project)}>Cancel</button>
+      </td>
+    </tr>
+  );
+}
+
 function ProjectRow({ project }: { project: Project }) {
+  if (project.state === 'cloning') return <CloningRow project={project} />;
   const open = (ev: MouseEvent) => {
     ev.preventDefault();
     openProjectTab(project.id);

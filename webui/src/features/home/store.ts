@@ -7,6 +7,18 @@ export const projects = signal<Project[] | null>(null);
 export const templates = signal<Template[]>([]);
 export const loadError = signal<string | null>(null);
 
+/** The last progress report of each clone in progress (user socket, channel "projects"). */
+export interface CloneStep {
+  phase: string;
+  done: number;
+  total: number;
+  bytes_per_second: number | null;
+  text: string;
+}
+export const cloneSteps = signal<Record<string, CloneStep>>({});
+/** Clones started from this page: they open in their own tab when done. */
+export const startedHere = new Set<string>();
+
 export async function refreshProjects(): Promise<void> {
   try {
     projects.value = await listProjects();
