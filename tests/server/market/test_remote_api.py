@@ -1,6 +1,7 @@
 """A configured HTTP catalog through the market API: listed with its source name, installed into a
 project, and a tampered file refused with no project touched."""
 
+import socket
 from pathlib import Path
 
 from server.core.config import REPO_ROOT, Settings
@@ -43,3 +44,15 @@ def test_a_catalog_package_is_listed_and_installed_through_the_api(tmp_path: Pat
             assert refused.json()["code"] == "checksum_mismatch"
             assert "model.mnn" in refused.json()["detail"]
             assert client.get("/api/projects").json() == projects_before
+
+
+def test_an_unreachable_catalog_named_in_a_request_answers_503(tmp_path: Path) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{unused.getsockname()[1]}/index.json"  # nothing listens there
+    settings = Settings(data_dir=tmp_path / "data", webui_dist=REPO_ROOT / "webui" / "dist",
+                        market_sources=[{"name": "gone", "kind": "http", "url": dead, "timeout": 5}])
+    with make_client(settings) as client:
+        answer = client.get("/api/market", params={"source": "gone"})
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["code"] == "catalog_unreachable"
