@@ -18,6 +18,7 @@ from server.market.package import (
     Demo,
     FileEntry,
     FileRole,
+    LatencyFigure,
     Metrics,
     PackageManifest,
     dump_manifest,
@@ -68,11 +69,27 @@ def _base_manifest(session: Session, body: PublishRequest, files: dict[str, Path
     toml = next((p for rel, p in files.items() if PurePosixPath(rel).name == MANIFEST_NAME), None)
     if toml is not None:
         base = parse_manifest(toml.read_text(encoding="utf-8")).model_dump()
-        base["metrics"] = Metrics().model_dump()  # figures of another build do not carry over
-        return base
-    last = session.exec(select(MarketVersion).where(MarketVersion.package_id == body.id)
-                        .order_by(MarketVersion.id.desc())).first()  # type: ignore[union-attr]
-    return dict(last.manifest) if last else {}
+    else:
+        last = session.exec(select(MarketVersion).where(MarketVersion.package_id == body.id)
+                            .order_by(MarketVersion.id.desc())).first()  # type: ignore[union-attr]
+        base = dict(last.manifest) if last else {}
+    base.pop("metrics", None)  # figures of another model never carry over
+    return base
+
+
+def _latency(graph: LineageGraph, model: FileEntry) -> list[LatencyFigure]:
+    """The benchmark runs measured on the model file, as the lineage recorded them."""
+    runs = {e.target for e in graph.edges
+            if e.kind == "measured" and e.source == f"file:{model.sha256}"}
+    figures = []
+    for node in graph.nodes:
+        median = node.data.get("figures", {}).get("median_ms")
+        if node.id in runs and node.data.get("tool") == "benchmark" and median is not None:
+            args = node.data.get("args", {})
+            figures.append(LatencyFigure(device=node.data.get("device", "server CPU"),
+                                         threads=args.get("threads") or 1, median_ms=median,
+                                         runs=args.get("loops") or 1))
+    return figures
 
 
 def _project_files(project: Project, paths: list[str]) -> dict[str, Path]:
@@ -100,9 +117,12 @@ def publish(session: Session, settings: Settings, user: User, project: Project,
     if not entries:
         raise Invalid("list at least one file besides algorithm.toml", code="no_files")
     manifest = _manifest(base, body, user, entries)
-    graphs = [lineage_of(session, project, e.path) for e in entries
-              if e.role in ("model", "source-model")]
-    lineage = merged(graphs)
+    graphs = {e.path: lineage_of(session, project, e.path) for e in entries
+              if e.role in ("model", "source-model")}
+    model = manifest.model_file()
+    if model is not None:
+        manifest.metrics.latency = _latency(graphs[model.path], model)
+    lineage = merged(list(graphs.values()))
     readme = next((files[e.path].read_text("utf-8", "replace") for e in entries
                    if e.role == "readme"), "")
     row = MarketVersion(package_id=body.id, version=body.version,
@@ -124,9 +144,7 @@ def _manifest(base: dict[str, Any], body: PublishRequest, user: User,
               entries: list[FileEntry]) -> PackageManifest:
     model = next((e for e in entries if e.role == "model"), None)
     demo = next((e.path for e in entries if e.role == "demo"), None)
-    metrics = Metrics.model_validate(base.get("metrics") or {})
-    if model is not None:
-        metrics.size_bytes = model.size
+    metrics = Metrics(size_bytes=model.size if model else None)
     return PackageManifest(
         id=body.id, version=body.version, name=body.name or base.get("name") or body.id,
         task=body.task if body.task is not None else base.get("task", ""),

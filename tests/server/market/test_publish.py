@@ -25,6 +25,8 @@ def trained_and_converted(client: TestClient) -> tuple[dict, dict, dict]:
     assert client.post(f"/api/jobs/{job['id']}/artifacts/pull").status_code == 200
     convert = run_tool(client, project, "convert", model=f"artifacts/{job['id']}/model.onnx",
                        output="digits.mnn", fp16=True)
+    run_tool(client, project, "benchmark", model="digits.mnn", loops=5, warmup=1, threads=1,
+             per_op=False)
     Path(project["path"], "NOTES.md").write_text("# Team digits\n\nOne epoch.\n")
     return project, job, convert
 
@@ -51,6 +53,10 @@ def test_a_trained_and_converted_model_is_published_with_its_lineage(client: Tes
     card = client.get("/api/market/team-digits", params={"source": "registry"}).json()
     assert (card["source"], card["latest"], card["task"]) == ("registry", "1.0.0",
                                                               "image-classification")
+    [latency] = card["versions"][0]["metrics"]["latency"]
+    assert (latency["threads"], latency["runs"]) == (1, 5) and latency["median_ms"] > 0
+    assert card["latency_ms"] == latency["median_ms"]
+    assert card["size_bytes"] == Path(project["path"], "digits.mnn").stat().st_size
     graph = card["versions"][0]["lineage"]
     [job_node] = by_kind(graph, "job")
     assert job_node["data"]["job_id"] == job["id"]
