@@ -60,13 +60,14 @@ def _project_file(root: str, rel: Any) -> Path | None:
     return path if path.is_file() else None
 
 
-def record_tool_run(engine: Engine, run: ToolRun, root: str) -> None:
-    """A finished run: the model files it read, and the file it wrote."""
-    if run.status != "succeeded":
-        return
-    used = [_project_file(root, run.args.get(name)) for name in USED_ARGS]
-    made = _project_file(root, (run.result or {}).get("output"))
+def record_tool_run(engine: Engine, run_id: str, root: str, result: dict[str, Any]) -> None:
+    """A run that succeeded with ``result``: the model files it read, and the file it wrote."""
     with Session(engine) as session:
+        run = session.get(ToolRun, run_id)
+        if run is None:
+            return
+        used = [_project_file(root, run.args.get(name)) for name in USED_ARGS]
+        made = _project_file(root, result.get("output"))
         for path in filter(None, used):
             _link(session, run.project_id, "used", "tool_run", run.id, root, path, {})
         if made is not None:

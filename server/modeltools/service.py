@@ -127,6 +127,8 @@ class ToolManager:
         with self._lock:
             self._handles.pop(run_id, None)
         result = prepare.relative_result(root, outcome.result) if outcome.result else None
+        if outcome.status == "succeeded":  # before the run shows as done: its lineage is there
+            record_tool_run(self._engine, run_id, root, result or {})
         run = self._update(
             run_id,
             status=outcome.status,
@@ -134,8 +136,6 @@ class ToolManager:
             error=(outcome.error or None) and outcome.error[:8000],
             finished_at=utcnow(),
         )
-        if run is not None:
-            record_tool_run(self._engine, run, root)
         output = (result or {}).get("output")
         if run is not None and isinstance(output, str):
             change = {"kind": "added", "path": output}

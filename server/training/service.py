@@ -127,9 +127,9 @@ class JobManager:
                 if value is not None:
                     setattr(job, name, value)
             session.add(job)
-            session.commit()
-            if change.status not in ACTIVE_STATUSES:
+            if change.status not in ACTIVE_STATUSES:  # its files' links land with the end
                 record_job_outputs(session, job, self.jobs_dir)
+            session.commit()
             public = to_public(job)
         if change.status not in ACTIVE_STATUSES:  # runners send the last log batch before this
             self._project_of.pop(job_id, None)
