@@ -2,7 +2,8 @@
 
 Every transition is checked before its first write: the incoming tree's paths and symlinks
 (``paths.check_entries``), and the local changes it would overwrite (refused with a 409 that
-lists them). dulwich's ``update_working_tree`` then writes only the paths that differ.
+lists them). Then ``git read-tree -m -u`` (``readtree.py``) writes only the paths that differ;
+dulwich's ``update_working_tree`` does for merges, stash and an unborn HEAD.
 """
 
 import os
@@ -13,7 +14,7 @@ from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
 from server.core.errors import Conflict, Invalid
-from server.gitflow import gitlinks
+from server.gitflow import gitlinks, readtree
 from server.gitflow.paths import check_entries, element_is_safe
 from server.gitflow.status import decode, raw_status
 
@@ -80,8 +81,11 @@ def check_incoming(repo: Repo, changes: list[TreeChange]) -> None:
 
 def refuse_overwrites(repo: Repo, changes: list[TreeChange], action: str) -> None:
     """409 listing local changes (and untracked files) that the transition would overwrite."""
+    refuse_paths(repo, changed_paths(changes), action)
+
+
+def refuse_paths(repo: Repo, touched: set[bytes], action: str) -> None:
     st = raw_status(repo)
-    touched = changed_paths(changes)
     blocked = (touched & st.dirty()) | (touched & set(st.untracked))
     if blocked:
         raise Conflict(
@@ -92,7 +96,15 @@ def refuse_overwrites(repo: Repo, changes: list[TreeChange], action: str) -> Non
 
 
 def switch_tree(repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, action: str) -> None:
-    """Move work tree and index from ``old_tree`` to ``new_tree``, keeping unrelated changes."""
+    """Move work tree and index from ``old_tree`` to ``new_tree``, keeping unrelated changes.
+
+    git itself writes (``readtree.py``) once the paths are checked; dulwich for an unborn HEAD."""
+    if old_tree is not None and readtree.usable(repo):
+        touched, incoming = readtree.differences(repo, old_tree, new_tree)
+        check_entries(repo.object_store, incoming)
+        refuse_paths(repo, touched, action)
+        readtree.move(repo, old_tree, new_tree, action)
+        return
     changes = list(tree_changes(repo.object_store, old_tree, new_tree))
     check_incoming(repo, changes)
     refuse_overwrites(repo, changes, action)
