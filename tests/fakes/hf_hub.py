@@ -254,9 +254,9 @@ class HubServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def hf_hub(root: Path, **knobs: object) -> Iterator[tuple[str, HubState]]:
+def hf_hub(root: Path, pipeline_tags: dict[str, str] | None = None) -> Iterator[tuple[str, HubState]]:
     """Serve the repositories under ``root``; yields the endpoint URL and the emulator's state."""
-    state = HubState(root, **knobs)  # type: ignore[arg-type]
+    state = HubState(root, pipeline_tags=pipeline_tags or {})
     server = HubServer(state)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
