@@ -102,29 +102,52 @@ def _project_files(project: Project, paths: list[str]) -> dict[str, Path]:
     return files
 
 
+def _package_paths(files: dict[str, Path]) -> dict[str, str]:
+    """Project path → path in the package: relative to a listed ``algorithm.toml``'s folder
+    (so an installed package republishes as it was), else the project path itself."""
+    tomls = [PurePosixPath(rel) for rel in files if PurePosixPath(rel).name == MANIFEST_NAME]
+    if len(tomls) > 1:
+        raise Invalid(f"list at most one {MANIFEST_NAME}", code="bad_manifest")
+    if not tomls:
+        return {rel: rel for rel in files}
+    folder = tomls[0].parent
+    outside = [rel for rel in files if not PurePosixPath(rel).is_relative_to(folder)]
+    if outside:
+        raise Invalid(f"{outside[0]} is outside the folder of {tomls[0]}", code="outside_package")
+    return {rel: PurePosixPath(rel).relative_to(folder).as_posix() for rel in files
+            if PurePosixPath(rel) != tomls[0]}
+
+
+def _store(settings: Settings, files: dict[str, Path], names: dict[str, str],
+           base: dict[str, Any]) -> list[FileEntry]:
+    listed = {f["path"]: f["role"] for f in base.get("files", [])}
+    entries = []
+    for rel, name in names.items():
+        sha, size = blobs.store(settings, files[rel])
+        entries.append(FileEntry(path=name, sha256=sha, size=size,
+                                 role=listed.get(name) or role_of(name)))
+    if not entries:
+        raise Invalid("list at least one file besides algorithm.toml", code="no_files")
+    return entries
+
+
 def publish(session: Session, settings: Settings, user: User, project: Project,
             body: PublishRequest) -> MarketVersion:
     if _row(session, body.id, body.version) is not None:
         raise Conflict(f"{body.id} {body.version} is already published", code="version_exists")
     files = _project_files(project, body.files)
     base = _base_manifest(session, body, files)
-    entries = []
-    for rel, full in files.items():
-        if PurePosixPath(rel).name == MANIFEST_NAME:
-            continue
-        sha, size = blobs.store(settings, full)
-        entries.append(FileEntry(path=rel, sha256=sha, size=size, role=role_of(rel)))
-    if not entries:
-        raise Invalid("list at least one file besides algorithm.toml", code="no_files")
-    manifest = _manifest(base, body, user, entries)
-    graphs = {e.path: lineage_of(session, project, e.path) for e in entries
+    names = _package_paths(files)
+    manifest = _manifest(base, body, user, _store(settings, files, names, base))
+    in_project = {name: rel for rel, name in names.items()}
+    graphs = {e.path: lineage_of(session, project, in_project[e.path]) for e in manifest.files
               if e.role in ("model", "source-model")}
     model = manifest.model_file()
     if model is not None:
         manifest.metrics.latency = _latency(graphs[model.path], model)
     lineage = merged(list(graphs.values()))
-    readme = next((files[e.path].read_text("utf-8", "replace") for e in entries
-                   if e.role == "readme"), "")
+    readme = next((files[in_project[e.path]].read_text("utf-8", "replace")
+                   for e in manifest.files if e.role == "readme"), "")
     row = MarketVersion(package_id=body.id, version=body.version,
                         manifest=manifest.model_dump(mode="json"), readme=readme[:200_000],
                         lineage=lineage.model_dump(mode="json") if lineage else None,

@@ -115,3 +115,27 @@ def test_a_tampered_builtin_file_is_refused_with_nothing_written(client: TestCli
     assert (refused.status_code, refused.json()["code"]) == (422, "checksum_mismatch")
     assert "model.mnn" in refused.json()["detail"]
     assert [p["name"] for p in client.get("/api/projects").json()] == []
+
+
+def test_an_installed_builtin_republishes_to_the_registry_and_still_runs(client: TestClient):
+    first = install_new(client, "breast-cancer", "tuned")
+    files = first["files"]
+    published = client.post(f"/api/projects/{first['project_id']}/publish", json={
+        "id": "tuned-cancer", "version": "2.0.0", "files": files})
+    assert published.status_code == 201, published.text
+    version = published.json()
+    assert {f["path"] for f in version["files"]} == {
+        f.removeprefix("market/breast-cancer/") for f in files} - {"algorithm.toml"}
+    assert version["outputs"][0]["labels"] == ["malignant", "benign"]
+    assert version["metrics"]["accuracy"] is None, "figures of the built-in do not carry over"
+    again = client.post("/api/market/tuned-cancer/versions/2.0.0/install",
+                        json={"source": "registry", "new_project": "from-registry"})
+    assert again.status_code == 201, again.text
+    root = Path(client.get(f"/api/projects/{again.json()['project_id']}").json()["path"])
+    done = subprocess.run([sys.executable, again.json()["demo"]], cwd=root, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "tuned-cancer: " in done.stdout and "samples as expected" in done.stdout
+    outside = client.post(f"/api/projects/{first['project_id']}/publish", json={
+        "id": "x", "version": "1", "files": ["market/breast-cancer/algorithm.toml", "README.md"]})
+    assert outside.json()["code"] == "outside_package"
