@@ -22,6 +22,7 @@ from typing import Any
 import httpx2
 from huggingface_hub import hf_hub_url
 from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled
+from pydantic import ValidationError
 
 from server.core.config import MarketSource
 from server.core.errors import BadGateway, Unavailable
@@ -199,8 +200,11 @@ def _made_manifest(org: str, repo_id: str, version: str, info: Any,
     license_ = next((t.split(":", 1)[1] for t in tags if t.startswith("license:")), "")
     known = [FileEntry(path=f.path, sha256=f.sha256, size=f.size, role=_role(f.path))
              for f in files if f.sha256 is not None]
-    return PackageManifest(
-        id=package_id(repo_id), version=version, name=repo_id.split("/")[-1][:200],
-        task=info.pipeline_tag or "", summary=f"{repo_id}, as the hub lists its files",
-        license=license_[:200], authors=[org], files=known,
-        metrics=Metrics(size_bytes=sum(f.size for f in files)))
+    try:
+        return PackageManifest(
+            id=package_id(repo_id), version=version, name=repo_id.split("/")[-1][:200],
+            task=(info.pipeline_tag or "")[:200], summary=f"{repo_id}, as the hub lists its files",
+            license=license_[:200], authors=[org], files=known,
+            metrics=Metrics(size_bytes=sum(f.size for f in files)))
+    except ValidationError as exc:  # e.g. more files than a package may list
+        raise BadGateway(f"{repo_id}: {str(exc).splitlines()[0]}", code="bad_manifest") from None

@@ -21,7 +21,7 @@ _CONTENT_RANGE = re.compile(r"^bytes (\d+)-\d+/(\d+|\*)$")
 
 
 def new_pool() -> urllib3.PoolManager:
-    return urllib3.PoolManager(retries=Retry(total=3, connect=2, read=0, redirect=5, status=0),
+    return urllib3.PoolManager(retries=Retry(total=None, connect=2, read=0, redirect=5, status=0, other=0),
                                headers={"Accept-Encoding": "identity",
                                         "User-Agent": "mnn-workbench-market"})
 
