@@ -8,6 +8,7 @@ machine (``device_bridge/llm/worker.py``) and streams ``llm.token`` / ``llm.prog
 """
 
 import asyncio
+import contextlib
 import json
 import secrets
 import threading
@@ -66,7 +67,13 @@ class DeviceLlm:
         try:
             await self._send(session, message)
             while True:
-                reply = await stream.get()
+                try:
+                    reply = await stream.get()
+                except asyncio.CancelledError:  # the caller left: do not let the device go on
+                    with contextlib.suppress(AppError):
+                        await asyncio.shield(self._send(session, p.LlmStop(sid=session.sid,
+                                                                          rid=message.rid)))
+                    raise
                 if isinstance(reply, BridgeError):
                     raise app_error(reply)
                 if isinstance(reply, p.LlmToken) and on_token is not None:
@@ -99,14 +106,16 @@ class DeviceLlm:
         key = f"run-{secrets.token_hex(8)}"
         job = asyncio.run_coroutine_threadsafe(
             self._bench(project_id, Path(root), worker, key, on_line), self._loop)
-        while not job.done():
-            if cancel.wait(0.2):
-                asyncio.run_coroutine_threadsafe(self.stop(key), self._loop).result(STOP_GRACE_S)
-                break
         try:
+            while not job.done():
+                if cancel.wait(0.2):
+                    asyncio.run_coroutine_threadsafe(self.stop(key), self._loop).result(STOP_GRACE_S)
+                    break
             return Outcome("succeeded", result=job.result(STOP_GRACE_S))
-        except AppError as exc:
-            return Outcome("cancelled" if cancel.is_set() else "failed", error=exc.detail)
+        except (AppError, TimeoutError) as exc:
+            job.cancel()
+            error = exc.detail if isinstance(exc, AppError) else "the device did not answer in time"
+            return Outcome("cancelled" if cancel.is_set() else "failed", error=error)
 
     async def _bench(self, project_id: str, root: Path, worker: dict[str, Any], key: str,
                      on_line: LineHandler | None) -> dict[str, Any]:

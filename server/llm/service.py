@@ -1,9 +1,10 @@
 """The chat and embedding API: resolve the model in the project, run it here or on a device,
 stream the tokens.
 
-A chat on this machine costs one hand-over to a worker thread, which checks the caller's role,
-writes the request to the model's process and publishes each token as it reads it: the time to
-the first token on the tab socket is the model's own plus a few wake-ups (docs/performance.md).
+A chat on this machine costs two hand-overs to worker threads: one checks the caller's role
+(``runnable_project``, before the body is looked at), the other writes the request to the model's
+process and publishes each token as it reads it. The time to the first token on the tab socket
+is the model's own plus a few wake-ups (docs/performance.md).
 """
 
 import secrets
@@ -68,17 +69,18 @@ def _key(pid: str, chat_id: str | None) -> str:
     return f"{pid}/{chat_id}" if chat_id else ""
 
 
-def _chat_here(ctx: LlmContext, pid: str, request: ChatRequest) -> ChatAnswer:
-    folder = exported_folder(runnable_project(ctx, pid).path, request.model)
+def _chat_here(ctx: LlmContext, project: Project, request: ChatRequest) -> ChatAnswer:
+    pid = project.id
+    folder = exported_folder(project.path, request.model)
     summary = ctx.chats.run(folder, request.threads, _message(request),
                             on_token=_publisher(ctx, pid, request), chat_id=_key(pid, request.chat_id))
     return _answered(ctx, pid, request, summary)
 
 
-async def chat(ctx: LlmContext, pid: str, request: ChatRequest) -> ChatAnswer:
+async def chat(ctx: LlmContext, project: Project, request: ChatRequest) -> ChatAnswer:
     if request.device_id is None:
-        return await run_in_threadpool(_chat_here, ctx, pid, request)
-    project = await run_in_threadpool(runnable_project, ctx, pid)
+        return await run_in_threadpool(_chat_here, ctx, project, request)
+    pid = project.id
     folder = exported_folder(project.path, request.model)
     session, rel = await ctx.devices.push(pid, Path(project.path), request.device_id, folder)
     message = p.LlmChat(sid=session.sid, rid=secrets.token_hex(8), model=rel, threads=request.threads,
@@ -88,9 +90,8 @@ async def chat(ctx: LlmContext, pid: str, request: ChatRequest) -> ChatAnswer:
     return _answered(ctx, pid, request, summary)
 
 
-async def stop(ctx: LlmContext, pid: str, chat_id: str) -> ChatStopped:
-    await run_in_threadpool(runnable_project, ctx, pid)
-    key = _key(pid, chat_id)
+async def stop(ctx: LlmContext, project: Project, chat_id: str) -> ChatStopped:
+    key = _key(project.id, chat_id)
     return ChatStopped(stopped=ctx.chats.stop(key) or await ctx.devices.stop(key))
 
 

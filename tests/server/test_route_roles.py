@@ -159,7 +159,7 @@ PROJECT_ROLES = ("viewer", "editor", "owner")
 MEMBERS = ("outsider", "viewer", "editor", "owner")
 PARAMS = {"tool": "inspect", "name": "outsider", "sid": "nosession", "index": "0", "sha": "0" * 40,
           "id": "nopackage", "version": "0.0.0",
-          "tid": "notoken"}
+          "tid": "notoken", "chat_id": "nochat"}
 
 
 def served_routes(routes: list[Any]) -> Iterator[tuple[str, str]]:

@@ -13,6 +13,7 @@ from server.llm import service
 from server.llm.chat import ChatManager
 from server.llm.schemas import ChatAnswer, ChatRequest, ChatStopped, EmbedAnswer, EmbedRequest
 from server.llm.service import LlmContext
+from server.projects.models import Project
 
 router = APIRouter(prefix="/api", tags=["llm"])
 
@@ -23,8 +24,8 @@ def get_chats(conn: HTTPConnection) -> ChatManager:
 
 
 async def llm_context(conn: HTTPConnection) -> LlmContext:
-    """Async and free of other dependencies: a chat's first token waits for no thread but the
-    one that checks the caller's role and runs the request (see ``server/llm/service.py``)."""
+    """Async and free of other dependencies, so it costs a chat's first token no thread hop
+    (see ``server/llm/service.py``)."""
     state = conn.app.state
     principal = conn.scope.get("state", {}).get("principal")
     return LlmContext(state.engine, state.chats, state.device_llm, state.hub, principal)
@@ -34,14 +35,23 @@ ChatsDep = Annotated[ChatManager, Depends(get_chats)]
 LlmDep = Annotated[LlmContext, Depends(llm_context)]
 
 
+async def chat_project(pid: str, ctx: LlmDep) -> Project:
+    """``RunnerProject``'s check in one thread hop (its session, user and project dependencies
+    take one each)."""
+    return await run_in_threadpool(service.runnable_project, ctx, pid)
+
+
+ChatProject = Annotated[Project, Depends(chat_project)]
+
+
 @router.post("/projects/{pid}/llm/chat", responses=errors(503))
-async def chat(pid: str, body: ChatRequest, ctx: LlmDep) -> ChatAnswer:
-    return await service.chat(ctx, pid, body)
+async def chat(body: ChatRequest, project: ChatProject, ctx: LlmDep) -> ChatAnswer:
+    return await service.chat(ctx, project, body)
 
 
 @router.post("/projects/{pid}/llm/chat/{chat_id}/stop")
-async def stop_chat(pid: str, chat_id: str, ctx: LlmDep) -> ChatStopped:
-    return await service.stop(ctx, pid, chat_id)
+async def stop_chat(chat_id: str, project: ChatProject, ctx: LlmDep) -> ChatStopped:
+    return await service.stop(ctx, project, chat_id)
 
 
 @router.post("/projects/{pid}/llm/embed", responses=errors(503))

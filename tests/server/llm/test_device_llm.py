@@ -16,7 +16,7 @@ from device_bridge.llm.runtime import LoadedModel, Sampler
 from tests.conftest import LiveServer
 from tests.device_bridge.harness import REPO, AgentProcess
 from tests.fakes.llm import Llms
-from tests.server.devices.test_devices_api import devices, pair, tab_socket
+from tests.server.devices.test_devices_api import tab_socket
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(600)
@@ -26,18 +26,30 @@ MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "conten
 @pytest.fixture
 def project(live_server: LiveServer, llms: Llms) -> dict:
     created = httpx.post(f"{live_server.url}/api/projects", json={"name": "on-device"},
-                         headers=live_server.auth).json()
+                         headers=live_server.auth, timeout=60).json()
     shutil.copytree(llms.q4, Path(created["path"]) / "models" / "tiny")
     Path(created["path"], "data").mkdir()
     Path(created["path"], "data", "not-for-the-device.bin").write_bytes(b"x" * 4096)
     return created
 
 
+def _pairing_code(live: LiveServer, name: str) -> str:
+    response = httpx.post(f"{live.url}/api/devices/pairings", json={"name": name},
+                          headers=live.auth, timeout=60)
+    assert response.status_code == 201, response.text
+    return str(response.json()["token"])
+
+
+def _online(live: LiveServer) -> list[dict]:
+    listed = httpx.get(f"{live.url}/api/devices", headers=live.auth, timeout=60).json()
+    return [d for d in listed if d["online"]]
+
+
 @pytest.fixture
 def device(live_server: LiveServer, tmp_path: Path) -> Iterator[tuple[str, AgentProcess]]:
-    _, agent = pair(live_server, tmp_path / "agent")
+    agent = AgentProcess(live_server.url, tmp_path / "agent", _pairing_code(live_server, "pi"), "pi")
     try:
-        yield devices(live_server)[0]["id"], agent
+        yield wait_until(lambda: _online(live_server), what="the device to come online")[0]["id"], agent
     finally:
         agent.kill()
 
@@ -103,13 +115,13 @@ def test_a_chat_on_the_device_stops_when_asked(
         while not (json.loads(ws.recv(timeout=120))["type"] == "token"):
             continue
         stop = httpx.post(f"{live_server.url}/api/projects/{project['id']}/llm/chat/long/stop",
-                          headers=live_server.auth)
+                          headers=live_server.auth, timeout=60)
         asking.join(120)
     assert stop.json() == {"stopped": True}
     answer = reply["answer"].json()
     assert answer["finish_reason"] == "stopped" and 0 < answer["generated_tokens"] < 1500
     idle = httpx.post(f"{live_server.url}/api/projects/{project['id']}/llm/chat/long/stop",
-                      headers=live_server.auth)
+                      headers=live_server.auth, timeout=60)
     assert idle.json() == {"stopped": False}
 
 
@@ -120,12 +132,12 @@ def test_the_llm_benchmark_runs_on_the_device_as_a_tool_run(
     started = httpx.post(f"{live_server.url}/api/projects/{project['id']}/tools/llm-bench",
                          headers=live_server.auth,
                          json={"model": "models/tiny", "prompt_tokens": [8, 16], "gen_tokens": 8,
-                               "repeats": 1, "threads": 1, "device_id": device_id})
+                               "repeats": 1, "threads": 1, "device_id": device_id}, timeout=60)
     assert started.status_code == 202, started.text
 
     def finished() -> dict | None:
         run = httpx.get(f"{live_server.url}/api/tool-runs/{started.json()['id']}",
-                        headers=live_server.auth).json()
+                        headers=live_server.auth, timeout=60).json()
         return run if run["status"] not in ("queued", "running") else None
 
     run = wait_until(finished, timeout=300, what="the device benchmark")
@@ -142,18 +154,16 @@ def test_a_device_without_mnn_llm_says_so(
     fake = tmp_path / "no-llm"
     (fake / "MNN").mkdir(parents=True)
     (fake / "MNN" / "__init__.py").write_text("version = '0.0-no-llm'\n")
-    response = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "old"},
-                          headers=live_server.auth).json()
     home = tmp_path / "old-agent"
     home.mkdir()
-    (home / "pairing-code").write_text(response["token"] + "\n")
+    (home / "pairing-code").write_text(_pairing_code(live_server, "old") + "\n")
     agent = AgentProcess.__new__(AgentProcess)
     agent._start([sys.executable, "-m", "device_bridge.agent", "--server", live_server.url, "--home",
                   str(home), "--name", "old", "--token-file", str(home / "pairing-code")],
                  home, REPO, {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{fake}"})
     try:
-        wait_until(lambda: "connected to" in agent.log(), what="the agent to connect")
-        response = _chat(live_server, project, max_new_tokens=4, device_id=devices(live_server)[0]["id"])
+        device_id = wait_until(lambda: _online(live_server), what="the device to come online")[0]["id"]
+        response = _chat(live_server, project, max_new_tokens=4, device_id=device_id)
     finally:
         agent.kill()
     assert response.status_code == 503, response.text
