@@ -3,14 +3,18 @@ made it and the source it read, on SQLite and on PostgreSQL."""
 
 from pathlib import Path
 
+from sqlmodel import Session, select
+
 from server.core.config import Settings
+from server.core.db import make_engine
+from server.lineage.models import LineageLink
 from tests.conftest import make_client
 from tests.fakes.models import conv_net
 from tests.server.modeltools.conftest import wait_for_run
 
 
 def test_a_conversion_is_in_the_lineage(settings: Settings, database_url: str) -> None:
-    with make_client(settings.model_copy(update={"db_url": database_url})) as client:
+    with make_client(settings.model_copy(update={"database_url": database_url})) as client:
         project = client.post("/api/projects", json={"name": "db", "template": "empty"}).json()
         conv_net(Path(project["path"], "net.onnx"))
         started = client.post(f"/api/projects/{project['id']}/tools/convert", json={"model": "net.onnx"})
@@ -19,3 +23,8 @@ def test_a_conversion_is_in_the_lineage(settings: Settings, database_url: str) -
     assert [n["kind"] for n in graph["nodes"]] == ["file", "tool_run", "file"]
     assert graph["nodes"][1]["id"] == f"tool_run:{started.json()['id']}"
     assert graph["nodes"][2]["data"]["path"] == "net.onnx" and graph["nodes"][2]["data"]["exists"]
+    engine = make_engine(database_url)
+    with Session(engine) as session:  # the links are in that very database
+        links = session.exec(select(LineageLink)).all()
+    engine.dispose()
+    assert sorted(link.role for link in links) == ["made", "used"]
