@@ -86,7 +86,7 @@ def download_file(pool: urllib3.PoolManager, url: str, target: Path, size: int, 
     """Download ``url`` into ``target`` (at most ``size`` bytes), continuing ``target.part``.
 
     An interrupted transfer leaves the partial file for the next call; the caller verifies the
-    content. More bytes than ``size`` are not written: the short file then fails its check.
+    content. At most one byte past ``size`` is written, so a longer answer fails its size check.
     """
     part = part_path(target)
     have = part.stat().st_size if part.exists() else 0

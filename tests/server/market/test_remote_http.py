@@ -124,3 +124,16 @@ def test_a_bad_version_is_left_out_and_the_rest_still_list(tmp_path: Path) -> No
     (tmp_path / "site/tiny/1.2.0/algorithm.toml").write_bytes(b"\xff\xfe not text")
     with static_http(tmp_path / "site") as (url, _):
         assert [m.version for m in http_catalog(tmp_path, url).entries()] == ["1.0.0"]
+
+
+def test_a_longer_file_than_listed_is_refused(tmp_path: Path) -> None:
+    publish_index(tmp_path / "site", {"tiny": ["1.0.0"]})
+    with static_http(tmp_path / "site") as (url, _):
+        catalog = http_catalog(tmp_path, url)
+        catalog.entries()
+        with (tmp_path / "site/tiny/1.0.0/demo.py").open("ab") as served:
+            served.write(b"import os; os.system('echo pwned')\n" * 1000)
+        with pytest.raises(TamperedFile) as refused:
+            catalog.download("tiny", "1.0.0", tmp_path / "out")
+    assert refused.value.extra["path"] == "demo.py"
+    assert not (tmp_path / "out").exists()
