@@ -6,6 +6,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -21,16 +22,27 @@ MAX_BATCH = 64 * 1024  # bounds one event; the hub keeps a replay buffer of even
 LOST_REASON = "the process ended without recording an exit status (killed from outside?)"
 
 
-def read_exit_code(job_dir: Path) -> int | None:
+def read_exit(job_dir: Path) -> tuple[int | None, int]:
+    """The command's exit code (None if it was not recorded) and the bytes of its output a full
+    disk kept out of the log."""
     try:
-        return int(json.loads((job_dir / EXIT_FILE).read_text())["exit_code"])
+        record = json.loads((job_dir / EXIT_FILE).read_text())
+        return int(record["exit_code"]), int(record.get("lost_bytes", 0))
     except (FileNotFoundError, ValueError, KeyError, TypeError):
-        return None
+        return None, 0
 
 
 def outcome(job_dir: Path, lost_reason: str = LOST_REASON) -> Transition:
     """How a finished job ended, from the files its wrapper and a stop request left."""
-    code = read_exit_code(job_dir)
+    code, lost_bytes = read_exit(job_dir)
+    ended = _ending(job_dir, code, lost_reason)
+    if not lost_bytes:
+        return ended
+    full = f"the disk was full: {lost_bytes} bytes of output are missing from the log"
+    return replace(ended, reason=f"{ended.reason}; {full}" if ended.reason else full)
+
+
+def _ending(job_dir: Path, code: int | None, lost_reason: str) -> Transition:
     done = utcnow()
     if (job_dir / STOP_FILE).exists():
         return Transition("stopped", reason="stopped on request", exit_code=code, finished_at=done)

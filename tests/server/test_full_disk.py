@@ -4,6 +4,7 @@ half-written: saves, uploads, Git writes (``git init`` included), tool runs and 
 The data dir lives on a real, small tmpfs that the test fills to the last byte.
 """
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from tests.conftest import make_client
 from tests.fakes.models import conv_net, stacked_net
 from tests.full_disk import can_mount, filled, small_disk
 from tests.server.modeltools.conftest import wait_for_run
+from tests.server.training.test_jobs_api import read_log, wait_job
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(not can_mount(), reason="mounting a small tmpfs needs root")
 AUTHOR = "Ada <ada@example.com>"
@@ -118,3 +121,44 @@ def test_a_tool_run_that_fills_the_disk_says_so_and_keeps_the_old_output(api, di
     assert run["error"].startswith("the disk is full: m.mnn was not written"), run["error"]
     assert (folder / "m.mnn").read_bytes() == b"the model that was there"
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".m.mnn")) == []
+
+
+JOB = """
+import pathlib, sys, time
+signals = pathlib.Path(sys.argv[1])
+def wait(name):
+    while not (signals / name).exists():
+        time.sleep(0.02)
+print("before the disk filled", flush=True)
+(signals / "started").touch()
+wait("full")
+for n in range(3000):
+    print(f"line {n} " + "x" * 60, flush=True)
+(signals / "printed").touch()
+wait("room")
+print("after the disk had room again", flush=True)
+"""
+
+
+def test_a_job_s_output_lost_to_a_full_disk_is_marked_and_counted(api, disk, project, tmp_path):
+    base = f"/api/projects/{project['id']}"
+    (Path(project["path"]) / "job.py").write_text(JOB)
+    signals = tmp_path / "signals"
+    signals.mkdir()
+    job = api.post(f"{base}/jobs", json={"command": f"python job.py {signals}"}).json()
+    wait_until(lambda: (signals / "started").exists(), what="the job to start printing")
+    with filled(disk):
+        (signals / "full").touch()
+        wait_until(lambda: (signals / "printed").exists(), what="the job to print on a full disk")
+    (signals / "room").touch()
+    done = wait_job(api, job["id"])
+    assert done["status"] == "succeeded", done
+    lost = int(re.search(r"the disk was full: (\d+) bytes of output are missing", done["reason"])[1])
+    output = "".join(f"line {n} " + "x" * 60 + "\n" for n in range(3000))
+    assert 0 < lost <= len(output)
+    # What reached the log is everything up to the moment the disk was full, the mark, and
+    # everything after room came back.
+    assert read_log(api, job["id"]) == (
+        "before the disk filled\n" + output[: len(output) - lost]
+        + f"\n[mnnwb] the disk was full: {lost} bytes of output were not saved here\n"
+        + "after the disk had room again\n")
