@@ -17,7 +17,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(data_dir: Path, timeout: float = 30) -> tuple[subprocess.Popen[str], str, str]:
+def start_server(data_dir: Path, timeout: float = 120) -> tuple[subprocess.Popen[str], str, str]:
     """Returns the process, the base URL and the token, once the server prints its URL."""
     port = free_port()
     mnnwb = Path(sys.executable).with_name("mnnwb")
