@@ -31,6 +31,7 @@ from server.modeltools.service import create_tool_manager
 from server.projects.cloning import CloneJobs, drop_abandoned
 from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
+from server.training.ray.setup import register_ray
 from server.training.service import JobManager
 from server.users.service import ensure_local_user
 from server.users.throttle import LoginThrottle
@@ -72,6 +73,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
+        register_ray(app.state.jobs, engine, hub, settings.data_dir)
         drop_abandoned(engine)
         app.state.clones = CloneJobs(engine, hub)
         app.state.jobs.start()

@@ -89,7 +89,7 @@ def _remote_url(folder: Path, name: str) -> str:
                    "the code", code="no_remote", remote=name)
 
 
-def _uncommitted(status: Status) -> list[str]:
+def uncommitted_paths(status: Status) -> list[str]:
     changes = status.staged + status.unstaged + status.untracked + status.conflicted
     return sorted({change.path for change in changes})
 
@@ -117,7 +117,7 @@ def _not_pushed(uncommitted: list[str], name: str, branch: Branch | None, remote
         upstream=branch.upstream if branch else None)
 
 
-def _commit_all(folder: Path, status: Status, body: JobCreate) -> None:
+def commit_all(folder: Path, status: Status, body: JobCreate) -> None:
     if status.conflicted:
         raise Conflict("resolve the conflicted files before committing",
                        code="unresolved_conflicts")
@@ -137,13 +137,13 @@ def ensure_pushed(
     upstream_remote = branch.upstream.split("/", 1)[0] if branch and branch.upstream else None
     remote = body.remote or upstream_remote or "origin"
     url = _remote_url(folder, remote)
-    uncommitted = _uncommitted(status)
+    uncommitted = uncommitted_paths(status)
     if branch is not None and not uncommitted and _is_pushed(branch, remote):
         return PushedCode(remote, url, name, branch.commit)
     if not body.commit_and_push:
         raise _not_pushed(uncommitted, name, branch, remote)
     if uncommitted:
-        _commit_all(folder, status, body)
+        commit_all(folder, status, body)
         on_change("commit")
     password = body.password.get_secret_value() if body.password else None
     pushed = git.push(folder, remote, name, body.username, password, policy=policy)

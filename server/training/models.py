@@ -109,3 +109,32 @@ class VenvCreate(SQLModel):
 class VenvStarted(SQLModel):
     path: str
     status: Literal["started"] = "started"
+
+
+class RayClusterConfig(SQLModel, table=True):
+    """Ray cluster settings: the team default (``project_id`` null) or one project's own.
+    Secrets (the auth token, the S3 secret key) are stored sealed only."""
+
+    __tablename__ = "ray_settings"
+
+    id: int | None = Field(default=None, primary_key=True)
+    project_id: str | None = Field(default=None, foreign_key="projects.id", ondelete="CASCADE",
+                                   unique=True, max_length=32)
+    settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    sealed_secrets: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Sweep(SQLModel, table=True):
+    """One job definition run over a grid of arguments: which jobs it made, with which values."""
+
+    __tablename__ = "sweeps"
+
+    id: str = Field(default_factory=new_id, primary_key=True, max_length=32)
+    project_id: str = Field(foreign_key="projects.id", ondelete="CASCADE", index=True,
+                            max_length=32)
+    backend: str = Field(max_length=32)
+    command: str = Field(max_length=4096)
+    grid: str = Field(max_length=4096)
+    runs: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)

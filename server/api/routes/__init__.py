@@ -20,6 +20,7 @@ from server.api.routes import (
     members,
     netron,
     projects,
+    ray,
     search,
     system,
     terminal,
@@ -31,5 +32,5 @@ ROUTERS: list[APIRouter] = [
     devices.router, device_ws.router, agent_download.router, git.router, git_identity.router,
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
-    lineage.router, market.router,
+    lineage.router, ray.router, market.router,
 ]
