@@ -40,13 +40,15 @@ RESPONSES = {
     "LineageGraph": "LineageGraph", "LineageNode": "LineageNode", "LineageEdge": "LineageEdge",
     "MarketEntry": "MarketEntry", "MarketCard": "MarketCard", "VersionInfo": "VersionInfo",
     "PackageFile": "FileEntry", "PackageMetrics": "Metrics", "LatencyFigure": "LatencyFigure",
-    "InstallResult": "InstallResult",
+    "InstallResult": "InstallResult", "BackendInfo": "BackendInfo", "RaySettings": "RaySettingsPublic",
+    "Sweep": "SweepPublic", "SweepRun": "SweepRun",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
     "PaiDlcSettingsUpdate": "PaiDlcSettingsUpdate", "ChatRequest": "ChatRequest", "ChatMessage": "Message",
     "ChatSampler": "Sampler", "EmbedRequest": "EmbedRequest",
     "InstallRequest": "InstallRequest", "PublishRequest": "PublishRequest",
+    "RaySettingsUpdate": "RaySettingsUpdate", "SweepCreate": "SweepCreate",
 }
 NOT_HTTP_PAYLOADS = {
     # websocket events and device messages (docs/api.md, docs/protocol.md)
@@ -59,7 +61,7 @@ NOT_HTTP_PAYLOADS = {
     "InspectResult", "ErrorFigures", "CompareOutput", "CompareResult", "BenchmarkOp",
     "BenchmarkResult",
     # shared pieces, client options and page data
-    "Credentials", "PaiDlcOptions", "NotPushed", "RequestOptions", "ConflictBody", "PageConfig",
+    "Credentials", "PaiDlcOptions", "RayOptions", "NotPushed", "RequestOptions", "ConflictBody", "PageConfig",
     "MarketQuery",
 }
 

@@ -3,7 +3,7 @@
 import { request } from './client';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
-export type Backend = 'local' | 'pai-dlc';
+export type Backend = 'local' | 'pai-dlc' | 'ray';
 
 export interface Job {
   id: string;
@@ -24,7 +24,7 @@ export interface JobCreate {
   backend: Backend;
   command?: string;
   config?: Record<string, unknown>;
-  /** PAI-DLC only: stage everything, commit with `message` and push before submitting. */
+  /** PAI-DLC and Ray: stage everything and commit with `message` (PAI-DLC also pushes) first. */
   commit_and_push?: boolean;
   message?: string;
 }

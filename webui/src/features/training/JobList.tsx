@@ -1,6 +1,6 @@
 // The project's jobs, newest first: status badge, command, backend, commit and duration.
 import type { Job, JobStatus } from '../../api/jobs';
-import { formatAgo, jobDuration, shortCommit } from './format';
+import { backendLabel, formatAgo, jobDuration, shortCommit } from './format';
 import { jobs, jobsError, loaded, now, selectedId } from './store';
 
 const GLYPHS: Record<JobStatus, string> = { queued: '◷', running: '●', succeeded: '✓', failed: '✕', stopped: '■' };
@@ -28,7 +28,7 @@ function JobRow({ job }: { job: Job }) {
         <span class="job-row-command mono" title={job.command}>{job.command}</span>
       </div>
       <div class="job-row-meta">
-        <span class="job-backend">{job.backend === 'pai-dlc' ? 'PAI-DLC' : 'local'}</span>
+        <span class="job-backend">{backendLabel(job.backend)}</span>
         {commit && <span class="mono" title={job.commit ?? ''}>{commit}</span>}
         {duration && <span data-testid="job-duration">{duration}</span>}
         <span class="job-row-ago">{formatAgo(job.created_at, now.value)}</span>

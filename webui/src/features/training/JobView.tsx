@@ -1,7 +1,7 @@
 // One job: what ran and how it ended, stop and pull buttons, the live log and the metric charts.
 import type { Job } from '../../api/jobs';
 import { pull, revealFolder, stop } from './actions';
-import { formatBytes, jobDuration, shortCommit, shortId } from './format';
+import { backendLabel, formatBytes, jobDuration, shortCommit, shortId } from './format';
 import { StatusBadge } from './JobList';
 import { LogTerminal } from './LogTerminal';
 import { MetricCharts } from './MetricCharts';
@@ -48,7 +48,7 @@ function Header({ job }: { job: Job }) {
       <span class="job-command mono" title={job.command}>{job.command}</span>
       <span class="job-meta muted">
         <span class="mono" title={job.id}>#{shortId(job.id)}</span>
-        <span>{job.backend === 'pai-dlc' ? 'PAI-DLC' : 'local'}</span>
+        <span>{backendLabel(job.backend)}</span>
         {commit && <span class="mono" title={job.commit ?? ''}>@{commit}</span>}
         {duration && <span>{duration}</span>}
         {why && <span class={job.status === 'failed' ? 'job-reason failed' : 'job-reason'} title={why}>{why}</span>}

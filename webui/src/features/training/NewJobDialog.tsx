@@ -1,5 +1,5 @@
-// New job: local or PAI-DLC, the command (the template's default to start with), environment
-// variables, and for PAI-DLC the image, machine type and pod count.
+// New job: local, PAI-DLC or Ray, the command (the template's default to start with), environment
+// variables, for PAI-DLC the image, machine type and pod count, for Ray the resources.
 import { useEffect, useState } from 'preact/hooks';
 import { getPaiSettings, type Backend, type JobCreate, type NotPushed } from '../../api/jobs';
 import { listTemplates } from '../../api/projects';
@@ -9,6 +9,7 @@ import { startJob } from './actions';
 import { openDialog } from './dialogState';
 import { EcsSpecPicker } from './EcsSpecPicker';
 import { PushStep } from './PushStep';
+import { BackendPicker, CommitStep, NO_RAY_CHOICE, rayConfig, RayFields, type RayChoice } from './RayFields';
 
 interface CloudChoice {
   image: string;
@@ -26,14 +27,15 @@ function parseEnv(text: string): Record<string, string> {
   return env;
 }
 
-function buildBody(backend: Backend, command: string, envText: string, cloud: CloudChoice): JobCreate {
+function buildBody(backend: Backend, command: string, envText: string, cloud: CloudChoice, ray: RayChoice): JobCreate {
   const env = parseEnv(envText);
   const config: Record<string, unknown> = Object.keys(env).length ? { env } : {};
   if (backend === 'pai-dlc') Object.assign(config, cloud);
+  if (backend === 'ray') Object.assign(config, rayConfig(ray));
   return { backend, command: command.trim() || undefined, config };
 }
 
-function useDefaultCommand(setCommand: (command: string) => void): void {
+export function useDefaultCommand(setCommand: (command: string) => void): void {
   useEffect(() => {
     const template = session().project.template;
     if (!template) return;
@@ -75,19 +77,30 @@ export function NewJobDialog() {
   const [error, setError] = useState<string | null>(null);
   const [unconfigured, setUnconfigured] = useState(false);
   const [notPushed, setNotPushed] = useState<NotPushed | null>(null);
+  const [ray, setRay] = useState<RayChoice>(NO_RAY_CHOICE);
+  const [notCommitted, setNotCommitted] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
   useDefaultCommand(setCommand);
   const close = () => (openDialog.value = null);
   const start = async (extra: Partial<JobCreate> = {}) => {
     setBusy(true);
-    const outcome = await startJob({ ...buildBody(backend, command ?? '', envText, cloud), ...extra });
+    const outcome = await startJob({ ...buildBody(backend, command ?? '', envText, cloud, ray), ...extra });
     setBusy(false);
     if (outcome.ok) return close();
     // A failed commit or push keeps the user on the push step, with the message they typed.
     if (outcome.notPushed) setNotPushed(outcome.notPushed);
-    setError(outcome.notPushed ? null : outcome.error);
-    setUnconfigured(outcome.code === 'pai_dlc_not_configured');
+    if (outcome.notCommitted) setNotCommitted(outcome.notCommitted);
+    setError(outcome.notPushed || outcome.notCommitted ? null : outcome.error);
+    setUnconfigured(outcome.code === 'pai_dlc_not_configured' || outcome.code === 'ray_not_configured');
   };
+  if (notCommitted) {
+    return (
+      <Modal title="Commit first" testid="new-job-dialog" onClose={close}>
+        <CommitStep files={notCommitted} busy={busy} error={error} onBack={() => { setNotCommitted(null); setError(null); }}
+          onConfirm={(message) => void start({ commit_and_push: true, message })} />
+      </Modal>
+    );
+  }
   if (notPushed) {
     return (
       <Modal title="Commit and push first" testid="new-job-dialog" onClose={close}>
@@ -99,14 +112,7 @@ export function NewJobDialog() {
   return (
     <Modal title="New training job" testid="new-job-dialog" onClose={close}>
       <form class="form" onSubmit={(ev) => { ev.preventDefault(); void start(); }}>
-        <div class="segmented" role="tablist">
-          {(['local', 'pai-dlc'] as Backend[]).map((b) => (
-            <button key={b} type="button" role="tab" aria-selected={backend === b} class={backend === b ? 'active' : ''}
-              data-testid={`job-backend-${b}`} onClick={() => setBackend(b)}>
-              {b === 'local' ? 'This machine' : 'PAI-DLC cluster'}
-            </button>
-          ))}
-        </div>
+        <BackendPicker value={backend} onChange={(b) => setBackend(b as Backend)} />
         <label class="field">
           <span>Command</span>
           <input class="mono" data-testid="job-command" value={command ?? ''} disabled={command === null}
@@ -117,11 +123,14 @@ export function NewJobDialog() {
           <textarea class="mono job-env" rows={2} data-testid="job-env" value={envText} onInput={(ev) => setEnvText(ev.currentTarget.value)} />
         </label>
         {backend === 'pai-dlc' && <CloudFields cloud={cloud} setCloud={setCloud} />}
+        {backend === 'ray' && <RayFields choice={ray} set={setRay} onSettings={() => (openDialog.value = 'ray-settings')} />}
         {error && (
           <div class="form-error" data-testid="new-job-error">
             {error}
             {unconfigured && (
-              <> <button type="button" class="btn-link" data-testid="new-job-pai-settings" onClick={() => (openDialog.value = 'pai-settings')}>Open PAI-DLC settings</button></>
+              <> <button type="button" class="btn-link" data-testid="new-job-pai-settings" onClick={() => (openDialog.value = backend === 'ray' ? 'ray-settings' : 'pai-settings')}>
+                Open {backend === 'ray' ? 'Ray' : 'PAI-DLC'} settings
+              </button></>
             )}
           </div>
         )}

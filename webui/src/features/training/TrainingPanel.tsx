@@ -1,5 +1,5 @@
-// The Training panel: a toolbar (new job, interpreter, PAI-DLC settings), the job list on the
-// left and the selected job on the right.
+// The Training panel: a toolbar (new job, sweep, interpreter, PAI-DLC and Ray settings), then
+// either the job list with the selected job, or the project's sweeps.
 import { createPortal } from 'preact/compat';
 import type { Runtime } from '../../api/jobs';
 import { useEffect } from 'preact/hooks';
@@ -9,6 +9,10 @@ import { JobList } from './JobList';
 import { JobView } from './JobView';
 import { NewJobDialog } from './NewJobDialog';
 import { PaiSettingsDialog } from './PaiSettingsDialog';
+import { RaySettingsDialog } from './RaySettingsDialog';
+import { SweepDialog } from './SweepDialog';
+import { view } from './sweeps';
+import { SweepsView } from './SweepsView';
 import { loadRuntime, runtime } from './runtime';
 import { loadJobs, selectedJob } from './store';
 import { isViewer, viewerReason } from '../team/account';
@@ -41,7 +45,9 @@ function Toolbar() {
 function Dialogs() {
   const which = openDialog.value;
   if (!which) return null;
-  const dialog = which === 'new-job' ? <NewJobDialog /> : which === 'interpreter' ? <InterpreterDialog /> : <PaiSettingsDialog />;
+  const dialogs = { 'new-job': NewJobDialog, interpreter: InterpreterDialog, 'pai-settings': PaiSettingsDialog, 'ray-settings': RaySettingsDialog, sweep: SweepDialog };
+  const Dialog = dialogs[which];
+  const dialog = <Dialog />;
   return createPortal(dialog, document.body);
 }
 
@@ -54,12 +60,14 @@ export function TrainingPanel() {
   return (
     <div class="training-panel" data-testid="training-panel">
       <Toolbar />
-      <div class="training-body">
-        <div class="training-jobs"><JobList /></div>
-        <div class="training-detail">
-          {job ? <JobView key={job.id} job={job} /> : <div class="job-note">Select a job to see its log and metrics.</div>}
+      {view.value === 'sweeps' ? <div class="training-body training-sweeps"><SweepsView /></div> : (
+        <div class="training-body">
+          <div class="training-jobs"><JobList /></div>
+          <div class="training-detail">
+            {job ? <JobView key={job.id} job={job} /> : <div class="job-note">Select a job to see its log and metrics.</div>}
+          </div>
         </div>
-      </div>
+      )}
       <Dialogs />
     </div>
   );

@@ -15,9 +15,9 @@ export function describeError(err: unknown): string {
   return `${message} (request id ${requestId})`;
 }
 
-export type StartOutcome = { ok: true } | { ok: false; error: string; code?: string; notPushed?: NotPushed };
+export type StartOutcome = { ok: true } | { ok: false; error: string; code?: string; notPushed?: NotPushed; notCommitted?: string[] };
 
-/** Submits a job and selects it; a 409 `not_pushed` comes back for the dialog to resolve. */
+/** Submits a job and selects it; a 409 `not_pushed` or `not_committed` comes back for the dialog to resolve. */
 export async function startJob(body: JobCreate): Promise<StartOutcome> {
   try {
     const job = await submitJob(pid(), body);
@@ -26,7 +26,8 @@ export async function startJob(body: JobCreate): Promise<StartOutcome> {
     return { ok: true };
   } catch (err) {
     const notPushed = err instanceof ApiError && err.code === 'not_pushed' ? (err.body as unknown as NotPushed) : undefined;
-    return { ok: false, error: describeError(err), code: err instanceof ApiError ? err.code : undefined, notPushed };
+    const notCommitted = err instanceof ApiError && err.code === 'not_committed' ? (err.body.uncommitted as string[]) : undefined;
+    return { ok: false, error: describeError(err), code: err instanceof ApiError ? err.code : undefined, notPushed, notCommitted };
   }
 }
 
@@ -38,7 +39,7 @@ export async function stop(job: Job): Promise<void> {
   }
 }
 
-export async function pull(job: Job): Promise<void> {
+export async function pull(job: Pick<Job, 'id'>): Promise<void> {
   setPull(job.id, { running: true });
   try {
     const result = await pullArtifacts(job.id);

@@ -39,3 +39,7 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
+
+const BACKEND_LABELS: Record<string, string> = { local: 'local', 'pai-dlc': 'PAI-DLC', ray: 'Ray' };
+
+export const backendLabel = (backend: string): string => BACKEND_LABELS[backend] ?? backend;
