@@ -8,7 +8,8 @@ each, a tag every COMMITS // TAGS commits (annotated and lightweight alternately
   ``git checkout`` of the same branches in a second clone;
 * blame: a file every commit touched, cold (fresh process cache) and again, against ``git blame``.
 
-Each figure is the median of RUNS. Run: ``.venv/bin/python bench/git_scale.py [FILES COMMITS]``
+Each figure is the median of RUNS; ours and git's runs alternate, so both see the same load.
+Run: ``.venv/bin/python bench/git_scale.py [FILES COMMITS]``
 """
 
 import os
@@ -81,6 +82,19 @@ def median(action: Callable[[], object], prepare: Callable[[], object] = lambda:
     return statistics.median(times)
 
 
+def paired(ours: Callable[[], object], theirs: Callable[[], object],
+           prepare: Callable[[], object] = lambda: None) -> tuple[float, float]:
+    """Medians of ``ours`` and ``theirs`` run alternately, so both see the same machine load."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(RUNS):
+        for action, out in ((ours, times[0]), (theirs, times[1])):
+            prepare()
+            start = time.perf_counter()
+            action()
+            out.append(time.perf_counter() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
 def row(name: str, ours: float, theirs: float) -> None:
     print(f"| {name} | {ours * 1000:,.0f} ms | {theirs * 1000:,.0f} ms | {ours / theirs:.2f}× |")
 
@@ -101,8 +115,8 @@ def main() -> None:
             shutil.rmtree(theirs, ignore_errors=True)
 
         print("| operation | here | git | ratio |\n|---|---|---|---|")
-        clone_ours = median(lambda: service.clone(url, ours, timeout=600), clear)
-        clone_git = median(lambda: git("clone", "-q", url, str(theirs)), lambda: shutil.rmtree(theirs, True))
+        clone_ours, clone_git = paired(lambda: service.clone(url, ours, timeout=600),
+                                       lambda: git("clone", "-q", url, str(theirs)), clear)
         row("clone (file://)", clone_ours, clone_git)
         assert git("status", "--porcelain", cwd=ours) == ""
         assert git("show-ref", cwd=ours) == git("show-ref", cwd=theirs)
@@ -111,9 +125,9 @@ def main() -> None:
         for repo in (ours, theirs):
             git("branch", "old", old, cwd=repo)
         differ = len(git("diff", "--name-only", "old", "main", cwd=ours).split())
-        away = median(lambda: (service.checkout(ours, "old"), service.checkout(ours, "main")))
-        away_git = median(lambda: (git("checkout", "-q", "old", cwd=theirs),
-                                   git("checkout", "-q", "main", cwd=theirs)))
+        away, away_git = paired(lambda: (service.checkout(ours, "old"), service.checkout(ours, "main")),
+                                lambda: (git("checkout", "-q", "old", cwd=theirs),
+                                         git("checkout", "-q", "main", cwd=theirs)))
         row(f"checkout to {old} and back ({differ} paths differ)", away, away_git)
         assert git("status", "--porcelain", cwd=ours) == ""
 

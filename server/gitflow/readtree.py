@@ -78,8 +78,12 @@ def differences(repo: Repo, old_tree: ObjectID, new_tree: ObjectID) -> tuple[set
 
 
 def move(repo: Repo, old_tree: ObjectID, new_tree: ObjectID, action: str) -> None:
-    """Write the change from ``old_tree`` to ``new_tree`` into the index and work tree."""
+    """Write the change from ``old_tree`` to ``new_tree`` into the index and work tree.
+
+    The index's stat data is refreshed first, as ``git checkout`` does: a file written back
+    without an index update (discard) would otherwise count as changed."""
     with _stand_in(repo) as env:
+        _git(env, repo.path, "update-index", "-q", "--refresh")
         done = _git(env, repo.path, "read-tree", "-m", "-u", old_tree.decode(), new_tree.decode())
     if done.returncode != 0:
         text = done.stderr.decode("utf-8", "replace")

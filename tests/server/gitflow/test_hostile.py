@@ -48,11 +48,16 @@ def test_planted_hooks_config_and_filters_never_run(work: Path, tmp_path: Path) 
     service.commit(work, "with hooks planted")
     service.create_branch(work, "other")
     service.checkout(work, "other")
+    write(work, "a.txt", "on other\n")
+    service.stage(work, ["a.txt"])
+    service.commit(work, "a.txt differs between the branches, so checkouts write it")
     write(work, "a.txt", "stash me\n")
     service.stash_push(work, "s")
     service.stash_apply(work, 0, pop=True)
     service.discard(work, ["a.txt"])
     service.checkout(work, "main")
+    service.checkout(work, "other")
+    assert (work / "a.txt").read_text() == "on other\n"
     assert not marker.exists()
 
 
