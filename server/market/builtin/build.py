@@ -12,6 +12,7 @@ import platform
 import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -86,11 +87,14 @@ def _readme(trained: Trained, manifest: PackageManifest) -> str:
 
 def _convert(folder: Path) -> None:
     cwd = os.getcwd()
-    os.chdir(folder.parent)  # the converter's capture log goes to the working folder
-    try:
-        convert.run(ConvertArgs(model=str(folder / "model.onnx"), output=str(folder / "model.mnn")))
-    finally:
-        os.chdir(cwd)
+    # The converter's capture log goes to the working folder: keep it out of the packages.
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            convert.run(ConvertArgs(model=str(folder / "model.onnx"),
+                                    output=str(folder / "model.mnn")))
+        finally:
+            os.chdir(cwd)
 
 
 def build_one(trained: Trained, folder: Path) -> PackageManifest:
