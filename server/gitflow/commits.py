@@ -25,8 +25,9 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from server.core.errors import Conflict, Invalid, NotFound
-from server.gitflow.history import topo_order
+from server.gitflow.history import topo_order, topo_order_many
 from server.gitflow.indexfile import NO_STAT, IndexView, encode_entry, read_index, rewrite_index
+from server.gitflow.labels import every_start
 from server.gitflow.models import ChangeKind, CommitDetail, CommitInfo, FileChange
 from server.gitflow.paths import user_path
 from server.gitflow.status import decode, note_index_matches, raw_status, staged_changes
@@ -377,12 +378,19 @@ def commit_info(c: Commit) -> CommitInfo:
     )
 
 
-def log(repo: Repo, limit: int = 100, skip: int = 0, ref: str | None = None) -> list[CommitInfo]:
-    """One page of ``git log --topo-order``; only the page's own commits are read in full."""
-    start = resolve_commit(repo, ref).id if ref else head_id(repo)
-    if start is None:
-        return []
-    return [commit_info(get_commit(repo, sha)) for sha in topo_order(repo, start)[skip : skip + limit]]
+def log(repo: Repo, limit: int = 100, skip: int = 0, ref: str | None = None,
+        every: bool = False) -> list[CommitInfo]:
+    """One page of ``git log --topo-order``; only the page's own commits are read in full.
+
+    ``every``: the history of every branch, remote branch and tag and of HEAD, as
+    ``git log --topo-order --branches --remotes --tags HEAD``."""
+    if every:
+        order = topo_order_many(repo, every_start(repo))
+    else:
+        start = resolve_commit(repo, ref).id if ref else head_id(repo)
+        order = topo_order(repo, start) if start is not None else ()
+    return [commit_info(get_commit(repo, sha)) for sha in order[skip : skip + limit]]
+
 
 
 def show(repo: Repo, sha: str) -> CommitDetail:

@@ -13,7 +13,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 
-from dulwich.objects import ObjectID
+from dulwich.objects import Commit, ObjectID
 from dulwich.repo import ParentsProvider, Repo
 
 # Grafts and shallow boundaries change the parents a repository sees, so they are part of the key.
@@ -44,6 +44,39 @@ def topo_order(repo: Repo, start: ObjectID) -> Order:
         if len(_orders) > _CACHE_SIZE:
             _orders.popitem(last=False)
     return order
+
+
+def topo_order_many(repo: Repo, starts: Sequence[ObjectID]) -> Order:
+    """Every commit reachable from any of ``starts`` (in the order git is given them), as
+    ``git log --topo-order`` shows them: the starts no other start reaches, newest commit date
+    first (ties in the given order), the first on top of git's stack."""
+    provider = repo.parents_provider()
+    grafts = _grafts_key(provider)
+    unique = list(dict.fromkeys(starts))
+    key = ObjectID(b"all:" + b",".join(unique))
+    with _lock:
+        kept = _orders.get((grafts, key))
+    if kept is not None:
+        return kept
+    parents: dict[ObjectID, list[ObjectID]] = {}
+    for start in unique:
+        parents.update(_parents_below(provider, start, parents))
+    reached = {p for ps in parents.values() for p in ps}
+    tips = [sha for sha in unique if sha not in reached]
+    tips.sort(key=lambda sha: -_commit_time(repo, sha))  # stable: ties keep the given order
+    parents[key] = tips[::-1]
+    order = tuple(_topo_sort(key, parents)[1:])
+    with _lock:
+        _orders[(grafts, key)] = order
+        if len(_orders) > _CACHE_SIZE:
+            _orders.popitem(last=False)
+    return order
+
+
+def _commit_time(repo: Repo, sha: ObjectID) -> int:
+    commit = repo[sha]
+    assert isinstance(commit, Commit)
+    return commit.commit_time
 
 
 def _grafts_key(provider: ParentsProvider) -> Grafts:
@@ -80,12 +113,15 @@ def _extended(provider: ParentsProvider, known: Mapping[ObjectID, Order], start:
     return tuple(_topo_sort(start, parents)[:-1]) + known[base]
 
 
-def _parents_below(provider: ParentsProvider, start: ObjectID) -> dict[ObjectID, list[ObjectID]]:
+def _parents_below(provider: ParentsProvider, start: ObjectID,
+                   known: Mapping[ObjectID, list[ObjectID]] | None = None) -> dict[ObjectID, list[ObjectID]]:
+    """The parents of every commit reachable from ``start`` and not in ``known``."""
     parents: dict[ObjectID, list[ObjectID]] = {}
+    known = known or {}
     todo = [start]
     while todo:
         sha = todo.pop()
-        if sha not in parents:
+        if sha not in parents and sha not in known:
             parents[sha] = provider.get_parents(sha)
             todo.extend(parents[sha])
     return parents

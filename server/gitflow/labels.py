@@ -3,7 +3,7 @@ branches, remote-tracking branches and tags (annotated ones peeled to their comm
 
 from typing import Literal
 
-from dulwich.objects import Commit
+from dulwich.objects import Commit, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -34,3 +34,19 @@ def list_refs(repo: Repo) -> list[RefLabel]:
                 text = name.decode("utf-8", "replace")
                 labels.append(RefLabel(name=text, kind=kind, commit=target.decode("ascii")))
     return labels
+
+
+def every_start(repo: Repo) -> list[ObjectID]:
+    """What ``git log --branches --remotes --tags HEAD`` starts from, in git's order: the
+    commits of local branches, remote branches and tags (each group by name), then HEAD."""
+    starts = []
+    for prefix, _ in _KINDS:
+        for name in sorted(repo.refs.keys(base=Ref(prefix))):
+            try:
+                target = peeled_id(repo.object_store, repo.refs[Ref(prefix + name)])
+            except KeyError:
+                continue
+            if isinstance(repo.object_store[target], Commit):
+                starts.append(target)
+    head = head_id(repo)
+    return starts + ([head] if head is not None else [])

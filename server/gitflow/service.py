@@ -105,9 +105,10 @@ def commit(
         return commit_ops.commit(repo, message, author=author, amend=amend, fallback=fallback_author)
 
 
-def log(folder: Folder, limit: int = 100, skip: int = 0, ref: str | None = None) -> list[CommitInfo]:
+def log(folder: Folder, limit: int = 100, skip: int = 0, ref: str | None = None,
+        every: bool = False) -> list[CommitInfo]:
     with open_repo(folder) as repo:
-        return commit_ops.log(repo, limit=limit, skip=skip, ref=ref)
+        return commit_ops.log(repo, limit=limit, skip=skip, ref=ref, every=every)
 
 
 def show(folder: Folder, sha: str) -> CommitDetail:

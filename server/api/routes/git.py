@@ -212,8 +212,9 @@ def log(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     skip: Annotated[int, Query(ge=0)] = 0,
     ref: str | None = None,
+    all: bool = False,
 ) -> list[CommitInfo]:
-    return service.log(project.path, limit, skip, ref)
+    return service.log(project.path, limit, skip, ref, every=all)
 
 
 @router.get("/commits/{sha}")
