@@ -131,3 +131,38 @@ def test_browse_install_publish_and_follow_the_lineage(
     tool = page.locator("[data-testid=tool-panel][data-tool=convert][data-model='net.onnx']")
     expect(tool).to_have_attribute("data-run", run_id)
     expect(tool).to_have_attribute("data-status", "succeeded")
+
+
+def job_with_output(live_server, project: dict) -> dict:
+    """A commit, then a local job that writes outputs/<job>/model.onnx, through the API."""
+    api = f"{live_server.url}/api/projects/{project['id']}"
+    assert httpx.post(f"{api}/git/init", headers=live_server.auth, json={}).status_code == 201
+    paths = [e["path"] for e in httpx.get(f"{api}/git/status", headers=live_server.auth).json()["untracked"]]
+    assert httpx.post(f"{api}/git/stage", headers=live_server.auth, json={"paths": paths}).status_code == 200
+    body = {"message": "first", "author": "A <a@example.com>"}
+    assert httpx.post(f"{api}/git/commit", headers=live_server.auth, json=body).status_code in (200, 201)
+    command = ("python -c \"import os; open(os.path.join(os.environ['MNNWB_OUTPUT_DIR'], 'model.onnx'), "
+               "'wb').write(b'weights' * 100)\"")
+    body = {"backend": "local", "command": command}
+    started = httpx.post(f"{api}/jobs", headers=live_server.auth, json=body)
+    assert started.status_code == 201, started.text
+    job_url = f"{live_server.url}/api/jobs/{started.json()['id']}"
+    job = wait_until(lambda: (j := httpx.get(job_url, headers=live_server.auth).json())["status"]
+                     not in ("queued", "running") and j, 60, "the job to end")
+    assert job["status"] == "succeeded", job
+    return job
+
+
+def test_a_lineage_graph_leads_to_the_job_and_the_commit(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "trained")
+    job = job_with_output(live_server, project)
+    page = open_project(context, live_server, project)
+    for folder in ("outputs", f"outputs/{job['id']}"):
+        page.locator(f"[data-testid=tree-item][data-path='{folder}']").click()
+    menu(page, f"outputs/{job['id']}/model.onnx", "menu-lineage")
+    panel = page.get_by_test_id("lineage-panel")
+    panel.locator(f"[data-testid=lineage-node][data-id='job:{job['id']}']").click()
+    row = page.locator(f"[data-testid=job-row][data-job-id='{job['id']}']")
+    expect(row).to_have_attribute("aria-selected", "true")
+    panel.locator(f"[data-testid=lineage-node][data-id='commit:{job['commit']}']").click()
+    expect(page.get_by_test_id("git-commit-detail")).to_have_attribute("data-sha", job["commit"])

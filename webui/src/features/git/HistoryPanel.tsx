@@ -11,7 +11,7 @@ import { pid } from '../workbench/session';
 import { badgeFor } from './badges';
 import { GraphCell } from './GraphCell';
 import { childrenFirst, laneCount, layoutGraph } from './graph';
-import { openDiff } from './open';
+import { historyCommit, openDiff } from './open';
 import { status } from './store';
 
 const LOG_LIMIT = 300;
@@ -99,14 +99,17 @@ export function HistoryPanel() {
   const [log, setLog] = useState<CommitInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  const picked = historyCommit.value;
+  useEffect(() => setSelected(picked ?? null), [picked]);
   const [refs, setRefs] = useState<RefLabel[]>([]);
   const head = status.value?.head ?? null;
   const branch = status.value?.branch ?? null;
+  const [all, setAll] = useState(false);
   useEffect(() => {
-    getLog(pid(), LOG_LIMIT).then((list) => { setLog(childrenFirst(list)); setError(null); }, (err) => setError(errorMessage(err)));
+    getLog(pid(), LOG_LIMIT, 0, all).then((list) => { setLog(childrenFirst(list)); setError(null); }, (err) => setError(errorMessage(err)));
     listRefs(pid()).then(setRefs, (err) => setError(errorMessage(err)));
     void loadCommitChecks();
-  }, [head, branch]);
+  }, [head, branch, all]);
   const labels = useMemo(() => labelsByCommit(refs, branch === null), [refs, branch]);
   const rows = useMemo(() => layoutGraph(log ?? []), [log]);
   const lanes = laneCount(rows);
@@ -114,6 +117,13 @@ export function HistoryPanel() {
   if (!log) return <div class="panel-message">Loading…</div>;
   return (
     <div class="scm-history" data-testid="git-history">
+      <div class="scm-history-scope" role="radiogroup" aria-label="Which history">
+        {([[false, 'Current branch'], [true, 'All branches']] as const).map(([value, label]) => (
+          <label key={label} data-testid={value ? 'history-all' : 'history-current'}>
+            <input type="radio" name="history-scope" checked={all === value} onChange={() => setAll(value)} /> {label}
+          </label>
+        ))}
+      </div>
       <div class="scm-log">
         {log.length === 0 && <div class="panel-message">No commits yet.</div>}
         {log.map((c, i) => (

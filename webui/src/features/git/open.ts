@@ -1,5 +1,6 @@
 // Where the Git panels open: Source Control under the file tree, so both stay in view while
 // editing; diffs and history in the editor area.
+import { signal } from '@preact/signals';
 import type { AddPanelPositionOptions } from 'dockview';
 import { FILES_PANEL } from '../editor/openEditor';
 import { mainGroup } from '../workbench/areas';
@@ -79,6 +80,14 @@ export function openMerge(path: string): void {
     params: { path },
     position: dock().getPanel(id) ? undefined : editorAreaPosition(),
   });
+}
+
+/** The commit the History shows the files of, when something else (a lineage graph) picks it. */
+export const historyCommit = signal<string | null>(null);
+
+export function openCommit(sha: string): void {
+  historyCommit.value = sha;
+  openHistory();
 }
 
 export function openHistory(): void {

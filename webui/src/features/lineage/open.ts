@@ -1,8 +1,9 @@
 // Where a lineage graph opens (one panel per file, in the main area), and where its nodes lead:
-// a job to the Training panel, a commit to the History, a tool run to its tool's panel.
+// a job to the Training panel, a commit to its files in the History, a tool run to its tool's
+// panel.
 import type { LineageNode } from '../../api/lineage';
 import type { ToolName } from '../../api/tools';
-import { openHistory } from '../git/open';
+import { openCommit } from '../git/open';
 import { baseName, openTool, TOOL_TITLES } from '../modeltools/open';
 import { openTraining } from '../training/open';
 import { selectedId } from '../training/store';
@@ -30,8 +31,8 @@ export function openNode(node: LineageNode): void {
   if (node.kind === 'job' && typeof data.job_id === 'string') {
     selectedId.value = data.job_id;
     openTraining();
-  } else if (node.kind === 'commit') {
-    openHistory();
+  } else if (node.kind === 'commit' && typeof data.sha === 'string') {
+    openCommit(data.sha);
   } else if ((node.kind === 'tool_run' || node.kind === 'run') && isTool(data.tool)) {
     const args = (data.args ?? {}) as Record<string, unknown>;
     openTool({ tool: data.tool, model: String(args.model ?? ''), runId: node.id.slice(node.id.indexOf(':') + 1) });
