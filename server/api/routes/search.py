@@ -13,7 +13,7 @@ router = APIRouter(prefix="/api/projects/{pid}/search", tags=["search"])
 
 
 @router.get("", response_class=StreamingResponse)
-def search(project: ProjectDep, query: Annotated[SearchQuery, Query()]) -> StreamingResponse:
+async def search(project: ProjectDep, query: Annotated[SearchQuery, Query()]) -> StreamingResponse:
     """NDJSON: one ``SearchMatch`` per line as they are found, then a ``SearchEnd``."""
     stream = service.search(project.path, service.check_query(query))
     return StreamingResponse(stream, media_type="application/x-ndjson")
