@@ -40,14 +40,6 @@ def _staged(session: Session, settings: Settings, id: str, version: str, source:
     return manifest
 
 
-def _target(session: Session, settings: Settings, user: User,
-            body: InstallRequest) -> Project:
-    if body.new_project is not None:
-        return projects.create_project(session, settings, user,
-                                       ProjectCreate(name=body.new_project, template="empty"))
-    return projects.get_project(session, user, body.project_id or "", "write")
-
-
 def _move_in(project: Project, manifest: PackageManifest, folder: Path) -> list[str]:
     base = resolve(project.path, FOLDER)
     target = resolve(project.path, f"{FOLDER}/{manifest.id}")
@@ -68,14 +60,16 @@ def _move_in(project: Project, manifest: PackageManifest, folder: Path) -> list[
 
 def install(session: Session, settings: Settings, user: User, id: str, version: str,
             body: InstallRequest) -> InstallResult:
-    if body.project_id is not None:  # the caller's rights are checked before any download
-        projects.get_project(session, user, body.project_id, "write")
+    # The caller's rights on an existing project are checked before any download.
+    existing = (projects.get_project(session, user, body.project_id, "write")
+                if body.project_id is not None else None)
     staging = settings.data_dir / "market" / "staging"
     staging.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=staging))
     try:
         manifest = _staged(session, settings, id, version, body.source, stage)
-        project = _target(session, settings, user, body)
+        project = existing or projects.create_project(
+            session, settings, user, ProjectCreate(name=body.new_project or "", template="empty"))
         files = _move_in(project, manifest, stage / "package")
     finally:
         shutil.rmtree(stage, ignore_errors=True)
