@@ -184,8 +184,9 @@ export const discardPaths = (pid: string, paths: string[]) =>
 export const commit = (pid: string, message: string, amend = false) =>
   request<CommitInfo>('POST', git(pid, 'commit'), { json: { message, amend } });
 
-export const getLog = (pid: string, limit = 200, skip = 0) =>
-  request<CommitInfo[]>('GET', git(pid, 'log'), { query: { limit: String(limit), skip: String(skip) } });
+/** One page of history: HEAD's, or with `all` every branch's, remote branch's and tag's. */
+export const getLog = (pid: string, limit = 200, skip = 0, all = false) =>
+  request<CommitInfo[]>('GET', git(pid, 'log'), { query: { limit: String(limit), skip: String(skip), all: String(all) } });
 export const getCommit = (pid: string, sha: string) => request<CommitDetail>('GET', git(pid, `commits/${seg(sha)}`));
 export const getCommitDiff = (pid: string, sha: string, path: string) =>
   request<GitDiff>('GET', git(pid, `commits/${seg(sha)}/diff`), { query: { path } });
