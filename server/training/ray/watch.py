@@ -163,6 +163,9 @@ class RayWatcher:
                     return True
                 self._observe(info)
                 if tail is not None and tail.done():
+                    if not tail.cancelled() and tail.exception() is not None:
+                        log.warning("Ray job %s: the log stream broke: %r", self.job_id,
+                                    tail.exception())
                     return False
                 if info.status == "running" and self._stale(tail):
                     if tail is not None:
