@@ -8,7 +8,6 @@ would be reset.
 
 import errno
 import logging
-import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server.core.db import database_full
 from server.core.errors import AppError, InsufficientStorage, Invalid
 from server.core.fsutil import FULL_DISK_ERRNOS
 
@@ -58,13 +58,6 @@ def domain_error(exc: OSError) -> AppError | None:
     if exc.errno == errno.ENAMETOOLONG:
         return Invalid("a file name is longer than 255 bytes", code="name_too_long")
     return None
-
-
-def database_full(exc: DBAPIError) -> bool:
-    """SQLite's SQLITE_FULL or PostgreSQL's disk_full (53100)."""
-    orig = exc.orig
-    return (getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
-            or getattr(orig, "sqlstate", None) == "53100")
 
 
 async def database_error(request: Request, exc: Exception) -> JSONResponse:

@@ -1,17 +1,28 @@
 """The database: SQLModel on SQLite (WAL) by default, PostgreSQL for teams; alembic migrations."""
 
+import logging
 import secrets
+import sqlite3
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import create_engine
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
+# How often, and how long, a write that must not be lost is tried again on a full disk.
+FULL_RETRY_SECONDS = 1.0
+FULL_GIVE_UP_SECONDS = 600.0
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def new_id() -> str:
@@ -21,6 +32,31 @@ def new_id() -> str:
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def database_full(exc: DBAPIError) -> bool:
+    """SQLite's SQLITE_FULL or PostgreSQL's disk_full (53100)."""
+    orig = exc.orig
+    return (getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+            or getattr(orig, "sqlstate", None) == "53100")
+
+
+def until_stored(write: Callable[[], T], what: str) -> T:
+    """Run ``write``, a database write that has no caller to answer (the end of a tool run or a
+    job), again each second while the disk is full, so it lands once space is freed instead of
+    being lost. Gives up, raising, after ``FULL_GIVE_UP_SECONDS``."""
+    deadline = time.monotonic() + FULL_GIVE_UP_SECONDS
+    waited = False
+    while True:
+        try:
+            return write()
+        except DBAPIError as exc:
+            if not database_full(exc) or time.monotonic() > deadline:
+                raise
+            if not waited:
+                log.warning("the disk is full: %s waits for room to be recorded", what)
+                waited = True
+        time.sleep(FULL_RETRY_SECONDS)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

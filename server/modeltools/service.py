@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from server.core.config import Settings
-from server.core.db import utcnow
+from server.core.db import until_stored, utcnow
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
 from server.lineage.record import record_tool_run
@@ -129,13 +129,13 @@ class ToolManager:
         result = prepare.relative_result(root, outcome.result) if outcome.result else None
         if outcome.status == "succeeded":  # before the run shows as done: its lineage is there
             record_tool_run(self._engine, run_id, root, result or {})
-        run = self._update(
+        run = until_stored(lambda: self._update(
             run_id,
             status=outcome.status,
             result=result,
             error=(outcome.error or None) and outcome.error[:8000],
             finished_at=utcnow(),
-        )
+        ), f"the end of tool run {run_id}")
         output = (result or {}).get("output")
         if run is not None and isinstance(output, str):
             change = {"kind": "added", "path": output}

@@ -17,7 +17,7 @@ from dulwich.repo import Repo
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from server.core.db import utcnow
+from server.core.db import until_stored, utcnow
 from server.core.errors import AppError, Conflict, Invalid, NotFound, Unavailable
 from server.core.events import EventHub
 from server.gitflow.urlpolicy import UrlPolicy
@@ -117,10 +117,19 @@ class JobManager:
     # -- JobSink: what runners report --------------------------------------------------------
 
     def transition(self, job_id: str, change: Transition) -> None:
+        public = until_stored(lambda: self._store(job_id, change), f"job {job_id} {change.status}")
+        if public is None:
+            return
+        if change.status not in ACTIVE_STATUSES:  # runners send the last log batch before this
+            self._project_of.pop(job_id, None)
+        self._hub.publish(public.project_id, "jobs", "job.status",
+                          {"job": public.model_dump(mode="json"), **change.extra})
+
+    def _store(self, job_id: str, change: Transition) -> JobPublic | None:
         with Session(self._engine) as session:
             job = session.get(Job, job_id)
             if job is None:
-                return
+                return None
             job.status, job.reason, job.exit_code = change.status, change.reason, change.exit_code
             for name in ("pid", "pid_started_at", "started_at", "finished_at"):
                 value = getattr(change, name)
@@ -130,11 +139,7 @@ class JobManager:
             if change.status not in ACTIVE_STATUSES:  # its files' links land with the end
                 record_job_outputs(session, job, self.jobs_dir)
             session.commit()
-            public = to_public(job)
-        if change.status not in ACTIVE_STATUSES:  # runners send the last log batch before this
-            self._project_of.pop(job_id, None)
-        self._hub.publish(public.project_id, "jobs", "job.status",
-                          {"job": public.model_dump(mode="json"), **change.extra})
+            return to_public(job)
 
     def log(self, job_id: str, offset: int, text: str, next_offset: int) -> None:
         self._hub.publish(self._project_id(job_id), "log", "job.log", {

@@ -6,12 +6,16 @@ The data dir lives on a real, small tmpfs that the test fills to the last byte.
 
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from server.core.config import REPO_ROOT, Settings
+from server.core.db import database_full, make_engine, until_stored
 from server.gitflow import service as git
 from tests.conftest import make_client
 from tests.fakes.models import conv_net, stacked_net
@@ -162,3 +166,30 @@ def test_a_job_s_output_lost_to_a_full_disk_is_marked_and_counted(api, disk, pro
         "before the disk filled\n" + output[: len(output) - lost]
         + f"\n[mnnwb] the disk was full: {lost} bytes of output were not saved here\n"
         + "after the disk had room again\n")
+
+
+
+def test_a_write_that_must_not_be_lost_lands_once_the_disk_has_room(disk, caplog):
+    """The end of a tool run or a job has no caller to answer with a 507: on a full disk it waits
+    for room (``until_stored``) instead of leaving the run 'running' for ever."""
+    engine = make_engine(f"sqlite:///{disk / 'db.sqlite'}")
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE ends (payload BLOB)"))
+    row = {"payload": b"x" * 2_000_000}  # more than any room the database file has kept
+
+    def write() -> int:
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO ends VALUES (:payload)"), row)
+        return 1
+
+    with ThreadPoolExecutor(1) as pool:
+        with filled(disk):
+            with pytest.raises(DBAPIError) as refused:
+                write()
+            assert database_full(refused.value)
+            stored = pool.submit(until_stored, write, "a test row")
+            wait_until(lambda: "a test row waits for room" in caplog.text, what="the write to wait for room")
+        assert stored.result(timeout=30) == 1
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM ends")).scalar() == 1
+    engine.dispose()
