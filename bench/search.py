@@ -3,11 +3,14 @@
 A real ``mnnwb serve`` process opens a generated Git repository of 8,000 Python files (200 of
 them gitignored). Each query runs through ``GET /api/projects/{pid}/search`` (HTTP, the NDJSON
 stream read to its end) and as a plain ``git grep -n`` in the same folder, interleaved, several
-times; the medians are compared (target: the route ≤ 1.5× git grep).
+times; the medians are compared (target: the route ≤ 1.5× git grep). The CPU both use (the
+server process with the ``git`` it starts, against the plain ``git grep``) is summed over the
+runs too: unlike wall time it hardly moves with the machine's load.
 
 Run: ``.venv/bin/python bench/search.py``
 """
 
+import os
 import statistics
 import subprocess
 import sys
@@ -50,6 +53,20 @@ def make_repository(root: Path) -> None:
     subprocess.run([*git, "commit", "-q", "-m", "files"], cwd=root, check=True)
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of a process and of its children it has waited for (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / TICKS
+
+
+def children_cpu() -> float:
+    times = os.times()
+    return times.children_user + times.children_system
+
+
 def time_route(client: httpx.Client, pid: str, params: dict[str, str]) -> tuple[float, int]:
     start = time.perf_counter()
     with client.stream("GET", f"/api/projects/{pid}/search", params=params) as response:
@@ -64,6 +81,25 @@ def time_git(root: Path, args: list[str]) -> tuple[float, int]:
     return time.perf_counter() - start, out.stdout.count(b"\n")
 
 
+def compare(client: httpx.Client, pid: str, server: int, root: Path, params: dict[str, str],
+            args: list[str]) -> str:
+    """One query, RUNS times each way interleaved: the table row's cells after the query's name."""
+    route, git = [], []
+    route_cpu = git_cpu = 0.0
+    for _ in range(RUNS):
+        before = process_cpu(server)
+        seconds, found = time_route(client, pid, params)
+        route_cpu += process_cpu(server) - before
+        route.append(seconds)
+        before = children_cpu()
+        seconds, lines = time_git(root, args)
+        git_cpu += children_cpu() - before
+        git.append(seconds)
+    ours, theirs = statistics.median(route), statistics.median(git)
+    return (f"{found} / {lines} | {ours * 1000:.0f} ms | {theirs * 1000:.0f} ms | {ours / theirs:.2f}× | "
+            f"{route_cpu / RUNS * 1000:.0f} / {git_cpu / RUNS * 1000:.0f} ms ({route_cpu / git_cpu:.2f}×)")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp, "repo")
@@ -74,18 +110,10 @@ def main() -> None:
             client = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=120)
             pid = client.post("/api/projects", json={"name": "bench", "path": str(root)}).json()["id"]
             print(f"{FILES} files; median of {RUNS} runs each, interleaved\n")
-            print("| query | matches (route / git grep lines) | route | git grep | ratio |")
-            print("|---|---|---|---|---|")
+            print("| query | matches (route / git grep lines) | route | git grep | ratio | CPU route / git |")
+            print("|---|---|---|---|---|---|")
             for name, params, args in QUERIES:
-                route, git = [], []
-                for _ in range(RUNS):
-                    seconds, found = time_route(client, pid, params)
-                    route.append(seconds)
-                    seconds, lines = time_git(root, args)
-                    git.append(seconds)
-                ours, theirs = statistics.median(route), statistics.median(git)
-                print(f"| {name} | {found} / {lines} | {ours * 1000:.0f} ms | {theirs * 1000:.0f} ms "
-                      f"| {ours / theirs:.2f}× |")
+                print(f"| {name} | {compare(client, pid, proc.pid, root, params, args)} |")
         finally:
             stop_server(proc)
 
