@@ -4,7 +4,8 @@
 
 Builds the tiny Qwen2 of ``tests/fakes/llm.py`` (no download), exports it through the
 model-tools worker, starts a real ``mnnwb serve`` and chats with ``POST .../llm/chat``
-(``stream: true``, tokens read from the tab socket). The baseline, in this process:
+(``stream: true``, tokens read from one tab socket kept open, as a tab keeps it). The
+baseline, in this process:
 ``MNN.llm.create`` → ``set_config({thread_num, greedy})`` → ``load()`` →
 ``response(prompt, False, n)``, figures from ``llm.context``. Same prompt, same threads, runs
 alternating, one warm-up each, medians over ``--repeats``:
@@ -34,6 +35,7 @@ from pathlib import Path
 
 import httpx
 import websockets.sync.client as ws_client
+from websockets.sync.client import ClientConnection
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -77,22 +79,24 @@ class Bare:
 
 
 class Workbench:
-    def __init__(self, api: httpx.Client, pid: str, threads: int) -> None:
-        self.api, self.pid, self.threads = api, pid, threads
-        self.ws_url = str(api.base_url).rstrip("/").replace("http://", "ws://") + f"/api/projects/{pid}/ws"
+    def __init__(self, api: httpx.Client, pid: str, threads: int, socket: ClientConnection) -> None:
+        """``socket``: one tab socket for every chat, as a person's tab keeps one."""
+        self.api, self.pid, self.threads, self.socket = api, pid, threads, socket
+        json.loads(self.socket.recv(timeout=60))  # sys/hello: the tab is subscribed
 
     def chat(self, tokens: int, chat_id: str) -> dict:
         body = {"model": "models/llm", "max_new_tokens": tokens, "threads": self.threads,
                 "stream": True, "chat_id": chat_id,
                 "messages": [{"role": "user", "content": PROMPT}]}
         reply: dict = {}
-        headers = {"Authorization": self.api.headers["Authorization"]}
-        with ws_client.connect(self.ws_url, additional_headers=headers) as socket:
-            sent = time.perf_counter()
-            poster = threading.Thread(target=lambda: reply.update(self._post(body, sent)))
-            poster.start()
-            first = self._first_token(socket, chat_id) - sent
-            poster.join()
+        ready = threading.Event()
+        poster = threading.Thread(target=lambda: reply.update(self._post(body, ready)))
+        poster.start()
+        ready.wait()
+        first_token = self._until(chat_id, "token")
+        self._until(chat_id, "done")
+        poster.join()
+        first = first_token - reply["sent"]
         answer = reply["answer"]
         return {**answer, "first_token_ms": first * 1000,
                 "overhead_ms": reply["wall_ms"] - answer["prefill_ms"] - answer["decode_ms"]}
@@ -102,17 +106,21 @@ class Workbench:
         self.api.get("/api/health").raise_for_status()
         return (time.perf_counter() - started) * 1000
 
-    def _post(self, body: dict, sent: float) -> dict:
+    def _post(self, body: dict, ready: threading.Event) -> dict:
+        sent = time.perf_counter()
+        ready.set()
         response = self.api.post(f"/api/projects/{self.pid}/llm/chat", json=body)
         wall_ms = (time.perf_counter() - sent) * 1000
         response.raise_for_status()
-        return {"answer": response.json(), "wall_ms": wall_ms}
+        return {"answer": response.json(), "wall_ms": wall_ms, "sent": sent}
 
-    @staticmethod
-    def _first_token(socket, chat_id: str) -> float:
+    def _until(self, chat_id: str, kind: str) -> float:
+        """When the ``llm/kind`` event of ``chat_id`` arrived on the tab socket."""
         while True:
-            event = json.loads(socket.recv(timeout=120))
-            if event.get("channel") == "llm" and event["data"].get("chat_id") == chat_id:
+            event = json.loads(self.socket.recv(timeout=120))
+            if event.get("channel") == "llm" and event["type"] == kind and (
+                event["data"].get("chat_id") == chat_id
+            ):
                 return time.perf_counter()
 
 
@@ -189,9 +197,12 @@ def main() -> None:
             with httpx.Client(base_url=url, headers=headers, timeout=300) as api:
                 project = api.post("/api/projects", json={"name": "llm-bench"}).json()
                 shutil.copytree(folder, Path(project["path"]) / "models" / "llm")
-                workbench = Workbench(api, project["id"], args.threads)
-                bare = Bare(folder, args.threads)
-                bare_runs, ours = alternate(bare, workbench, args.tokens, args.repeats)
+                ws_url = url.replace("http://", "ws://") + f"/api/projects/{project['id']}/ws"
+                bearer = {"Authorization": headers["Authorization"]}
+                with ws_client.connect(ws_url, additional_headers=bearer) as socket:
+                    workbench = Workbench(api, project["id"], args.threads, socket)
+                    bare = Bare(folder, args.threads)
+                    bare_runs, ours = alternate(bare, workbench, args.tokens, args.repeats)
         finally:
             stop_server(proc)
     report(bare_runs, ours, args)
