@@ -18,6 +18,7 @@ from server.api.ws_limits import uvicorn_options
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
 from tests.fakes.llm import Llms, build_exports
+from tests.fakes.ray_cluster import RayHead, S3Server, ray_head, s3_server
 from tests.pg import PgCluster, running_cluster
 
 CSRF = {"X-MNNWB-CSRF": "1"}
@@ -159,3 +160,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 def llms(tmp_path_factory: pytest.TempPathFactory) -> Llms:
     """A tiny Qwen2 made here, exported once per session at 16 and 4 bits (see tests/fakes/llm.py)."""
     return build_exports(tmp_path_factory.mktemp("llm"))
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayHead]:
+    """One real local Ray head for every Ray test of the session (it takes 30-90 s to start)."""
+    with ray_head(tmp_path_factory.mktemp("ray")) as head:
+        yield head
+
+
+@pytest.fixture(scope="session")
+def s3(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
+    """moto's S3 server on 127.0.0.1 with the ``mnnwb-ray`` bucket."""
+    with s3_server("mnnwb-ray") as server:
+        yield server
