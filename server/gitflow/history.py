@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dulwich.objects import Commit, ObjectID
 from dulwich.repo import ParentsProvider, Repo
 
+from server.gitflow import readtree
+
 # Grafts and shallow boundaries change the parents a repository sees, so they are part of the key.
 Grafts = tuple[tuple[tuple[ObjectID, tuple[ObjectID, ...]], ...], tuple[ObjectID, ...]]
 Order = tuple[ObjectID, ...]
@@ -37,13 +39,15 @@ def topo_order(repo: Repo, start: ObjectID) -> Order:
         known = {sha: order for (g, sha), order in _orders.items() if g == grafts}
     order = _extended(provider, known, start)
     if order is None:
-        order = tuple(_topo_sort(start, _parents_below(provider, start)))
-    with _lock:
-        _orders[(grafts, start)] = order
-        _orders.move_to_end((grafts, start))
-        if len(_orders) > _CACHE_SIZE:
-            _orders.popitem(last=False)
-    return order
+        order = _full_order(repo, provider, start)
+    return _keep(grafts, start, order)
+
+
+def _full_order(repo: Repo, provider: ParentsProvider, start: ObjectID) -> Order:
+    """The whole walk: ``git rev-list --topo-order`` (C speed, and git's commit-graph when the
+    repository has one); our own walk where git cannot answer (``readtree.rev_list``)."""
+    listed = readtree.rev_list(repo, [start])
+    return tuple(listed) if listed is not None else tuple(_topo_sort(start, _parents_below(provider, start)))
 
 
 def topo_order_many(repo: Repo, starts: Sequence[ObjectID]) -> Order:
@@ -58,6 +62,9 @@ def topo_order_many(repo: Repo, starts: Sequence[ObjectID]) -> Order:
         kept = _orders.get((grafts, key))
     if kept is not None:
         return kept
+    listed = readtree.rev_list(repo, unique)
+    if listed is not None:
+        return _keep(grafts, key, tuple(listed))
     parents: dict[ObjectID, list[ObjectID]] = {}
     for start in unique:
         parents.update(_parents_below(provider, start, parents))
@@ -65,9 +72,13 @@ def topo_order_many(repo: Repo, starts: Sequence[ObjectID]) -> Order:
     tips = [sha for sha in unique if sha not in reached]
     tips.sort(key=lambda sha: -_commit_time(repo, sha))  # stable: ties keep the given order
     parents[key] = tips[::-1]
-    order = tuple(_topo_sort(key, parents)[1:])
+    return _keep(grafts, key, tuple(_topo_sort(key, parents)[1:]))
+
+
+def _keep(grafts: Grafts, key: ObjectID, order: Order) -> Order:
     with _lock:
         _orders[(grafts, key)] = order
+        _orders.move_to_end((grafts, key))
         if len(_orders) > _CACHE_SIZE:
             _orders.popitem(last=False)
     return order

@@ -40,7 +40,7 @@ def usable(repo: Repo) -> bool:
 
 
 @contextmanager
-def _stand_in(repo: Repo) -> Iterator[dict[str, str]]:
+def stand_in(repo: Repo) -> Iterator[dict[str, str]]:
     with tempfile.TemporaryDirectory(prefix="mnnwb-git-") as gitdir:
         os.mkdir(os.path.join(gitdir, "refs"))
         Path(gitdir, "HEAD").write_bytes(b"ref: refs/heads/main\n")
@@ -57,9 +57,23 @@ def _git(env: dict[str, str], cwd: str, *args: str) -> subprocess.CompletedProce
                           stdin=subprocess.DEVNULL)
 
 
+def rev_list(repo: Repo, starts: list[ObjectID]) -> list[ObjectID] | None:
+    """``git rev-list --topo-order`` of ``starts``; None when git cannot answer for this
+    repository (another format, a shallow clone, grafts, an error)."""
+    control = repo.controldir()
+    if not usable(repo) or any(os.path.exists(os.path.join(control, name))
+                               for name in ("shallow", os.path.join("info", "grafts"))):
+        return None
+    with stand_in(repo) as env:
+        done = _git(env, repo.path, "rev-list", "--topo-order", *(s.decode() for s in starts), "--")
+    if done.returncode != 0:
+        return None
+    return [ObjectID(line) for line in done.stdout.split()]
+
+
 def differences(repo: Repo, old_tree: ObjectID, new_tree: ObjectID) -> tuple[set[bytes], list[Entry]]:
     """Every path that differs, and the ``(path, mode, sha)`` entries the new tree brings."""
-    with _stand_in(repo) as env:
+    with stand_in(repo) as env:
         done = _git(env, repo.path, "diff-tree", "-r", "-z", "--no-renames", old_tree.decode(),
                     new_tree.decode())
     if done.returncode != 0:
@@ -82,7 +96,7 @@ def move(repo: Repo, old_tree: ObjectID, new_tree: ObjectID, action: str) -> Non
 
     The index's stat data is refreshed first, as ``git checkout`` does: a file written back
     without an index update (discard) would otherwise count as changed."""
-    with _stand_in(repo) as env:
+    with stand_in(repo) as env:
         _git(env, repo.path, "update-index", "-q", "--refresh")
         done = _git(env, repo.path, "read-tree", "-m", "-u", old_tree.decode(), new_tree.decode())
     if done.returncode != 0:

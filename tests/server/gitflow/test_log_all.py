@@ -1,12 +1,14 @@
-"""The history of every branch, remote branch and tag is exactly
-``git log --topo-order --branches --remotes --tags HEAD``'s, ties in commit time included."""
+"""The history (HEAD's, and that of every branch, remote branch and tag) is exactly
+``git log --topo-order [--branches --remotes --tags] HEAD``'s, ties in commit time included."""
 
 import random
+from collections import OrderedDict
 from pathlib import Path
 
+import pytest
 from dulwich.repo import Repo
 
-from server.gitflow import service
+from server.gitflow import history, readtree, service
 from tests.fakes.git_remotes import git
 from tests.server.gitflow.test_log_order import SECOND, _commit
 
@@ -33,7 +35,15 @@ def _branchy(root: Path, seed: int) -> None:
         (root / ".git" / "HEAD").write_text(picks[6].decode() + "\n")
 
 
-def test_every_branch_in_gits_order(tmp_path):
+@pytest.fixture(params=["git rev-list", "our walk"])
+def walker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both ways the order is made: git's walk, and ours (shallow clones, grafts)."""
+    monkeypatch.setattr(history, "_orders", OrderedDict())
+    if request.param == "our walk":
+        monkeypatch.setattr(readtree, "rev_list", lambda repo, starts: None)
+
+
+def test_every_branch_in_gits_order(tmp_path, walker):
     wider = 0
     for seed in range(5):
         root = tmp_path / f"r{seed}"

@@ -95,13 +95,13 @@ def full_walks(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """Start commits whose whole history was walked; nothing is remembered from other tests."""
     monkeypatch.setattr(history, "_orders", OrderedDict())
     walked: list[bytes] = []
-    walk = history._parents_below
+    walk = history._full_order
 
-    def counted(provider: ParentsProvider, start: ObjectID) -> dict[ObjectID, list[ObjectID]]:
+    def counted(repo: Repo, provider: ParentsProvider, start: ObjectID) -> history.Order:
         walked.append(start)
-        return walk(provider, start)
+        return walk(repo, provider, start)
 
-    monkeypatch.setattr(history, "_parents_below", counted)
+    monkeypatch.setattr(history, "_full_order", counted)
     return walked
 
 
