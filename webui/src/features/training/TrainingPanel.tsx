@@ -30,6 +30,14 @@ function Toolbar() {
     <div class="panel-toolbar training-toolbar">
       <button class="btn btn-small btn-primary" data-testid="job-new" disabled={viewer}
         title={viewer ? viewerReason('start jobs') : undefined} onClick={() => (openDialog.value = 'new-job')}>▶ New job</button>
+      <button class="btn btn-small" data-testid="sweep-new" disabled={viewer}
+        title={viewer ? viewerReason('start sweeps') : 'One job per combination of argument values'} onClick={() => (openDialog.value = 'sweep')}>▦ Sweep</button>
+      <div class="segmented training-view" role="tablist">
+        {(['jobs', 'sweeps'] as const).map((v) => (
+          <button key={v} type="button" role="tab" aria-selected={view.value === v} class={view.value === v ? 'active' : ''}
+            data-testid={`training-view-${v}`} onClick={() => (view.value = v)}>{v === 'jobs' ? 'Jobs' : 'Sweeps'}</button>
+        ))}
+      </div>
       <button class="training-interp" data-testid="interpreter-open" disabled={viewer}
         title={viewer ? viewerReason('change the interpreter') : current ? `Interpreter: ${current.interpreter}` : 'Project interpreter'}
         onClick={() => (openDialog.value = 'interpreter')}>
@@ -37,6 +45,8 @@ function Toolbar() {
       </button>
       <button class="btn btn-small" title={viewer ? viewerReason('change the PAI-DLC settings') : 'PAI-DLC settings'}
         data-testid="pai-settings-open" disabled={viewer} onClick={() => (openDialog.value = 'pai-settings')}>⚙ PAI-DLC</button>
+      <button class="btn btn-small" title={viewer ? viewerReason('change the Ray settings') : 'Ray cluster settings'}
+        data-testid="ray-settings-open" disabled={viewer} onClick={() => (openDialog.value = 'ray-settings')}>⚙ Ray</button>
       <button class="icon-btn" title="Refresh" aria-label="Refresh" data-testid="jobs-refresh" onClick={() => void loadJobs()}>↻</button>
     </div>
   );
