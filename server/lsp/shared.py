@@ -179,7 +179,9 @@ class SharedLanguageServer:
         if server_id == self._initialize_id and self._initialized and not self._initialized.done():
             self._initialized.set_result(outcome)
             return
-        link, client_id = self._pending.pop(server_id, (None, None)) if isinstance(server_id, int) else (None, None)
+        if not isinstance(server_id, int):
+            return
+        link, client_id = self._pending.pop(server_id, (None, None))
         if link is not None and link in self.links:
             link.send({"jsonrpc": "2.0", "id": client_id, **outcome})
 
