@@ -37,7 +37,7 @@ def topo_order(repo: Repo, start: ObjectID) -> Order:
     grafts = _grafts_key(provider)
     with _lock:
         known = {sha: order for (g, sha), order in _orders.items() if g == grafts}
-    order = _extended(provider, known, start)
+    order = _extended(provider, known, start) if known else None  # nothing kept: no search
     if order is None:
         order = _full_order(repo, provider, start)
     return _keep(grafts, start, order)
