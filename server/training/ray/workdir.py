@@ -50,10 +50,14 @@ def export_commit(project: Path, commit: str, dest: Path) -> None:
                 target.chmod(0o755)
 
 
+def _skipped(folder: str, names: list[str]) -> list[str]:
+    # Symlinks are left out: one pointing outside the project must not ship what it points at.
+    return [n for n in names if n in SNAPSHOT_SKIPS or Path(folder, n).is_symlink()]
+
+
 def copy_snapshot(project: Path, dest: Path) -> None:
-    """Copy the work tree as it is now, without the folders in ``SNAPSHOT_SKIPS``."""
-    shutil.copytree(project, dest, symlinks=False, dirs_exist_ok=True,
-                    ignore=lambda _dir, names: [n for n in names if n in SNAPSHOT_SKIPS])
+    """Copy the work tree as it is now, without the folders in ``SNAPSHOT_SKIPS`` or symlinks."""
+    shutil.copytree(project, dest, dirs_exist_ok=True, ignore=_skipped)
 
 
 def add_job_script(dest: Path) -> None:
