@@ -27,7 +27,8 @@ def get_clones(conn: HTTPConnection) -> CloneJobs:
 
 
 ClonesDep = Annotated[CloneJobs, Depends(get_clones)]
-CLONING: dict[int | str, dict[str, Any]] = {202: {"model": ProjectPublic, "description": "A clone started: the project is `cloning`"}}
+CLONING: dict[int | str, dict[str, Any]] = {
+    202: {"model": ProjectPublic, "description": "A clone started: the project is `cloning`"}}
 
 
 @router.get("/templates")
