@@ -126,6 +126,10 @@ def project_page(
             "page": "missing", "project": None, "ws_path": None, "error": exc.detail
         }
         return render_shell(request, "Not found", config, status=exc.status)
+    if project.state == "cloning":
+        config = {"page": "missing", "project": None, "ws_path": None,
+                  "error": "this project is still being cloned; the home page opens it when it is done"}
+        return render_shell(request, project.name, config, status=409)
     public = projects.to_public(project, user).model_dump(mode="json")
     # A project without Git asks nothing of Git until a repository appears (a `git` event says so).
     has_git = (Path(project.path) / ".git").exists()

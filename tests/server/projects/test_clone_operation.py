@@ -57,6 +57,8 @@ def test_cancel_mid_clone_leaves_no_folder_and_no_row(client, tmp_path):
         while receiving["data"]["phase"] != "receiving":
             receiving = events_until(ws, project["id"], "clone_progress")[-1]
         assert project["id"] in ids(client)
+        page = client.get(f"/p/{project['id']}")
+        assert page.status_code == 409 and "still being cloned" in page.text
         assert client.delete(f"/api/projects/{project['id']}").status_code == 204
         events = events_until(ws, project["id"], "clone_cancelled")
     assert all(e["type"] == "clone_progress" for e in events[:-1])
