@@ -83,12 +83,14 @@ def median(action: Callable[[], object], prepare: Callable[[], object] = lambda:
 
 
 def paired(ours: Callable[[], object], theirs: Callable[[], object],
-           prepare: Callable[[], object] = lambda: None) -> tuple[float, float]:
-    """Medians of ``ours`` and ``theirs`` run alternately, so both see the same machine load."""
+           prepare: tuple[Callable[[], object], Callable[[], object]] = (lambda: None, lambda: None),
+           ) -> tuple[float, float]:
+    """Medians of ``ours`` and ``theirs`` run alternately, so both see the same machine load;
+    ``prepare`` holds what runs before each of ours and each of theirs, untimed."""
     times: tuple[list[float], list[float]] = ([], [])
     for _ in range(RUNS):
-        for action, out in ((ours, times[0]), (theirs, times[1])):
-            prepare()
+        for action, ready, out in ((ours, prepare[0], times[0]), (theirs, prepare[1], times[1])):
+            ready()
             start = time.perf_counter()
             action()
             out.append(time.perf_counter() - start)
@@ -110,13 +112,11 @@ def main() -> None:
         url = remote.as_uri()
         ours, theirs = work / "ours", work / "theirs"
 
-        def clear() -> None:
-            shutil.rmtree(ours, ignore_errors=True)
-            shutil.rmtree(theirs, ignore_errors=True)
-
         print("| operation | here | git | ratio |\n|---|---|---|---|")
         clone_ours, clone_git = paired(lambda: service.clone(url, ours, timeout=600),
-                                       lambda: git("clone", "-q", url, str(theirs)), clear)
+                                       lambda: git("clone", "-q", url, str(theirs)),
+                                       (lambda: shutil.rmtree(ours, True),
+                                        lambda: shutil.rmtree(theirs, True)))
         row("clone (file://)", clone_ours, clone_git)
         assert git("status", "--porcelain", cwd=ours) == ""
         assert git("show-ref", cwd=ours) == git("show-ref", cwd=theirs)
