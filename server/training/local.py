@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from server.core.db import utcnow
 from server.core.errors import Conflict, Invalid, NotFound
-from server.training.logfile import LOG_FILE, read_text, rebuild_metrics
+from server.training.logfile import rebuild_metrics
 from server.training.process import JobProcess
 from server.training.runner import (
     Artifact,
@@ -25,13 +25,13 @@ from server.training.runner import (
     LogChunk,
     ProcessRecord,
     Transition,
+    log_chunk,
 )
 from server.training.watcher import JobWatcher, outcome
 from server.training.watchers import Watchers
 from server.training.wrapper import EXIT_FILE
 
 SPEC_FILE = "spec.json"
-LOG_READ_LIMIT = 1024 * 1024
 PYTHON_NAMES = frozenset({"python", "python3"})
 RESTART_LOST = "the job's process was gone when the server restarted and left no exit status"
 
@@ -122,13 +122,7 @@ class LocalRunner:
         return outcome(job_dir).status if (job_dir / EXIT_FILE).exists() else None
 
     def logs(self, job_id: str, since: int) -> LogChunk:
-        if since < 0:
-            raise Invalid("offset must be >= 0", code="bad_offset")
-        path = self._jobs_dir / job_id / LOG_FILE
-        active = self._watchers.active(job_id) is not None
-        text, offset = read_text(path, since, LOG_READ_LIMIT)
-        size = path.stat().st_size if path.exists() else 0
-        return LogChunk(text=text, offset=offset, eof=not active and offset >= size)
+        return log_chunk(self._jobs_dir / job_id, since, self._watchers.active(job_id) is not None)
 
     def stop(self, job_id: str) -> None:
         watcher = self._watchers.active(job_id)

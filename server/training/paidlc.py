@@ -24,7 +24,7 @@ from server.training.cloud.artifacts import ProgressCallback
 from server.training.cloud_settings import PaiDlcStore
 from server.training.cloud_submit import PreparePaiDlc, StoredCloudConfig
 from server.training.cloud_watch import CloudState, CloudWatcher, load_state, save_state
-from server.training.logfile import LOG_FILE, read_text, rebuild_metrics
+from server.training.logfile import LOG_FILE, rebuild_metrics
 from server.training.runner import (
     Artifact,
     JobSink,
@@ -33,13 +33,13 @@ from server.training.runner import (
     LogChunk,
     ProcessRecord,
     Transition,
+    log_chunk,
 )
 from server.training.service import JobManager
 from server.training.watchers import Watchers
 from server.users.models import User
 
 BACKEND = "pai-dlc"
-LOG_READ_LIMIT = 1024 * 1024
 NEVER_SUBMITTED = "the server stopped before the job reached PAI-DLC"
 
 
@@ -114,11 +114,7 @@ class PaiDlcRunner:
         return state.status if state else None
 
     def logs(self, job_id: str, since: int) -> LogChunk:
-        path = self._jobs_dir / job_id / LOG_FILE
-        text, offset = read_text(path, since, LOG_READ_LIMIT)
-        size = path.stat().st_size if path.exists() else 0
-        return LogChunk(text=text, offset=offset,
-                        eof=self._watchers.active(job_id) is None and offset >= size)
+        return log_chunk(self._jobs_dir / job_id, since, self._watchers.active(job_id) is not None)
 
     def stop(self, job_id: str) -> None:
         watcher = self._watchers.active(job_id)

@@ -12,6 +12,11 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
+from server.core.errors import Invalid
+from server.training.logfile import LOG_FILE, read_text
+
+LOG_READ_LIMIT = 1024 * 1024
+
 JobStatus = Literal["queued", "running", "succeeded", "failed", "stopped"]
 ACTIVE_STATUSES: frozenset[str] = frozenset({"queued", "running"})
 
@@ -59,6 +64,17 @@ class LogChunk(BaseModel):
     text: str
     offset: int
     eof: bool
+
+
+def log_chunk(job_dir: Path, since: int, active: bool) -> LogChunk:
+    """A job's log from byte ``since``, at most ``LOG_READ_LIMIT`` of it; ``eof`` once the job
+    is no longer followed (``active``) and everything has been read."""
+    if since < 0:
+        raise Invalid("offset must be >= 0", code="bad_offset")
+    path = job_dir / LOG_FILE
+    text, offset = read_text(path, since, LOG_READ_LIMIT)
+    size = path.stat().st_size if path.exists() else 0
+    return LogChunk(text=text, offset=offset, eof=not active and offset >= size)
 
 
 class Artifact(BaseModel):

@@ -15,7 +15,7 @@ from server.core.db import utcnow
 from server.core.errors import AppError, Conflict, Invalid, NotFound
 from server.core.events import EventHub
 from server.training.cloud.artifacts import ProgressCallback
-from server.training.logfile import LOG_FILE, read_text, rebuild_metrics
+from server.training.logfile import LOG_FILE, rebuild_metrics
 from server.training.ray.client import RayJobs, Resources
 from server.training.ray.prepare import RayJobConfig
 from server.training.ray.settings import RaySettingsStore
@@ -43,11 +43,11 @@ from server.training.runner import (
     LogChunk,
     ProcessRecord,
     Transition,
+    log_chunk,
 )
 from server.training.watchers import Watchers
 
 BACKEND = "ray"
-LOG_READ_LIMIT = 1024 * 1024
 NEVER_SUBMITTED = "the server stopped before the job reached the Ray cluster"
 
 
@@ -137,11 +137,7 @@ class RayRunner:
         return state.status if state else None
 
     def logs(self, job_id: str, since: int) -> LogChunk:
-        path = self._jobs_dir / job_id / LOG_FILE
-        text, offset = read_text(path, since, LOG_READ_LIMIT)
-        size = path.stat().st_size if path.exists() else 0
-        return LogChunk(text=text, offset=offset,
-                        eof=self._watchers.active(job_id) is None and offset >= size)
+        return log_chunk(self._jobs_dir / job_id, since, self._watchers.active(job_id) is not None)
 
     def stop(self, job_id: str) -> None:
         watcher = self._watchers.active(job_id)

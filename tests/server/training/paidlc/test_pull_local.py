@@ -34,7 +34,8 @@ def test_a_local_jobs_outputs_are_copied_into_artifacts(client: TestClient) -> N
     crc = Crc64(0)
     crc.update(expected)
     assert pulled.json()["files"] == [
-        {"path": "sub/model.mnn", "size": len(expected), "crc64": str(crc.sum64()), "skipped": False}
+        {"path": "sub/model.mnn", "size": len(expected), "crc64": str(crc.sum64()), "sha256": None,
+         "skipped": False}
     ]
     copied = Path(project["path"], "artifacts", job["id"], "sub", "model.mnn")
     assert copied.read_bytes() == expected
