@@ -29,6 +29,7 @@ REQUESTS = [
     ("POST", "/api/projects/{pid}/git/unstage", {"json": {"paths": ["{name}"]}}),
     ("POST", "/api/projects/{pid}/git/discard", {"json": {"paths": ["{name}"]}}),
     ("GET", "/api/projects/{pid}/git/blame", {"params": {"path": "{name}"}}),
+    ("GET", "/api/projects/{pid}/lineage", {"params": {"path": "{name}"}}),
     ("GET", "/api/projects/{pid}/git/conflict", {"params": {"path": "{name}"}}),
     ("POST", "/api/projects/{pid}/git/resolve", {"json": {"path": "{name}", "take": "ours"}}),
     ("GET", "/api/projects/{pid}/git/blob", {"params": {"rev": "HEAD", "path": "{name}"}}),
