@@ -4,6 +4,7 @@ workbench re-attaching to a running job."""
 
 from pathlib import Path
 
+import MNN
 import pytest
 from fastapi.testclient import TestClient
 
@@ -106,3 +107,25 @@ def test_restarted_workbench_reattaches_to_a_running_job(
         assert pulled.status_code == 200, pulled.text
         assert sorted(f["path"] for f in pulled.json()["files"]) == ["notes.txt", "sub/model.mnn"]
         assert (tmp_path / "s" / "jobs" / job["id"] / "manifest.json").is_file()
+
+
+def test_a_template_s_training_runs_on_ray_and_its_model_comes_back(
+        client: TestClient, ray_cluster: RayHead, tmp_path: Path):
+    """The `mnn-native-mlp` template as a person starts it, only shorter: its metrics stream in
+    and the model it saved to $MNNWB_OUTPUT_DIR on the cluster loads and runs here."""
+    client.put("/api/settings/ray", json=ray_settings_body(ray_cluster, shared=tmp_path / "shared"))
+    project = client.post("/api/projects", json={"name": "mlp-on-ray", "template": "mnn-native-mlp"}).json()
+    response = submit(client, project, command="python train.py --steps 60", config={"snapshot": True})
+    assert response.status_code == 201, response.text
+    job = response.json()
+    done = wait_status(client, job["id"], {"succeeded", "failed", "stopped"}, timeout=180)
+    assert done["status"] == "succeeded", done
+    points = client.get(f"/api/jobs/{job['id']}/metrics").json()["points"]
+    assert [p["step"] for p in points] == [20, 40, 60]
+    pulled = client.post(f"/api/jobs/{job['id']}/artifacts/pull", json={})
+    assert pulled.status_code == 200, pulled.text
+    assert [f["path"] for f in pulled.json()["files"]] == ["model.mnn"]
+    model = Path(project["path"]) / "artifacts" / job["id"] / "model.mnn"
+    net = MNN.nn.load_module_from_file(str(model), ["input"], ["probs"])
+    probs = net.forward(MNN.expr.const([0.5, 0.5], [1, 2], MNN.expr.NCHW)).read()
+    assert probs.shape == (1, 2) and abs(float(probs.sum()) - 1.0) < 1e-4
