@@ -1,6 +1,7 @@
 """Shared fixtures: fresh settings per test, an authenticated client, a live server."""
 
 import os
+import shutil
 import socket
 import threading
 import time
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 from server.api.ws_limits import uvicorn_options
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
+from server.core.db import make_engine, migrate
 from tests.fakes.llm import Llms, build_exports
 from tests.fakes.ray_cluster import RayHead, S3Server, ray_head, s3_server
 from tests.pg import PgCluster, running_cluster
@@ -29,8 +31,24 @@ for _var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROX
 # The ECS metadata switch of the cloud credential chain is set in tests/__init__.py, before imports.
 
 
+@pytest.fixture(scope="session")
+def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database brought to the newest schema by the real migrations, once per session:
+    running them takes ~0.3 s, and nearly every test starts a server on a new data folder."""
+    path = tmp_path_factory.mktemp("db") / "workbench.db"
+    engine = make_engine(f"sqlite:///{path}")
+    migrate(engine)
+    engine.dispose()
+    return path
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, migrated_db: Path) -> Settings:
+    """A new data folder whose database is a copy of the migrated one (start-up still runs the
+    migrations, which find nothing to do; the `engine` fixture of tests/server/users/conftest.py
+    runs them on empty SQLite and PostgreSQL databases)."""
+    (tmp_path / "data").mkdir()
+    shutil.copyfile(migrated_db, tmp_path / "data" / "workbench.db")
     return Settings(
         data_dir=tmp_path / "data",
         webui_dist=REPO_ROOT / "webui" / "dist",
