@@ -1,6 +1,7 @@
 """Search across files (streamed NDJSON, .gitignore, binaries, cap) and replace with ETags."""
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,40 @@ def test_replace_keeps_line_endings(client, project):
                                       "files": [{"path": "crlf.txt", "etag": preview["etag"]}]})
     assert applied.json()["replaced"][0]["count"] == 2
     assert path.read_bytes() == b"a y\r\nb y\r\n"
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+                   cwd=root, check=True, capture_output=True)
+
+
+def test_a_repository_is_searched_through_its_index_and_its_config_cannot_change_the_search(
+        client, project, tree, tmp_path):
+    _git(tree, "init", "-q")
+    _git(tree, "add", "src", "notes.md", ".gitignore")
+    _git(tree, "commit", "-q", "-m", "files")
+    (tree / "new.py").write_text("import os  # untracked\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("import os\n")
+    marker = tmp_path / "ran"
+    program = tmp_path / "program.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\ncat \"$1\"\n")
+    program.chmod(0o755)
+    # Settings that would change the output's shape, the folder searched, or run a program.
+    for key, value in [("grep.column", "true"), ("grep.fullName", "true"), ("submodule.recurse", "true"),
+                       ("core.worktree", str(outside)), ("core.fsmonitor", str(program)),
+                       ("diff.conv.textconv", str(program))]:
+        _git(tree, "config", key, value)
+    (tree / ".gitattributes").write_text("*.py diff=conv\n")
+    found = {(m["path"], m["line"], m["column"]) for m in _search(client, project, q="os")[:-1]}
+    assert {("src/pkg/mod.py", 1, 8), ("notes.md", 1, 8), ("new.py", 1, 8)} <= found
+    assert not any(path.startswith("ignored/") or path in ("blob.bin", "secret.py") for path, _, _ in found)
+    assert not marker.exists()
+
+
+def test_a_repository_git_cannot_open_is_still_searched(client, project, tree):
+    (tree / ".git").mkdir()  # nothing in it: git refuses it as a repository
+    found = {(m["path"], m["column"]) for m in _search(client, project, q="os")[:-1]}
+    assert ("src/pkg/mod.py", 8) in found and ("notes.md", 8) in found
+    assert not any(path.startswith("ignored/") for path, _ in found)
