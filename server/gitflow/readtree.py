@@ -40,10 +40,12 @@ def usable(repo: Repo) -> bool:
 
 
 @contextmanager
-def stand_in(repo: Repo) -> Iterator[dict[str, str]]:
+def stand_in(repo: Repo, head: ObjectID | None = None) -> Iterator[dict[str, str]]:
+    """git's environment for ``repo`` (``GIT_DIR`` is the stand-in); its HEAD is detached at
+    ``head``, or an unborn branch."""
     with tempfile.TemporaryDirectory(prefix="mnnwb-git-") as gitdir:
         os.mkdir(os.path.join(gitdir, "refs"))
-        Path(gitdir, "HEAD").write_bytes(b"ref: refs/heads/main\n")
+        Path(gitdir, "HEAD").write_bytes(head + b"\n" if head else b"ref: refs/heads/main\n")
         Path(gitdir, "config").write_bytes(_CONFIG)
         control = repo.controldir()
         env = git_env()

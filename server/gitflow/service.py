@@ -16,6 +16,7 @@ from server.gitflow import conflicts as conflict_ops
 from server.gitflow import remotes as remote_ops
 from server.gitflow import stash as stash_ops
 from server.gitflow.diff import commit_file_diff, file_diff
+from server.gitflow.firststatus import first_status
 from server.gitflow.gitcli import OnStep
 from server.gitflow.labels import list_refs
 from server.gitflow.models import (
@@ -37,6 +38,7 @@ from server.gitflow.models import (
 )
 from server.gitflow.repo import init_repo, open_repo, write_lock, writing
 from server.gitflow.status import status as read_status
+from server.gitflow.status import to_model
 from server.gitflow.tags import list_tags
 from server.gitflow.transport import DEFAULT_TIMEOUT, Progress, split_credentials
 from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
@@ -46,7 +48,8 @@ Folder = str | os.PathLike[str]
 
 def status(folder: Folder) -> Status:
     with open_repo(folder) as repo:
-        return read_status(repo)
+        first = first_status(repo)
+        return to_model(repo, first) if first is not None else read_status(repo)
 
 
 def diff(folder: Folder, path: str, staged: bool = False) -> Diff:

@@ -97,13 +97,18 @@ def _compare_index_to_tree(head: dict, view: IndexView, result: RawStatus) -> No
         elif old[1] != entry.sha or old[0] != entry.mode:
             same_type = stat.S_IFMT(old[0]) == stat.S_IFMT(entry.mode)
             result.staged[path] = "modified" if same_type else "typechange"
-    for path in head.keys() - view.entries.keys() - view.skipped - view.conflicted:
+    removed = head.keys() - view.entries.keys() - view.skipped - view.conflicted
+    pair_renames(result, added, {path: head[path][1] for path in removed})
+
+
+def pair_renames(result: RawStatus, added: dict[bytes, bytes], deleted: dict[bytes, bytes]) -> None:
+    """Record ``added`` and ``deleted`` (path -> blob id) as staged; an added path whose blob a
+    deleted path had is a rename of it (exact renames only)."""
+    for path in deleted:
         result.staged[path] = "deleted"
-    deleted: dict[bytes, bytes] = {
-        head[path][1]: path for path, kind in result.staged.items() if kind == "deleted"
-    }
+    by_blob = {blob_id: path for path, blob_id in deleted.items()}
     for path, blob_id in added.items():
-        old_path = deleted.pop(blob_id, None)
+        old_path = by_blob.pop(blob_id, None)
         if old_path is not None:
             del result.staged[old_path]
             result.staged[path] = "renamed"
