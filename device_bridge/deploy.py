@@ -43,6 +43,9 @@ async def send_file(
 def _listing(root: Path, only: str | None, cache: HashCache | None) -> list[dict]:
     if only is None:
         return build_manifest(root, cache)
+    if (root / only).is_file():
+        digest, size = (cache or HashCache()).get(root / only)
+        return [{"path": only, "sha256": digest, "size": size}]
     return [{**entry, "path": f"{only}/{entry['path']}"}
             for entry in build_manifest(root / only, cache)]
 
@@ -50,8 +53,8 @@ def _listing(root: Path, only: str | None, cache: HashCache | None) -> list[dict
 async def deploy(hub: DeviceHub, project_id: str, sid: str, root: Path,
                  cache: HashCache | None = None, only: str | None = None) -> SyncReport:
     """Make the session's folder on the device equal to ``root``; only changed files travel.
-    With ``only`` (a folder under ``root``) just that folder's files are pushed, to the same
-    place, and nothing else on the device is touched."""
+    With ``only`` (a folder or a file under ``root``) just that folder's files, or that file,
+    are pushed, to the same place, and nothing else on the device is touched."""
     session = hub.session(project_id, sid)
     async with session.lock:
         listed = await asyncio.to_thread(_listing, root, only, cache)

@@ -389,8 +389,10 @@ class DeviceHub:
         if isinstance(message, p.SyncNeed | p.SyncDone):
             session.resolve(message.type, message)
             return
-        if isinstance(message, p.LlmToken | p.LlmProgress | p.LlmDone):
-            stream = session.streams.get(message.rid)
+        rid = getattr(message, "rid", None)
+        if rid is not None:
+            # the answer to one of the server's own requests goes to it, not to the tabs
+            stream = session.streams.get(rid)
             if stream is not None:
                 stream.put_nowait(message)
             return

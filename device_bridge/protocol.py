@@ -222,6 +222,8 @@ class Perf(Model):
 class BenchStart(Model):
     type: Literal["bench.start"] = "bench.start"
     sid: Sid
+    rid: Sid | None = Field(default=None, description="set by the workbench's own requests (a "
+                            "budget check): the result comes back to it, not to the tabs")
     model: str = Field(min_length=1, max_length=1024)
     threads: int = Field(default=4, ge=1, le=64)
     precision: Literal["normal", "high", "low", "low_bf16"] = "normal"
@@ -243,6 +245,7 @@ class OpTime(Model):
 class BenchResult(Model):
     type: Literal["bench.result"] = "bench.result"
     sid: Sid
+    rid: Sid | None = None
     ok: bool
     error: str | None = None
     loops: int = 0
@@ -251,6 +254,7 @@ class BenchResult(Model):
     p90_ms: float | None = None
     p99_ms: float | None = None
     mean_ms: float | None = None
+    memory_mb: float | None = Field(default=None, description="MNN's memory for the session")
     ops: list[OpTime] = Field(default_factory=list)
 
 

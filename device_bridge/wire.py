@@ -68,7 +68,7 @@ SERVER_MESSAGES: dict[str, list[tuple[str, Any, Any]]] = {
     "run.stop": [SID],
     "run.stdin": [SID, ("text", str, ""), ("eof", bool, False)],
     "dap": [SID, ("msg", dict, REQUIRED)],
-    "bench.start": [SID, ("model", str, REQUIRED), ("threads", int, 4),
+    "bench.start": [SID, ("rid", (str, type(None)), None), ("model", str, REQUIRED), ("threads", int, 4),
                     ("precision", str, "normal"), ("memory", int, 0), ("backend", str, "CPU"),
                     ("loops", int, 50), ("warmup", int, 5), ("per_op", bool, True)],
     "watch.start": [SID, ("model", str, REQUIRED), ("inputs", dict, {}), ("ops", list, []),

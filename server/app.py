@@ -15,6 +15,7 @@ from server import __version__
 from server.api.errors import install_error_handlers
 from server.api.openapi import install_openapi
 from server.api.routes import ROUTERS
+from server.checks.device import DeviceBench
 from server.core.config import Settings
 from server.core.db import make_engine, migrate
 from server.core.events import EventHub
@@ -35,7 +36,7 @@ from server.training.ray.setup import register_ray
 from server.training.service import JobManager
 from server.users.service import ensure_local_user
 from server.users.throttle import LoginThrottle
-from server.web.pages import BundleFiles
+from server.web.assets import BundleFiles
 from server.web.pages import router as pages_router
 
 THREADS = 128
@@ -71,6 +72,7 @@ def create_app(settings: Settings) -> FastAPI:
         devices = device_bridge.install(app.state, engine, hub)
         app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
         app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
+        app.state.device_bench = DeviceBench(devices, engine, asyncio.get_running_loop())
         app.state.jobs = JobManager(engine, hub, settings.data_dir)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
         register_ray(app.state.jobs, engine, hub, settings.data_dir)
@@ -99,11 +101,12 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.token = token
     install_error_handlers(app)
     install_openapi(app)
+    # The bundle first: a page load asks for a few dozen assets, none of which is an API route.
+    settings.webui_dist.mkdir(parents=True, exist_ok=True)
+    app.mount("/static", BundleFiles(directory=settings.webui_dist, check_dir=False), name="static")
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(pages_router)
-    settings.webui_dist.mkdir(parents=True, exist_ok=True)
-    app.mount("/static", BundleFiles(directory=settings.webui_dist, check_dir=False), name="static")
     # Level 1: dynamic answers (search streams, file reads) compress nearly as small as at 9 for a
     # fraction of the CPU; the UI's bundles are served precompressed.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)

@@ -74,6 +74,7 @@ def bench(job: dict[str, Any]) -> dict[str, Any]:
         "median_ms": statistics.median(times),
         "p90_ms": percentile(times, 0.9), "p99_ms": percentile(times, 0.99),
         "mean_ms": statistics.fmean(times),
+        "memory_mb": float(net.getSessionInfo(session, 0)),
         "ops": profile_ops(net, session) if job["per_op"] else [],
     }
     return result

@@ -29,22 +29,25 @@ class MnnTask:
     def busy(self) -> bool:
         return self._proc is not None and self._proc.returncode is None
 
-    def _fail(self, kind: str, error: str) -> None:
-        self._result(kind, {"ok": False, "error": error})
+    def _fail(self, job: dict[str, Any], error: str) -> None:
+        self._result(job, {"ok": False, "error": error})
 
-    def _result(self, kind: str, result: dict[str, Any]) -> None:
-        reply = "bench.result" if kind == "bench.start" else "watch.done"
-        self._send({"type": reply, "sid": self.sid, **result})
+    def _result(self, job: dict[str, Any], result: dict[str, Any]) -> None:
+        if job["type"] == "bench.start":
+            # a request of the workbench's own (``rid``) gets its result back under that name
+            self._send({"type": "bench.result", "sid": self.sid, "rid": job.get("rid"), **result})
+        else:
+            self._send({"type": "watch.done", "sid": self.sid, **result})
 
     async def start(self, job: dict[str, Any]) -> None:
         if self.busy:
-            self._fail(job["type"], "another benchmark or watch is running in this session")
+            self._fail(job, "another benchmark or watch is running in this session")
             return
         try:
             job = {**job, "model": str(confined(self.cwd, job["model"])),
                    "inputs": self._inputs(job.get("inputs", {}))}
         except (UnsafePath, TypeError, AttributeError) as exc:
-            self._fail(job["type"], str(exc) or "bad inputs")
+            self._fail(job, str(exc) or "bad inputs")
             return
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([PACKAGE_PARENT, os.environ.get(
             "PYTHONPATH", "")]).rstrip(os.pathsep)}
@@ -54,7 +57,7 @@ class MnnTask:
             stderr=asyncio.subprocess.PIPE, start_new_session=True,
         )
         self._write(json.dumps(job))
-        asyncio.create_task(self._follow(job["type"], self._proc))
+        asyncio.create_task(self._follow(job, self._proc))
 
     def _inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
         """Input specs with ``npy`` paths confined to the session folder."""
@@ -74,7 +77,7 @@ class MnnTask:
     def stop(self) -> None:
         self._write("stop")
 
-    async def _follow(self, kind: str, proc: asyncio.subprocess.Process) -> None:
+    async def _follow(self, job: dict[str, Any], proc: asyncio.subprocess.Process) -> None:
         assert proc.stdout is not None and proc.stderr is not None
         errors = asyncio.create_task(proc.stderr.read())
         result: dict[str, Any] | None = None
@@ -90,6 +93,6 @@ class MnnTask:
         code = await proc.wait()
         stderr = (await errors).decode(errors="replace").strip()[-500:]
         if result is None:
-            self._fail(kind, f"the MNN task crashed (exit code {code}): {stderr}")
+            self._fail(job, f"the MNN task crashed (exit code {code}): {stderr}")
         else:
-            self._result(kind, result)
+            self._result(job, result)

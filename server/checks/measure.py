@@ -1,14 +1,17 @@
 """Measure one budget's metrics with the model-tool workers (benchmark, compare) and the file
-size, and hold each against its limit. Runs without a server: the workers are started directly."""
+size, and hold each against its limit. Runs without a server: the workers are started directly.
+A budget's latency and memory on a paired device are measured there, by its agent, through
+``on_device`` (``server/checks/device.py``), which only a running workbench has."""
 
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from server.checks.models import Budget, CheckResult, Metric
 from server.core.errors import AppError
-from server.files.paths import resolve
+from server.files.paths import relative, resolve
 from server.modeltools.formats import BadModelFile, check_model_file
 from server.modeltools.runner import Limits, WorkerSpec, run_worker
 
@@ -23,6 +26,8 @@ LIMITS: dict[Metric, tuple[str, bool]] = {
     "max_abs_error": ("max_abs_error", True),
 }
 Tool = Callable[[str, dict[str, Any]], dict[str, Any]]
+# (budget, the model's path in the project) -> the metrics measured on the budget's device
+DeviceRun = Callable[[Budget, str], dict[Metric, float]]
 
 
 class MeasureFailed(Exception):
@@ -40,6 +45,12 @@ def _worker(limits: Limits) -> Tool:
     return run
 
 
+@dataclass(frozen=True)
+class Tools:
+    run: Tool
+    on_device: DeviceRun | None = None
+
+
 def _model_file(root: Path, rel: str, allowed: tuple[str, ...]) -> str:
     try:
         path = resolve(root, rel)
@@ -49,14 +60,17 @@ def _model_file(root: Path, rel: str, allowed: tuple[str, ...]) -> str:
     return str(path)
 
 
-def _size(root: Path, budget: Budget, tool: Tool) -> dict[Metric, float]:
+def _size(root: Path, budget: Budget, tools: Tools) -> dict[Metric, float]:
     return {"size_mb": Path(_model_file(root, budget.model, (".mnn",))).stat().st_size / MB}
 
 
-def _speed(root: Path, budget: Budget, tool: Tool) -> dict[Metric, float]:
+def _speed(root: Path, budget: Budget, tools: Tools) -> dict[Metric, float]:
     model = _model_file(root, budget.model, (".mnn",))
     if budget.device != "local":
-        raise MeasureFailed(f"latency and memory are measured on this machine only, not on {budget.device!r}")
+        if tools.on_device is None:
+            raise MeasureFailed(f"latency and memory on {budget.device!r} are measured by its agent, "
+                                "through a running workbench: mnnwb check --server URL")
+        return tools.on_device(budget, relative(root, Path(model)))
     args = {
         "model": model,
         "threads": budget.threads,
@@ -64,19 +78,19 @@ def _speed(root: Path, budget: Budget, tool: Tool) -> dict[Metric, float]:
         "warmup": WARMUP,
         "per_op": False,
     }
-    bench = tool("benchmark", args)
+    bench = tools.run("benchmark", args)
     return {"latency_ms": bench["median_ms"], "memory_mb": bench["memory_mb"]}
 
 
-def _accuracy(root: Path, budget: Budget, tool: Tool) -> dict[Metric, float]:
+def _accuracy(root: Path, budget: Budget, tools: Tools) -> dict[Metric, float]:
     model = _model_file(root, budget.model, (".mnn",))
     reference = _model_file(root, budget.reference or "", (".onnx", ".mnn"))
     args = {"model": model, "reference": reference, "per_layer": False, "threshold": 1e6}
-    compared = tool("compare", args)
+    compared = tools.run("compare", args)
     return {"cosine": compared["cosine"], "max_abs_error": compared["max_abs_error"]}
 
 
-GROUPS: tuple[tuple[frozenset[Metric], Callable[[Path, Budget, Tool], dict[Metric, float]]], ...] = (
+GROUPS: tuple[tuple[frozenset[Metric], Callable[[Path, Budget, Tools], dict[Metric, float]]], ...] = (
     (frozenset({"size_mb"}), _size),
     (frozenset({"latency_ms", "memory_mb"}), _speed),
     (frozenset({"cosine", "max_abs_error"}), _accuracy),
@@ -99,17 +113,23 @@ def _result(budget: Budget, metric: Metric, value: float | None, detail: str | N
 
 
 def measure(
-    root: Path, budget: Budget, limits: Limits | None = None, tool: Tool | None = None
+    root: Path,
+    budget: Budget,
+    limits: Limits | None = None,
+    tool: Tool | None = None,
+    on_device: DeviceRun | None = None,
 ) -> list[CheckResult]:
     """One result per limit the budget sets; a metric that cannot be measured fails with why."""
     wanted = {metric for metric, (field, _) in LIMITS.items() if getattr(budget, field) is not None}
-    run = tool or _worker(limits or Limits())
+    tools = Tools(tool or _worker(limits or Limits()), on_device)
     values: dict[Metric, float] = {}
     details: dict[Metric, str] = {}
     for metrics, measure_group in GROUPS:
         if wanted & metrics:
             try:
-                values.update(measure_group(root, budget, run))
+                values.update(measure_group(root, budget, tools))
             except MeasureFailed as exc:
                 details.update(dict.fromkeys(metrics, str(exc)))
+            for missing in metrics - values.keys() - details.keys():
+                details[missing] = f"{budget.device!r} did not report {missing}"
     return [_result(budget, m, values.get(m), details.get(m)) for m in LIMITS if m in wanted]

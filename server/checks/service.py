@@ -5,7 +5,7 @@ from pathlib import Path
 
 from server.checks import store
 from server.checks.budgets import CONFIG_FILE, load_budgets
-from server.checks.measure import measure
+from server.checks.measure import DeviceRun, measure
 from server.checks.models import Budget, CheckReport, CommitCheck
 from server.checks.state import commit_state
 from server.core.errors import Invalid
@@ -13,13 +13,16 @@ from server.modeltools.runner import Limits
 from server.projects.models import Project
 
 
-def run_checks(root: Path, device: str | None = None, limits: Limits | None = None) -> CheckReport:
-    """Measure every budget (those for ``device`` only, when given) against its limits."""
+def run_checks(
+    root: Path, device: str | None = None, limits: Limits | None = None, on_device: DeviceRun | None = None
+) -> CheckReport:
+    """Measure every budget (those for ``device`` only, when given) against its limits; budgets
+    on a paired device need ``on_device`` for their latency and memory."""
     budgets = [b for b in load_budgets(root) if device is None or b.device == device]
     if not budgets:
         where = f" for device {device!r}" if device else ""
         raise Invalid(f"no budgets{where}: add [[budget]] tables to {CONFIG_FILE}", code="no_budgets")
-    results = [result for budget in budgets for result in measure(root, budget, limits)]
+    results = [result for budget in budgets for result in measure(root, budget, limits, on_device=on_device)]
     commit, clean = commit_state(root, budgets)
     return CheckReport(passed=all(r.passed for r in results), results=results, commit=commit, clean=clean)
 
@@ -28,10 +31,12 @@ def project_budgets(project: Project) -> list[Budget]:
     return load_budgets(Path(project.path))
 
 
-def run_project_checks(data_dir: Path, project: Project, device: str | None) -> CheckReport:
+def run_project_checks(
+    data_dir: Path, project: Project, device: str | None, on_device: DeviceRun | None = None
+) -> CheckReport:
     """``run_checks`` on a project; a clean tree's report is kept under its commit, and a failed
     one names the last commit whose checks passed (to diff against)."""
-    report = run_checks(Path(project.path), device)
+    report = run_checks(Path(project.path), device, on_device=on_device)
     store.save(data_dir, project.id, report)
     if not report.passed:
         report.last_passing = store.last_passing(data_dir, project.id)

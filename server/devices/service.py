@@ -72,6 +72,11 @@ def usable_device(session: Session, user: User, device_id: str) -> Device:
     return device
 
 
+def usable_devices_named(session: Session, user: User, name: str) -> list[Device]:
+    """The devices the user may use that are called ``name`` (names need not be unique)."""
+    return [device for device in list_devices(session, user) if device.name == name]
+
+
 def rename_device(session: Session, user: User, device_id: str, name: str) -> Device:
     device = get_device(session, user, device_id)
     device.name = name

@@ -1,13 +1,25 @@
 """Performance budgets: read them, run them, and the stored result of each commit."""
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
 from fastapi.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 
 from server.api.deps import ProjectDep, RunnerProject, SettingsDep
 from server.checks import service
+from server.checks.device import DeviceBench
 from server.checks.models import Budget, CheckReport, CheckRequest, CommitCheck
 
 router = APIRouter(prefix="/api/projects/{pid}", tags=["checks"])
+
+
+def get_device_bench(conn: HTTPConnection) -> DeviceBench:
+    bench: DeviceBench = conn.app.state.device_bench
+    return bench
+
+
+DeviceBenchDep = Annotated[DeviceBench, Depends(get_device_bench)]
 
 
 @router.get("/budgets")
@@ -16,8 +28,12 @@ def budgets(project: ProjectDep) -> list[Budget]:
 
 
 @router.post("/checks")
-async def run_checks(body: CheckRequest, project: RunnerProject, settings: SettingsDep) -> CheckReport:
-    return await run_in_threadpool(service.run_project_checks, settings.data_dir, project, body.device)
+async def run_checks(
+    body: CheckRequest, project: RunnerProject, settings: SettingsDep, devices: DeviceBenchDep
+) -> CheckReport:
+    return await run_in_threadpool(
+        service.run_project_checks, settings.data_dir, project, body.device, devices.for_project(project)
+    )
 
 
 @router.get("/checks/commits")
