@@ -1,16 +1,12 @@
 """Pages: ``/`` (projects) and ``/p/{pid}`` (one project), rendered around the Vite bundle."""
 
 import json
-import mimetypes
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from starlette.responses import FileResponse, Response
-from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
 
 from server import __version__
 from server.api.deps import CurrentUser, SessionDep, SettingsDep
@@ -22,34 +18,6 @@ ENTRY = "src/main.tsx"
 _templates = Environment(
     loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["html"])
 )
-
-
-class BundleFiles(StaticFiles):
-    """The built UI: content-hashed assets are cached forever; anything else is revalidated."""
-
-    def file_response(
-        self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200
-    ) -> Response:
-        response = super().file_response(full_path, stat_result, scope, status_code)
-        hashed = "/assets/" in str(full_path)
-        response.headers["Cache-Control"] = (
-            "public, max-age=31536000, immutable" if hashed else "no-cache"
-        )
-        return response
-
-    async def get_response(self, path: str, scope: Scope) -> Response:
-        """Serve the build's precompressed ``.gz`` twin when the browser takes gzip."""
-        accepts = dict(scope["headers"]).get(b"accept-encoding", b"")
-        if b"gzip" in accepts and path.startswith("assets/"):
-            full_path, stat_result = self.lookup_path(path + ".gz")
-            if stat_result is not None:
-                media_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
-                return FileResponse(
-                    full_path, stat_result=stat_result, media_type=media_type,
-                    headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding",
-                             "Cache-Control": "public, max-age=31536000, immutable"},
-                )
-        return await super().get_response(path, scope)
 
 
 PAGE_CHUNKS = {

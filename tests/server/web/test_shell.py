@@ -75,3 +75,23 @@ def test_hashed_assets_are_immutable_and_served_precompressed(built):
     assert response.content == b"console.log('workbench');" * 100
     plain = built.get("/static/assets/main-abc.js", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers and len(plain.content) == 2500
+
+
+def test_a_hashed_asset_is_read_once_then_answered_from_memory(built, tmp_path):
+    first = built.get("/static/assets/main-abc.js", headers={"Accept-Encoding": "gzip"})
+    plain = built.get("/static/assets/main-abc.js", headers={"Accept-Encoding": "identity"})
+    for name in ("main-abc.js", "main-abc.js.gz"):
+        (tmp_path / "dist" / "assets" / name).unlink()
+    again = built.get("/static/assets/main-abc.js", headers={"Accept-Encoding": "gzip"})
+    assert again.status_code == 200 and again.content == first.content
+    assert again.headers["content-encoding"] == "gzip" and again.headers["vary"] == "Accept-Encoding"
+    unzipped = built.get("/static/assets/main-abc.js", headers={"Accept-Encoding": "identity"})
+    assert unzipped.content == plain.content and "content-encoding" not in unzipped.headers
+
+
+@pytest.mark.parametrize("path", ["/static/assets/missing.js", "/static/assets/..%2F..%2Fdata%2Fserver.token",
+                                  "/static/assets"])
+def test_nothing_outside_the_built_assets_is_served_from_them(built, path):
+    response = built.get(path, headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 404
+    assert "manifest" not in response.text and built.app.state.token not in response.text
