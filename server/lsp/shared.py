@@ -51,7 +51,8 @@ class SharedLanguageServer:
         self._pending: dict[int, tuple[Link | None, Any]] = {}
         self._holders: dict[str, set[Link]] = {}
         self._initialize_id: int | None = None
-        self._initialized: asyncio.Future[Message] | None = None
+        self._initialize_outcome: Message | None = None
+        self._initialize_waiting: list[tuple[Link, Any]] = []
         self._told_initialized = False
         self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write_all())
@@ -81,7 +82,7 @@ class SharedLanguageServer:
         if method is None:
             return  # an answer to one of the server's requests: those are answered here
         if method == "initialize":
-            link.send({"jsonrpc": "2.0", "id": message.get("id"), **await self._initialize(message)})
+            self._initialize(link, message)
         elif method == "initialized":
             self._after_initialized(settings)
         elif method == "shutdown":
@@ -101,12 +102,22 @@ class SharedLanguageServer:
         elif method != "exit":
             self._write(message)
 
-    async def _initialize(self, message: Message) -> Message:
-        if self._initialized is None:
-            self._initialized = asyncio.get_running_loop().create_future()
+    def _initialize(self, link: Link, message: Message) -> None:
+        """Answered when the server's own answer comes, never awaited here: a connection that
+        leaves while the server is still starting is not held up by it."""
+        self._initialize_waiting.append((link, message.get("id")))
+        if self._initialize_outcome is not None:
+            self._answer_initialize(self._initialize_outcome)
+        elif self._initialize_id is None:
             self._initialize_id = next(self._ids)
             self._write({**message, "id": self._initialize_id})
-        return await asyncio.shield(self._initialized)
+
+    def _answer_initialize(self, outcome: Message) -> None:
+        self._initialize_outcome = outcome
+        waiting, self._initialize_waiting = self._initialize_waiting, []
+        for link, request_id in waiting:
+            if link in self.links:
+                link.send({"jsonrpc": "2.0", "id": request_id, **outcome})
 
     def _after_initialized(self, settings: dict[str, object]) -> None:
         if not self._told_initialized:
@@ -176,8 +187,8 @@ class SharedLanguageServer:
     def _answer(self, message: Message) -> None:
         server_id = message.get("id")
         outcome: Message = {key: message[key] for key in ("result", "error") if key in message}
-        if server_id == self._initialize_id and self._initialized and not self._initialized.done():
-            self._initialized.set_result(outcome)
+        if server_id == self._initialize_id and self._initialize_outcome is None:
+            self._answer_initialize(outcome)
             return
         if not isinstance(server_id, int):
             return
@@ -188,8 +199,8 @@ class SharedLanguageServer:
     def _end(self) -> None:
         self.ended = True
         self._inbox.put_nowait(None)
-        if self._initialized is not None and not self._initialized.done():
-            self._initialized.set_result(STOPPED)
+        if self._initialize_outcome is None:
+            self._answer_initialize(STOPPED)
         for link in self.links:
             link.outbox.put_nowait(None)
         self._on_exit(self)

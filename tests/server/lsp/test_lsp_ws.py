@@ -3,8 +3,11 @@ are refused."""
 
 import json
 import os
+import sys
 from pathlib import Path
 
+import httpx
+import websockets.sync.client as ws_client
 from starlette.websockets import WebSocketDisconnect
 
 from tests.conftest import make_client
@@ -149,3 +152,32 @@ def _share_and_leave(client, project: dict) -> None:
         assert "path" in _complete_os_path(two, uri)
         assert _language_servers(project["path"]) == processes
     wait_until(lambda: not _language_servers(project["path"]), what="the language server to end")
+
+
+
+def test_a_connection_leaving_before_the_server_answers_initialize_is_let_go(
+    live_server, monkeypatch
+):
+    """A language server still starting (here: one that never answers) holds neither a closed
+    connection's handler nor, with it, the server's shutdown (uvicorn waits for every handler)."""
+    from server.api.routes import lsp as lsp_route
+    from server.lsp.service import plan_for
+
+    def silent_server(*args, **kwargs):
+        plan = plan_for(*args, **kwargs)
+        plan.argv = [sys.executable, "-c", "import sys; sys.stdin.buffer.read()"]
+        return plan
+
+    monkeypatch.setattr(lsp_route, "plan_for", silent_server)
+    with httpx.Client(base_url=live_server.url, headers=live_server.auth) as api:
+        project = api.post("/api/projects", json={"name": "slow-lsp"}).json()
+    url = live_server.url.replace("http", "ws") + f"/api/projects/{project['id']}/lsp"
+    servers = live_server.server.config.app.state.language_servers
+    with ws_client.connect(url, additional_headers=live_server.auth) as ws:
+        ws.recv(timeout=10)
+        ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                            "params": {"processId": None, "capabilities": {}}}))
+        shared = wait_until(lambda: next(iter(servers._servers.values()), None),
+                            what="the language server to start")
+        wait_until(lambda: shared.links, what="the connection to attach")
+    wait_until(lambda: not shared.links, what="the connection to be let go")
