@@ -106,9 +106,10 @@ def context(
     """A browser context holding the session cookie of ``live_server``."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     ctx.set_default_timeout(10_000)
-    page = ctx.new_page()
-    page.goto(f"{live_server.url}/?token={live_server.token}")
-    page.close()
+    # The printed URL's token exchange, without rendering the home page: the context's request
+    # client shares its cookie jar with its pages.
+    answer = ctx.request.get(f"{live_server.url}/?token={live_server.token}", max_redirects=0)
+    assert answer.status == 303 and "set-cookie" in answer.headers, answer.status
     console_errors.watch(ctx)
     yield ctx
     if request.node.stash.get(FAILED, True):
