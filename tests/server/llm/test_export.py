@@ -57,13 +57,12 @@ def test_export_opens_no_socket_and_runs_no_pip(llms: Llms, tmp_path: Path) -> N
     (bin_dir / "pip").chmod(0o755)
     audited = (
         "import runpy, sys\n"
-        "seen = []\n"
-        "sys.addaudithook(lambda e, a: seen.append(e) if e.startswith(('socket.', 'subprocess.',"
-        " 'os.system', 'os.posix_spawn', 'os.exec')) else None)\n"
+        # each event is on disk as it happens: the worker may end with os._exit
+        "seen = open('events.txt', 'w', buffering=1)\n"
+        "sys.addaudithook(lambda e, a: seen.write(e + '\\n') if e.startswith(('socket.',"
+        " 'subprocess.', 'os.system', 'os.posix_spawn', 'os.exec')) else None)\n"
         "sys.argv = ['worker', 'llm-export', 'args.json', 'result.json']\n"
-        "try:\n    runpy.run_module('server.modeltools.worker', run_name='__main__')\n"
-        "except SystemExit:\n    pass\n"
-        "open('events.txt', 'w').write('\\n'.join(seen))\n"
+        "runpy.run_module('server.modeltools.worker', run_name='__main__')\n"
     )
     out = tmp_path / "out"
     out.mkdir()
