@@ -25,7 +25,8 @@ CONVERT_SUCCESS = "Converted Success!"
 _libc = ctypes.CDLL(None)
 
 
-def _flush_all() -> None:
+def flush_all() -> None:
+    """Python's and the C library's buffered output, written out."""
     sys.stdout.flush()
     sys.stderr.flush()
     _libc.fflush(None)
@@ -37,7 +38,7 @@ def run_captured(argv0: str, argv: list[str]) -> str:
 
     tool = {"mnnconvert": _tools.mnnconvert, "mnnquant": _tools.mnnquant}[argv0]
     path = Path(NATIVE_LOG)
-    _flush_all()
+    flush_all()
     saved = os.dup(1), os.dup(2)
     with path.open("ab") as capture:
         start = capture.tell()
@@ -46,7 +47,7 @@ def run_captured(argv0: str, argv: list[str]) -> str:
         try:
             tool([argv0, *argv])
         finally:
-            _flush_all()
+            flush_all()
             os.dup2(saved[0], 1)
             os.dup2(saved[1], 2)
             os.close(saved[0])

@@ -3,12 +3,15 @@
 Every run still gets a process of its own that runs nothing else; the spare is only started
 early, so that its interpreter start-up and common imports are paid while no one waits. It
 blocks on its standard input until it is handed one job, then behaves exactly like a freshly
-spawned worker (same session, limits, folder and log).
+spawned worker (same session, limits, folder and log). It says ``ready`` on its standard output
+once its imports are done (``wait_ready``).
 """
 
 import json
+import select
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +26,7 @@ from server.modeltools.runner import (
     run_worker,
     spawn,
 )
+from server.modeltools.worker import READY
 
 
 class Standby:
@@ -32,19 +36,39 @@ class Standby:
         self.limits = limits
         self._lock = threading.Lock()
         self._proc: subprocess.Popen | None = None
+        self._ready = False
         self._closed = False
 
     def refill(self) -> None:
         with self._lock:
             if self._closed or (self._proc is not None and self._proc.poll() is None):
                 return
+            self._ready = False
             self._proc = spawn(
                 ["--standby"],
                 cwd=Path("/"),
                 limits=self.limits,
                 stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
             )
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Whether there is a spare with its imports done, waiting up to ``timeout`` s for it."""
+        with self._lock:
+            proc = self._proc
+            if self._ready or proc is None or proc.stdout is None:
+                return self._ready
+            deadline = time.monotonic() + timeout
+            # MNN prints a line of its own on import; ``ready`` is the worker's last
+            while not self._ready:
+                left = deadline - time.monotonic()
+                if left < 0 or not select.select([proc.stdout], [], [], left)[0]:
+                    return False
+                line = proc.stdout.readline()
+                if not line:
+                    return False
+                self._ready = line == READY
+            return True
 
     def take(self, spec: WorkerSpec) -> subprocess.Popen | None:
         """The idle process, now given ``spec``'s job; None if there is none that fits."""
@@ -64,6 +88,7 @@ class Standby:
         except OSError:
             _discard(proc)
             return None
+        _close_stdout(proc)  # from here on the worker writes to its log
         return proc
 
     def close(self) -> None:
@@ -74,13 +99,19 @@ class Standby:
             _discard(proc)
 
 
+def _close_stdout(proc: subprocess.Popen) -> None:
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
 def _discard(proc: subprocess.Popen) -> None:
-    """Stop an idle worker and release its pipe."""
+    """Stop an idle worker and release its pipes."""
     if proc.stdin is not None:
         try:
             proc.stdin.close()
         except OSError:
             pass
+    _close_stdout(proc)
     kill_group(proc)
 
 
@@ -132,6 +163,10 @@ class WorkerPool:
             self._handles.add(handle)
         handle.future.add_done_callback(lambda _f: self._forget(handle))
         return handle
+
+    def spare_ready(self, timeout: float) -> bool:
+        """Whether the spare worker has its imports done (a server idle between runs)."""
+        return self._standby.wait_ready(timeout)
 
     def _forget(self, handle: RunHandle) -> None:
         with self._lock:

@@ -171,23 +171,20 @@ def _leave(active: list[int], lock: threading.Lock) -> None:
         active[0] -= 1
 
 
+# Each event is written as it happens: the worker ends with os._exit, skipping any code after it.
 AUDITED_WORKER = """
 import runpy, sys
-events = []
+log, sys.argv = open(sys.argv[1], "w"), ["worker", *sys.argv[2:]]
 def hook(event, args):
     if event.startswith("socket.") or event in ("urllib.Request", "http.client.connect"):
-        events.append(event)
+        log.write(event + "\\n")
+        log.flush()
 sys.addaudithook(hook)
-log, sys.argv = sys.argv[1], ["worker", *sys.argv[2:]]
 if sys.argv[1] == "selftest":
     import socket
     socket.socket().close()
 else:
-    try:
-        runpy.run_module("server.modeltools.worker", run_name="__main__")
-    except SystemExit:
-        pass
-open(log, "w").write("\\n".join(events))
+    runpy.run_module("server.modeltools.worker", run_name="__main__")
 """
 
 
@@ -236,6 +233,7 @@ def test_standby_runs_exactly_one_job_each(zoo: Models, tmp_path: Path) -> None:
     try:
         for index in range(2):
             standby.refill()
+            assert standby.wait_ready(60) is True and standby.wait_ready(0) is True
             spec = WorkerSpec("inspect", {"model": str(zoo.conv_mnn)}, tmp_path / f"r{index}")
             outcome = run_worker(spec, launcher=launcher)
             assert outcome.status == "succeeded", outcome.error
