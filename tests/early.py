@@ -1,0 +1,88 @@
+"""Session resources that take long to make — a Ray head, the exported language models, the
+PostgreSQL server — made on a second core while the first runs tests.
+
+The suite itself runs on one core. When the collected tests are known, each resource that some
+test needs starts being made in a background thread; the fixture that hands it out waits for it.
+Each one with something to stop (a process, a server) is stopped right after the last test that
+needs it, not at the end of the session, so it takes no CPU while unrelated tests run.
+"""
+
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+Maker = Callable[[ExitStack], Any]
+
+
+@dataclass
+class _Resource:
+    make: Maker
+    names: tuple[str, ...]  # the fixture handing it out, and any asking for it at run time
+    ahead: int | None = None
+    start_at: int = 0
+    stack: ExitStack = field(default_factory=ExitStack)
+    future: "Future[Any] | None" = None
+    last_user: str | None = None
+
+
+class EarlyResources:
+    def __init__(self) -> None:
+        self._resources: dict[str, _Resource] = {}
+        self._order: dict[str, int] = {}
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="early")
+
+    def register(self, name: str, make: Maker, also: tuple[str, ...] = (),
+                 ahead: int | None = None) -> None:
+        """``make`` builds the resource, entering whatever must be stopped later into the stack;
+        ``also``: fixtures that ask for it by name at run time (not in a test's fixture names);
+        ``ahead``: start it only this many tests before the first that needs it (a resource that
+        costs CPU while it waits), rather than at once."""
+        self._resources[name] = _Resource(make, (name, *also), ahead)
+
+    def plan(self, items: Iterable[pytest.Item]) -> None:
+        """Start every resource a collected test needs and note the last test needing each."""
+        self._order = {}
+        for index, item in enumerate(items):
+            self._order[item.nodeid] = index
+            used = set(getattr(item, "fixturenames", ()))
+            for resource in self._resources.values():
+                if used.intersection(resource.names):
+                    if resource.last_user is None and resource.ahead is not None:
+                        resource.start_at = max(0, index - resource.ahead)
+                    resource.last_user = item.nodeid
+        self._start_due(0)
+
+    def get(self, name: str) -> Any:
+        return self._start(name).result()
+
+    def done_with(self, item: pytest.Item) -> None:
+        for resource in self._resources.values():
+            if resource.last_user == item.nodeid:
+                self._close(resource)
+        self._start_due(self._order.get(item.nodeid, -1) + 1)
+
+    def _start_due(self, index: int) -> None:
+        for name, resource in self._resources.items():
+            if resource.last_user is not None and resource.start_at <= index:
+                self._start(name)
+
+    def close(self) -> None:
+        for resource in self._resources.values():
+            self._close(resource)
+        self._pool.shutdown(wait=True)
+
+    def _start(self, name: str) -> "Future[Any]":
+        resource = self._resources[name]
+        if resource.future is None:
+            resource.future = self._pool.submit(resource.make, resource.stack)
+        return resource.future
+
+    @staticmethod
+    def _close(resource: _Resource) -> None:
+        if resource.future is not None:
+            resource.future.exception()  # made (or failed) before anything is stopped
+        resource.stack.close()
