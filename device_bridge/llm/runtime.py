@@ -1,10 +1,14 @@
-"""One loaded MNN-LLM model and the token loop around it, with per-token callbacks.
+"""One loaded MNN-LLM model and the token loop around it, its text handed on in batches.
 
 ``MNN.llm``'s own ``response()`` streams only to the process's C stdout, drops the
 max-new-tokens argument in its Python wrapper and raises ``UnicodeDecodeError`` on raw byte
-tokens. So the loop here is ours: ``forward`` over the prompt (prefill, KV cache kept by MNN),
-then one ``forward`` per new token, sampling in numpy. With the greedy sampler it yields exactly
-the tokens of ``response()`` (a test holds it to that, and to Hugging Face ``generate``).
+tokens; its ``generate(ids, n)`` runs MNN's token loop with no callback and holds the GIL, so
+nothing can stop it half-way. So the loop here is ours: ``forward`` over the prompt (prefill, KV
+cache kept by MNN), then one ``forward`` per new token. Once tokens come fast (a small model),
+where the few microseconds of Python a token would count, a greedy answer goes on in MNN's
+own loop in chunks of ``CHUNK_S``, with the text handed on and a stop looked for between two.
+With the greedy sampler it yields exactly the tokens of ``response()`` (tests hold it to that,
+to Hugging Face ``generate`` and the chunks to the token-by-token loop).
 """
 
 import json
@@ -17,6 +21,14 @@ from typing import Any
 import numpy as np
 
 REPLACEMENT = "\ufffd"
+BATCH_S = 0.005
+CHUNK_S = 0.02  # MNN's own loop runs about this long between two looks from Python ...
+MIN_CHUNK = 32  # ... and only when that is at least this many tokens (one extra forward each)
+PROBE = 4  # tokens made one by one before the speed is judged
+
+
+def _greedy(logits: np.ndarray) -> int:
+    return int(logits.argmax())  # the array's method: a tenth of np.argmax's call overhead
 
 
 def config_path(model: Path) -> Path:
@@ -44,6 +56,7 @@ class Generation:
     decode_s: float = 0.0
     finish_reason: str = "length"
     decode_steps: int = 0
+    chunks: int = 0  # runs of MNN's own token loop
 
     def summary(self) -> dict[str, Any]:
         decoded = self.decode_steps
@@ -68,7 +81,7 @@ class Sampler:
 
     def __call__(self, logits: np.ndarray) -> int:
         if self.kind == "greedy":
-            return int(logits.argmax())  # the method: a tenth of np.argmax's call overhead
+            return _greedy(logits)
         logits = logits.reshape(-1)
         top = np.argpartition(logits, -self.top_k)[-self.top_k :] if self.top_k < logits.size else (
             np.arange(logits.size))
@@ -107,41 +120,103 @@ class LoadedModel:
             self._pieces[token] = piece
         return piece
 
-    def _logits(self, ids: list[int]) -> np.ndarray:
-        """The last position's logits as MNN's own float32 array (no copy, any shape)."""
-        return self._llm.forward(ids).read()
+    def text(self, tokens: Sequence[int]) -> str:
+        return "".join(map(self.decode, tokens))
 
     def generate(self, ids: list[int], max_new_tokens: int, sampler: Sampler,
-                 on_token: Callable[[str], None] | None = None, stop: bool = True,
+                 on_text: Callable[[str], None] | None = None, stop: bool = True,
                  stopped: Callable[[], bool] | None = None) -> Generation:
         """Prefill ``ids``, then sample up to ``max_new_tokens`` (fewer at a stop token, or
-        when ``stopped()`` turns true: the caller cancelled)."""
+        when ``stopped()`` turns true: the caller cancelled). ``on_text`` gets the first token's
+        text at once, then the text of the tokens that came in each ``BATCH_S``, when ``stopped``
+        is asked too. If the first ``PROBE`` tokens came fast, a greedy answer goes on in MNN's
+        own loop."""
         self._llm.reset()
         self._llm.generate_init()
-        gen = Generation(prompt_tokens=len(ids))
+        forward = self._llm._c_obj.forward  # the wrapper's method only passes its argument on
+        pick = _greedy if sampler.kind == "greedy" else sampler
+        stops = self.stops if stop else frozenset()
+        handover = stop and pick is _greedy  # MNN's loop samples greedy and stops at stop tokens
+        gen, batches = Generation(prompt_tokens=len(ids)), _Batches(self, on_text, stopped)
+        tokens = gen.tokens
         started = time.perf_counter()
-        logits = self._logits(ids)
-        for index in range(max_new_tokens):
-            token = sampler(logits)
-            now = time.perf_counter()
-            if index == 0:
-                gen.prefill_s, decode_started = now - started, now
-            if stop and token in self.stops:
+        token = pick(forward(ids).read())
+        decode_started = time.perf_counter()
+        gen.prefill_s = decode_started - started
+        while True:
+            if token in stops:
                 gen.finish_reason = "stop"
                 break
-            if stopped is not None and stopped():
+            tokens.append(token)
+            if len(tokens) == max_new_tokens:
+                break
+            now = time.perf_counter()
+            if batches.due(now) and not batches.flush(tokens, now):
                 gen.finish_reason = "stopped"
                 break
-            gen.tokens.append(token)
-            piece = self.decode(token)
-            gen.text += piece
-            if on_token is not None:
-                on_token(piece)
-            if index + 1 < max_new_tokens:
-                logits = self._logits([token])
-                gen.decode_steps += 1
+            if len(tokens) == PROBE and handover and (chunk := _chunk((now - decode_started) / (PROBE - 1))):
+                gen.finish_reason = self._mnn_loop(gen, max_new_tokens, batches, chunk)
+                break
+            token = pick(forward([token]).read())
         gen.decode_s = time.perf_counter() - decode_started
+        gen.decode_steps = len(tokens) - (gen.finish_reason != "stop")  # the forwards after the first
+        gen.text = self.text(tokens)
+        batches.finish(tokens)
         return gen
+
+    def _mnn_loop(self, gen: Generation, max_new_tokens: int, batches: "_Batches", chunk: int) -> str:
+        """Go on with MNN's own token loop (``generate(ids, n)``: forward ``ids``, then sample
+        and forward ``n`` tokens, stopping at a stop token) ``chunk`` tokens at a time; between
+        two, the text is handed on and a stop asked for. The last token is sampled, not yet
+        forwarded; a chunk's last token is forwarded by MNN, then taken out of the KV cache
+        and forwarded again as the next chunk's input: one extra forward a chunk."""
+        llm, tokens = self._llm._c_obj, gen.tokens
+        known = len(llm.get_context()["output_tokens"])
+        while True:
+            gen.chunks += 1
+            out = llm.generate([tokens[-1]], min(chunk, max_new_tokens - len(tokens)))
+            new, known = out[known:], len(out)
+            ended = next((i for i, token in enumerate(new) if token in self.stops), None)
+            tokens.extend(new[:ended])
+            if ended is not None:
+                return "stop"
+            if len(tokens) >= max_new_tokens:
+                return "length"
+            if not batches.flush(tokens, time.perf_counter()):
+                return "stopped"
+            history = llm.get_current_history()
+            llm.erase_history(history - 1, history)
 
     def embed(self, text: str) -> np.ndarray:
         return np.asarray(self._llm.txt_embedding(text).read(), dtype=np.float32).reshape(-1)
+
+
+def _chunk(step: float) -> int:
+    """Tokens a run of MNN's own loop, at ``step`` seconds a token; 0: stay token by token."""
+    chunk = int(CHUNK_S / step)
+    return chunk if chunk >= MIN_CHUNK else 0
+
+
+class _Batches:
+    """An answer's text handed on in batches, with a look for the caller's stop at each."""
+
+    def __init__(self, model: LoadedModel, on_text: Callable[[str], None] | None,
+                 stopped: Callable[[], bool] | None) -> None:
+        self._model, self._on_text, self._stopped = model, on_text, stopped
+        self._sent, self._last = 0, 0.0
+
+    def due(self, now: float) -> bool:
+        return not self._sent or now - self._last >= BATCH_S
+
+    def flush(self, tokens: list[int], now: float) -> bool:
+        """False when the caller has stopped the answer."""
+        if self._stopped is not None and self._stopped():
+            return False
+        if self._on_text is not None:
+            self._on_text(self._model.text(tokens[self._sent :]))
+        self._sent, self._last = len(tokens), now
+        return True
+
+    def finish(self, tokens: list[int]) -> None:
+        if self._on_text is not None and self._sent < len(tokens):
+            self._on_text(self._model.text(tokens[self._sent :]))

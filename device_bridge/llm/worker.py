@@ -12,9 +12,9 @@ request a line:
 * ``{"stop": true}`` ends the request in progress (a chat ends with ``finish_reason: stopped``,
   a benchmark with an error) and answers nothing itself.
 
-The first token of an answer is written at once; later ones are gathered while they come
-faster than ``BATCH_S`` apart, so a fast model costs its reader one wake-up per batch, not per
-token. A failed request answers ``{"error": message}``.
+The first token of an answer is written at once; later ones are gathered over ``BATCH_S``
+(``device_bridge/llm/runtime.py``), so a fast model costs its reader one wake-up per batch, not
+per token. A failed request answers ``{"error": message}``.
 """
 
 import json
@@ -22,7 +22,6 @@ import os
 import select
 import statistics
 import sys
-import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -31,7 +30,6 @@ from typing import Any, TextIO
 
 from device_bridge.llm.runtime import LoadedModel, Sampler
 
-BATCH_S = 0.005
 BENCH_TEXT = (
     "On-device inference keeps data on the phone, answers without a network and costs nothing "
     "per request. A small model, quantized to four or eight bits, fits in memory next to the app. "
@@ -47,28 +45,17 @@ class MissingRuntime(Exception):
 
 
 class Out:
-    """The protocol's stream, with the token batching described above."""
+    """The protocol's stream: one JSON line a message."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
-        self._pending = ""
-        self._last = 0.0
 
     def send(self, message: dict[str, Any]) -> None:
         self._stream.write(json.dumps(message) + "\n")
         self._stream.flush()
 
-    def token(self, piece: str, first: bool) -> None:
-        self._pending += piece
-        now = time.perf_counter()
-        if first or now - self._last >= BATCH_S:
-            self.flush()
-            self._last = now
-
-    def flush(self) -> None:
-        if self._pending:
-            self.send({"token": self._pending})
-            self._pending = ""
+    def text(self, text: str) -> None:
+        self.send({"token": text})
 
 
 def _spread(values: list[float]) -> dict[str, float]:
@@ -120,26 +107,19 @@ def answer(model: LoadedModel, request: dict[str, Any], out: Out,
         _bench(model, request["bench"], out, stopped)
         return
     sampler = request.get("sampler") or {}
-    ids = model.prompt_ids(request["messages"])
-    count = [0]
-
-    def on_token(piece: str) -> None:
-        out.token(piece, first=count[0] == 0)
-        count[0] += 1
-
     generation = model.generate(
-        ids, int(request["max_new_tokens"]),
+        model.prompt_ids(request["messages"]), int(request["max_new_tokens"]),
         Sampler(sampler.get("type", "greedy"), sampler.get("temperature", 0.8),
                 sampler.get("top_k", 40), sampler.get("seed")),
-        on_token=on_token, stopped=stopped,
+        on_text=out.text, stopped=stopped,
     )
-    out.flush()
     out.send({"done": generation.summary()})
 
 
 class Requests:
     """Request lines from a file descriptor, read by the generating thread itself: a request
-    wakes one thread, and between tokens a ``stop`` line is looked for without blocking."""
+    wakes one thread, and between batches of tokens a ``stop`` line is looked for without
+    blocking."""
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
@@ -148,7 +128,6 @@ class Requests:
         self._seen = 0
         self._stopped_upto = 0
         self._eof = False
-        self._polled = 0.0
 
     def _read(self, block: bool) -> None:
         if not block:
@@ -178,10 +157,7 @@ class Requests:
             yield message, partial(self._stopped, index)
 
     def _stopped(self, index: int) -> bool:
-        now = time.perf_counter()
-        if now - self._polled >= BATCH_S:  # a poll is a system call: not one per token
-            self._polled = now
-            self._read(block=False)
+        self._read(block=False)
         return self._stopped_upto >= index
 
 
@@ -213,7 +189,6 @@ def main(argv: list[str], seal: Callable[[], None] | None = None) -> int:
         try:
             answer(model, request, out, stopped)
         except Exception as exc:
-            out.flush()
             out.send({"error": f"{type(exc).__name__}: {exc}"[:2000]})
     return 0
 
