@@ -1,10 +1,11 @@
 """The chat and embedding API: resolve the model in the project, run it here or on a device,
 stream the tokens.
 
-A chat on this machine costs two hand-overs to worker threads: one checks the caller's role
-(``runnable_project``, before the body is looked at), the other writes the request to the model's
-process and publishes each token as it reads it. The time to the first token on the tab socket
-is the model's own plus a few wake-ups (docs/performance.md).
+A chat on this machine costs one hand-over to a worker thread, the check of the caller's role
+(``runnable_project``, before the body is looked at); the request is then written to the model's
+process, and its tokens published as they are read, on the event loop (``server/llm/chat.py``).
+The time to the first token on the tab socket is the model's own plus a few wake-ups
+(docs/performance.md).
 """
 
 import secrets
@@ -15,7 +16,6 @@ from typing import Any
 import numpy as np
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 
 from device_bridge import protocol as p
 from server.core.events import EventHub
@@ -69,19 +69,14 @@ def _key(pid: str, chat_id: str | None) -> str:
     return f"{pid}/{chat_id}" if chat_id else ""
 
 
-def _chat_here(ctx: LlmContext, project: Project, request: ChatRequest) -> ChatAnswer:
-    pid = project.id
-    folder = exported_folder(project.path, request.model)
-    summary = ctx.chats.run(folder, request.threads, _message(request),
-                            on_token=_publisher(ctx, pid, request), chat_id=_key(pid, request.chat_id))
-    return _answered(ctx, pid, request, summary)
-
-
 async def chat(ctx: LlmContext, project: Project, request: ChatRequest) -> ChatAnswer:
-    if request.device_id is None:
-        return await run_in_threadpool(_chat_here, ctx, project, request)
     pid = project.id
     folder = exported_folder(project.path, request.model)
+    if request.device_id is None:
+        summary = await ctx.chats.chat(folder, request.threads, _message(request),
+                                       on_token=_publisher(ctx, pid, request),
+                                       chat_id=_key(pid, request.chat_id))
+        return _answered(ctx, pid, request, summary)
     session, rel = await ctx.devices.push(pid, Path(project.path), request.device_id, folder)
     message = p.LlmChat(sid=session.sid, rid=secrets.token_hex(8), model=rel, threads=request.threads,
                         **_message(request))
