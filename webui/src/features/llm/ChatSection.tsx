@@ -2,7 +2,7 @@
 // tokens streamed from the tab socket's `llm` channel, and each answer's figures.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { chat, stopChat, type ChatAnswer, type ChatMessage, type LlmTokenEvent } from '../../api/llm';
+import { chat, stopChat, type ChatAnswer, type ChatMessage, type ChatSampler, type LlmTokenEvent } from '../../api/llm';
 import { DevicePicker } from '../debug/RunToolbar';
 import { pickedDevice } from '../debug/run';
 import { devices } from '../devices/store';
@@ -59,6 +59,7 @@ export function ChatSection({ folder, params, update }: SectionProps) {
   const [turns, setTurns] = useState<Turn[]>((params.turns as Turn[] | undefined) ?? []);
   const [system, setSystem] = useState(String(params.system ?? 'You are a helpful assistant.'));
   const [maxTokens, setMaxTokens] = useState(String(params.maxTokens ?? '64'));
+  const [sampler, setSampler] = useState<ChatSampler['type']>(params.sampler === 'temperature' ? 'temperature' : 'greedy');
   const [draft, setDraft] = useState('');
   const [chatId, setChatId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -79,12 +80,13 @@ export function ChatSection({ folder, params, update }: SectionProps) {
       const messages: ChatMessage[] = [{ role: 'system', content: system }, ...asked.map(({ role, content: c }) => ({ role, content: c }))];
       const device = pickedDevice.value;
       const answer = await chat(pid(), {
-        model: folder, messages, max_new_tokens: Number(maxTokens), stream: true, chat_id: id, device_id: device ?? undefined,
+        model: folder, messages, max_new_tokens: Number(maxTokens), sampler: { type: sampler }, stream: true, chat_id: id,
+        device_id: device ?? undefined,
       });
       const figures = { ...answer, where: deviceName(device) };
       const next = [...asked, { role: 'assistant' as const, content: answer.text, figures }].slice(-MAX_TURNS);
       setTurns(next);
-      update({ turns: next, system, maxTokens });
+      update({ turns: next, system, maxTokens, sampler });
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -98,6 +100,10 @@ export function ChatSection({ folder, params, update }: SectionProps) {
       <div class="llm-row">
         <label class="llm-grow">System prompt <input data-testid="llm-system" value={system} onInput={(e) => setSystem((e.target as HTMLInputElement).value)} /></label>
         <label>Max new tokens <input data-testid="llm-max-tokens" type="number" min="1" max="4096" value={maxTokens} onInput={(e) => setMaxTokens((e.target as HTMLInputElement).value)} /></label>
+        <label>Sampling <select data-testid="llm-sampler" value={sampler} onChange={(e) => setSampler((e.target as HTMLSelectElement).value as ChatSampler['type'])}>
+          <option value="greedy">greedy</option>
+          <option value="temperature">temperature 0.8, top 40</option>
+        </select></label>
         <RunsOn />
         <button type="button" data-testid="llm-clear" disabled={!!chatId} onClick={() => { setTurns([]); update({ turns: [] }); }}>Clear</button>
       </div>
