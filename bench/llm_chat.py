@@ -12,6 +12,9 @@ alternating, one warm-up each, medians over ``--repeats``:
 
 * decode tokens/s: the answer's ``decode_tps`` over the bare ``gen_seq_len / decode_us``
   (target >= 95 %);
+* CPU time per generated token of the whole answer (template, prefill, decode): the model
+  process's (its threads' ``schedstat``) against the bare loop's (``process_time``). Unlike
+  tokens/s it does not count waiting for a core, so it means something on a busy machine;
 * first token: the answer's ``ttft_ms`` (prefill in the model's process) and the time from
   sending the request to the first token on the tab socket, each minus the bare ``prefill_us``
   (target <= 20 ms);
@@ -57,6 +60,25 @@ def quiet_stdout() -> Iterator[None]:
         os.close(saved), os.close(null)
 
 
+def cpu_ns(pid: int) -> int:
+    """CPU time of every thread of ``pid`` so far, in ns (``/proc/PID/task/*/schedstat``)."""
+    return sum(int(task.joinpath("schedstat").read_text().split()[0])
+               for task in Path(f"/proc/{pid}/task").iterdir())
+
+
+def model_process(server_pid: int) -> int:
+    """The server's chat model process (``server.llm.chat_worker``)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = stat.with_name("cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == server_pid and b"server.llm.chat_worker" in cmdline:
+            return int(stat.parent.name)
+    raise RuntimeError("no chat model process under the server")
+
+
 class Bare:
     """The bare loop: MNN-LLM's own ``response`` with its own timers."""
 
@@ -71,17 +93,22 @@ class Bare:
         """``decode_us`` times the forwards after the first token (that one is the prefill's),
         as the workbench's ``decode_tps`` does."""
         with quiet_stdout():  # response() logs the prompt and the answer to the C stdout
+            cpu = time.process_time()
             self.llm._c_obj.response(PROMPT, False, tokens)
+            cpu = time.process_time() - cpu
         context = self.llm._c_obj.get_context()
         return {"prompt_tokens": context["prompt_len"], "generated": context["gen_seq_len"],
+                "cpu_us_per_token": cpu * 1e6 / context["gen_seq_len"],
                 "decode_tps": (context["gen_seq_len"] - 1) / (context["decode_us"] / 1e6),
                 "prefill_ms": context["prefill_us"] / 1000}
 
 
 class Workbench:
-    def __init__(self, api: httpx.Client, pid: str, threads: int, socket: ClientConnection) -> None:
+    def __init__(self, api: httpx.Client, pid: str, threads: int, socket: ClientConnection,
+                 server_pid: int) -> None:
         """``socket``: one tab socket for every chat, as a person's tab keeps one."""
         self.api, self.pid, self.threads, self.socket = api, pid, threads, socket
+        self.server_pid, self.model_pid = server_pid, 0
         json.loads(self.socket.recv(timeout=60))  # sys/hello: the tab is subscribed
 
     def chat(self, tokens: int, chat_id: str) -> dict:
@@ -89,6 +116,7 @@ class Workbench:
                 "stream": True, "chat_id": chat_id,
                 "messages": [{"role": "user", "content": PROMPT}]}
         reply: dict = {}
+        cpu = cpu_ns(self.model_pid) if self.model_pid else 0
         ready = threading.Event()
         poster = threading.Thread(target=lambda: reply.update(self._post(body, ready)))
         poster.start()
@@ -98,6 +126,10 @@ class Workbench:
         poster.join()
         first = first_token - reply["sent"]
         answer = reply["answer"]
+        if not self.model_pid:  # the first chat started the model process: no figure for it
+            self.model_pid = model_process(self.server_pid)
+        else:
+            answer["cpu_us_per_token"] = (cpu_ns(self.model_pid) - cpu) / 1000 / answer["generated_tokens"]
         return {**answer, "first_token_ms": first * 1000,
                 "overhead_ms": reply["wall_ms"] - answer["prefill_ms"] - answer["decode_ms"]}
 
@@ -161,10 +193,13 @@ def median(runs: list, key: str) -> float:
 def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
     bare_tps, our_tps = median(bare_runs, "decode_tps"), median(ours, "decode_tps")
     bare_prefill = median(bare_runs, "prefill_ms")
+    bare_cpu, our_cpu = median(bare_runs, "cpu_us_per_token"), median(ours, "cpu_us_per_token")
     rows = [
         ("prompt / generated tokens", f"{bare_runs[0]['prompt_tokens']} / {bare_runs[0]['generated']}",
          f"{ours[0]['prompt_tokens']} / {ours[0]['generated_tokens']}", ""),
         ("decode tokens/s", f"{bare_tps:.1f}", f"{our_tps:.1f}", f"{our_tps / bare_tps:.1%} (>= 95%)"),
+        ("CPU us per generated token", f"{bare_cpu:.1f}", f"{our_cpu:.1f}",
+         f"bare / ours {bare_cpu / our_cpu:.1%}"),
         ("prefill / ttft ms", f"{bare_prefill:.2f}", f"{median(ours, 'ttft_ms'):.2f}",
          f"+{median(ours, 'ttft_ms') - bare_prefill:.2f} ms (<= 20)"),
         ("request -> first token on socket ms", "", f"{median(ours, 'first_token_ms'):.2f}",
@@ -172,7 +207,7 @@ def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
         ("HTTP round trip beyond generation ms", "", f"{median(ours, 'overhead_ms'):.2f}", ""),
         ("plain GET /api/health round trip ms", "", f"{median(ours, 'health_ms'):.2f}", "for scale"),
     ]
-    load = f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    load = f"load average {args.load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     print(f"random Qwen2 {args.layers} layers x {args.hidden} wide, q{args.bits}, {args.threads} threads, "
           f"{args.tokens} new tokens, medians of {args.repeats}, {load}")
     print(f"{'':38} {'bare MNN.llm':>14} {'workbench':>12}  ratio / overhead")
@@ -189,6 +224,7 @@ def main() -> None:
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--hidden", type=int, default=64, help="a multiple of 64")
     args = parser.parse_args()
+    args.load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         folder = prepare(Path(tmp) / "models", args.bits, args.layers, args.hidden)
         proc, url, token = start_server(Path(tmp) / "data")
@@ -200,7 +236,7 @@ def main() -> None:
                 ws_url = url.replace("http://", "ws://") + f"/api/projects/{project['id']}/ws"
                 bearer = {"Authorization": headers["Authorization"]}
                 with ws_client.connect(ws_url, additional_headers=bearer) as socket:
-                    workbench = Workbench(api, project["id"], args.threads, socket)
+                    workbench = Workbench(api, project["id"], args.threads, socket, proc.pid)
                     bare = Bare(folder, args.threads)
                     bare_runs, ours = alternate(bare, workbench, args.tokens, args.repeats)
         finally:
