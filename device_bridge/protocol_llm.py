@@ -44,7 +44,7 @@ class LlmStop(Model):
 
 
 class LlmToken(Model):
-    """One or more tokens of an answer (gathered while they come less than 5 ms apart)."""
+    """One or more tokens of an answer (those made in 5 ms, or in a run of MNN's own loop)."""
 
     type: Literal["llm.token"] = "llm.token"
     sid: Sid
