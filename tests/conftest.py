@@ -1,8 +1,10 @@
 """Shared fixtures: fresh settings per test, an authenticated client, a live server."""
 
+import atexit
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 import uuid
@@ -19,6 +21,7 @@ from server.api.ws_limits import uvicorn_options
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
 from server.core.db import make_engine, migrate
+from server.market import builtins
 from tests.early import EarlyResources
 from tests.fakes.llm import Llms, build_exports
 from tests.fakes.ray_cluster import RayHead, S3Server, ray_head, s3_server
@@ -32,26 +35,31 @@ for _var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROX
 # The ECS metadata switch of the cloud credential chain is set in tests/__init__.py, before imports.
 
 
-@pytest.fixture(scope="session")
-def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite database brought to the newest schema by the real migrations, once per session:
-    running them takes ~0.3 s, and nearly every test starts a server on a new data folder."""
-    path = tmp_path_factory.mktemp("db") / "workbench.db"
-    engine = make_engine(f"sqlite:///{path}")
-    migrate(engine)
-    engine.dispose()
-    return path
+_migrated: list[Path] = []
+
+
+def migrated_data_dir(data_dir: Path) -> Path:
+    """``data_dir`` made, holding a copy of a SQLite database the real migrations brought to the
+    newest schema once per session: running them takes ~0.3 s, and nearly every test starts a
+    server on a new data folder. Start-up still runs the migrations, which find nothing to do;
+    the ``engine`` fixture of tests/server/users/conftest.py runs them on empty SQLite and
+    PostgreSQL databases."""
+    if not _migrated:
+        folder = Path(tempfile.mkdtemp(prefix="mnnwb-migrated-"))
+        atexit.register(shutil.rmtree, folder, True)
+        engine = make_engine(f"sqlite:///{folder / 'workbench.db'}")
+        migrate(engine)
+        engine.dispose()
+        _migrated.append(folder / "workbench.db")
+    data_dir.mkdir(parents=True)
+    shutil.copyfile(_migrated[0], data_dir / "workbench.db")
+    return data_dir
 
 
 @pytest.fixture
-def settings(tmp_path: Path, migrated_db: Path) -> Settings:
-    """A new data folder whose database is a copy of the migrated one (start-up still runs the
-    migrations, which find nothing to do; the `engine` fixture of tests/server/users/conftest.py
-    runs them on empty SQLite and PostgreSQL databases)."""
-    (tmp_path / "data").mkdir()
-    shutil.copyfile(migrated_db, tmp_path / "data" / "workbench.db")
+def settings(tmp_path: Path) -> Settings:
     return Settings(
-        data_dir=tmp_path / "data",
+        data_dir=migrated_data_dir(tmp_path / "data"),
         webui_dist=REPO_ROOT / "webui" / "dist",
         ws_ping_interval=20.0,
     )
@@ -186,6 +194,25 @@ def ray_cluster(early: EarlyResources) -> RayHead:
     return early.get("ray_cluster")
 
 
+@pytest.fixture(scope="session")
+def builtin_build(early: EarlyResources) -> Path:
+    """One real build of the built-in algorithms (training, ONNX export, conversion,
+    measurement), shared by every server of the session that lists the market."""
+    return early.get("builtin_build")
+
+
+def seed_builtins(settings: Settings, built: Path) -> Path:
+    """Put the session's build where ``settings`` looks for it; the market then builds nothing."""
+    target = builtins.builtin_root(settings) / built.name
+    shutil.copytree(built, target)
+    return target
+
+
+@pytest.fixture
+def builtins_ready(settings: Settings, builtin_build: Path) -> Path:
+    return seed_builtins(settings, builtin_build)
+
+
 EARLY = pytest.StashKey[EarlyResources]()
 
 
@@ -209,6 +236,8 @@ def early(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     # A Ray head keeps a core busy while it waits: started 40 tests before its first user.
     resources.register("ray_cluster", lambda stack: stack.enter_context(
         ray_head(tmp_path_factory.mktemp("ray"))), ahead=40)
+    resources.register("builtin_build", lambda _: builtins.ensure_built(
+        Settings(data_dir=tmp_path_factory.mktemp("market-build") / "data")))
     # ``database_url`` asks for the cluster only for its PostgreSQL half
     resources.register("pg_cluster", lambda stack: stack.enter_context(
         running_cluster(_free_port())), also=("database_url",))

@@ -15,6 +15,7 @@ check, or a new route nobody placed here, fails. Roles:
 import itertools
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from server.devices.models import Device
 from server.modeltools.models import ToolRun
 from server.training.models import Job
 from server.users.models import User
+from tests.conftest import seed_builtins
 from tests.server.team.conftest import Team, start_team, team_settings
 
 ROUTE_ROLES: dict[tuple[str, str], str] = {
@@ -183,9 +185,11 @@ def served_routes(routes: list[Any]) -> Iterator[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Team]:
+def team(tmp_path_factory: pytest.TempPathFactory, builtin_build: Path) -> Iterator[Team]:
     """One team for the module (each check makes its own project): users and tokens are costly."""
-    yield from start_team(team_settings(tmp_path_factory.mktemp("roles") / "data"))
+    settings = team_settings(tmp_path_factory.mktemp("roles") / "data")
+    seed_builtins(settings, builtin_build)
+    yield from start_team(settings)
 
 
 def test_every_served_route_is_in_the_table(team: Team):

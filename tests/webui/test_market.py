@@ -97,7 +97,7 @@ def publish(page: Page) -> None:
 
 
 def test_browse_install_publish_and_follow_the_lineage(
-    context: BrowserContext, live_server, console_errors
+    context: BrowserContext, live_server, console_errors, builtins_ready
 ) -> None:
     console_errors.allow(r"409 .*/publish")  # the second publish of 1.0.0, refused on purpose
     browse_and_install(context, live_server)

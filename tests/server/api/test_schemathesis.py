@@ -12,6 +12,7 @@ import ipaddress
 import socket
 import zlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,7 +23,7 @@ from hypothesis import HealthCheck, Phase, settings
 from schemathesis.specs.openapi import checks
 
 from server.core.config import REPO_ROOT, Settings
-from tests.conftest import LiveServer, start_live_server
+from tests.conftest import LiveServer, seed_builtins, start_live_server
 
 DEAD_PROXY = "http://127.0.0.1:9"
 CHILD_ENV = {
@@ -71,9 +72,11 @@ def fenced() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def fuzzed(fenced: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, str]]:
+def fuzzed(fenced: None, tmp_path_factory: pytest.TempPathFactory, builtin_build: Path
+           ) -> Iterator[tuple[LiveServer, str]]:
     settings_ = Settings(data_dir=tmp_path_factory.mktemp("fuzz") / "data",
                          webui_dist=REPO_ROOT / "webui" / "dist", watch_files=False)
+    seed_builtins(settings_, builtin_build)
     live, thread = start_live_server(settings_)
     try:
         with httpx.Client(trust_env=False) as http:  # the proxy variables are for child processes

@@ -17,7 +17,7 @@ from sqlmodel import Session
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
 from server.users import passwords, service, sessions
-from tests.conftest import CSRF
+from tests.conftest import CSRF, migrated_data_dir
 
 PASSWORD = "correct horse battery"
 ROLES = ("outsider", "viewer", "editor", "owner", "admin")
@@ -34,7 +34,7 @@ def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def team_settings(data_dir: Path, **extra: Any) -> Settings:
     return Settings(
-        data_dir=data_dir,
+        data_dir=data_dir if "database_url" in extra else migrated_data_dir(data_dir),
         webui_dist=REPO_ROOT / "webui" / "dist",
         mode="team",
         watch_files=False,
