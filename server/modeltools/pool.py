@@ -8,6 +8,7 @@ once its imports are done (``wait_ready``).
 """
 
 import json
+import os
 import select
 import subprocess
 import threading
@@ -58,16 +59,17 @@ class Standby:
             proc = self._proc
             if self._ready or proc is None or proc.stdout is None:
                 return self._ready
-            deadline = time.monotonic() + timeout
-            # MNN prints a line of its own on import; ``ready`` is the worker's last
-            while not self._ready:
+            deadline, seen, fd = time.monotonic() + timeout, b"", proc.stdout.fileno()
+            # MNN may print a line of its own on import, before or after ``ready``
+            while READY not in seen:
                 left = deadline - time.monotonic()
-                if left < 0 or not select.select([proc.stdout], [], [], left)[0]:
+                if left < 0 or not select.select([fd], [], [], left)[0]:
                     return False
-                line = proc.stdout.readline()
-                if not line:
+                chunk = os.read(fd, 4096)
+                if not chunk:
                     return False
-                self._ready = line == READY
+                seen += chunk
+            self._ready = True
             return True
 
     def take(self, spec: WorkerSpec) -> subprocess.Popen | None:

@@ -144,6 +144,10 @@ def test_benchmark_is_sane(zoo: Models, run_dir: Path) -> None:
     outside = [op for op in ops if op["name"] == "(outside ops)"]
     assert len(outside) == 1 and outside[0]["ms"] == result["outside_ops_ms"] >= 0
     assert result["op_total_ms"] + result["outside_ops_ms"] == pytest.approx(sum(op["ms"] for op in ops))
+    # The table's rows add up to the profiled run's median (more only when the per-op medians
+    # alone exceed it, and then there is no outside row time).
+    whole = max(result["profiled_median_ms"], result["op_total_ms"])
+    assert sum(op["ms"] for op in ops) == pytest.approx(whole)
     assert result["min_ms"] < result["profiled_median_ms"] * 2
     assert result["mflops"] == pytest.approx(sum(op["mflops"] for op in ops), rel=0.01)
 
