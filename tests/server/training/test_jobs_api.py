@@ -1,4 +1,7 @@
-"""The jobs API end to end: every template runs through it; stop; logs; errors."""
+"""The jobs API end to end: a template's training runs through it; stop; logs; errors.
+
+What each template's own command does is checked by tests/server/projects/test_templates_run.py;
+the PyTorch template also runs through this API in tests/server/lineage/test_lineage.py."""
 
 import time
 from pathlib import Path
@@ -9,11 +12,6 @@ from fastapi.testclient import TestClient
 from tests.waiting import wait_until
 
 FINISHED = {"succeeded", "failed", "stopped"}
-EXPECTED_ARTIFACTS = {
-    "mnn-native-mlp": "model.mnn",
-    "pytorch-classifier": "model.onnx",
-    "device-app": "predictions.json",
-}
 
 
 def create_project(client: TestClient, template: str | None = "empty", **extra) -> dict:
@@ -43,9 +41,8 @@ def read_log(client: TestClient, job_id: str) -> str:
             return text
 
 
-@pytest.mark.parametrize("template", sorted(EXPECTED_ARTIFACTS))
-def test_each_template_runs_locally_through_the_api(client, template):
-    project = create_project(client, template)
+def test_a_template_runs_locally_through_the_api(client):
+    project = create_project(client, "mnn-native-mlp")
     job = submit(client, project)
     assert job["command"].startswith("python ")
     assert job["status"] == "running" and job["started_at"]
@@ -56,7 +53,7 @@ def test_each_template_runs_locally_through_the_api(client, template):
     points = client.get(f"/api/jobs/{job['id']}/metrics").json()["points"]
     assert points and all("step" in p for p in points)
     assert log.count("MNNWB_METRIC ") == len(points)
-    artifact = Path(project["path"], "outputs", job["id"], EXPECTED_ARTIFACTS[template])
+    artifact = Path(project["path"], "outputs", job["id"], "model.mnn")
     assert artifact.stat().st_size > 0
     listed = client.get(f"/api/projects/{project['id']}/jobs").json()
     assert [j["id"] for j in listed] == [job["id"]]
