@@ -136,6 +136,10 @@ def test_a_repository_is_searched_through_its_index_and_its_config_cannot_change
     found = {(m["path"], m["line"], m["column"]) for m in _search(client, project, q="os")[:-1]}
     assert {("src/pkg/mod.py", 1, 8), ("notes.md", 1, 8), ("new.py", 1, 8)} <= found
     assert not any(path.startswith("ignored/") or path in ("blob.bin", "secret.py") for path, _, _ in found)
+    preview = client.post(f"/api/projects/{project['id']}/search/replace/preview",
+                          json={"q": "import os", "case": True, "replacement": "import sys"})
+    previewed = {f["path"] for f in preview.json()["files"]}
+    assert {"src/pkg/mod.py", "new.py"} <= previewed and "ignored/skip.py" not in previewed
     assert not marker.exists()
 
 
