@@ -97,11 +97,11 @@ def _warm(root: str) -> None:
 
 def git_status(repo: Repo) -> RawStatus | None:
     """``git status``'s answer in our form, or None when git could not give one."""
-    config = repo.get_config()
+    stack = repo.get_config_stack()  # as status.py and dulwich's ignore rules read them
     settings = {
-        "core.filemode": str(config.get_boolean((b"core",), b"filemode", True)).lower(),
-        "core.ignorecase": str(repo.get_config_stack().get_boolean((b"core",), b"ignorecase", False)).lower(),
-        "core.excludesFile": os.path.expanduser(default_user_ignore_filter_path(repo.get_config_stack())),
+        "core.filemode": str(repo.get_config().get_boolean((b"core",), b"filemode", True)).lower(),
+        "core.ignorecase": str(stack.get_boolean((b"core",), b"ignorecase", False)).lower(),
+        "core.excludesFile": os.path.expanduser(default_user_ignore_filter_path(stack)),
     }
     options = [arg for key, value in settings.items() for arg in ("-c", f"{key}={value}")]
     with stand_in(repo, head_id(repo)) as env:

@@ -139,3 +139,19 @@ def test_a_small_work_tree_is_answered_by_ours(work: Path, answered_by_git: list
     write(work, "a.txt", "edited\n")
     assert as_porcelain(work) == porcelain(work)
     assert answered_by_git == []
+
+
+def test_the_repository_settings_ours_reads_hold_for_git_too(
+    work: Path, tmp_path: Path, answered_by_git: list[int]
+) -> None:
+    """git runs without the repository's config: the settings status depends on are passed."""
+    excludes = tmp_path / "excludes"
+    excludes.write_text("*.scratch\n")
+    git("config", "core.filemode", "false", cwd=work)
+    git("config", "core.excludesFile", str(excludes), cwd=work)
+    (work / "src/b.py").chmod(0o755)
+    write(work, "notes.scratch", "excluded by core.excludesFile\n")
+    write(work, "kept.txt", "untracked\n")
+    first, second = first_then_warm(work, answered_by_git)
+    assert (first.unstaged, [c.path for c in first.untracked]) == ([], ["kept.txt"])
+    assert first == second
