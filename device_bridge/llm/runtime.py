@@ -25,6 +25,7 @@ BATCH_S = 0.005
 CHUNK_S = 0.02  # MNN's own loop runs about this long between two looks from Python ...
 MIN_CHUNK = 32  # ... and only when that is at least this many tokens (one extra forward each)
 PROBE = 4  # tokens made one by one before the speed is judged
+CHUNK_CALLS = ("get_context", "get_current_history", "erase_history")
 
 
 def _greedy(logits: np.ndarray) -> int:
@@ -101,6 +102,8 @@ class LoadedModel:
         self._llm.set_config({"thread_num": threads, "sampler_type": "greedy"})
         self._llm.load()
         self.stops = set() if embedding else stop_tokens(self.folder)
+        # an older MNN (a device's) lacks what running its own loop in chunks needs
+        self._chunks = all(hasattr(self._llm._c_obj, name) for name in CHUNK_CALLS)
         self._pieces: dict[int, str] = {}
 
     def prompt_ids(self, messages: Sequence[dict[str, str]]) -> list[int]:
@@ -136,7 +139,7 @@ class LoadedModel:
         forward = self._llm._c_obj.forward  # the wrapper's method only passes its argument on
         pick = _greedy if sampler.kind == "greedy" else sampler
         stops = self.stops if stop else frozenset()
-        handover = stop and pick is _greedy  # MNN's loop samples greedy and stops at stop tokens
+        handover = stop and pick is _greedy and self._chunks  # MNN's loop: greedy, stop tokens
         gen, batches = Generation(prompt_tokens=len(ids)), _Batches(self, on_text, stopped)
         tokens = gen.tokens
         started = time.perf_counter()
