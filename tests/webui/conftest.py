@@ -61,6 +61,15 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
+def new_context(browser: Browser) -> BrowserContext:
+    """A context whose waits are generous for a busy 2-core machine (a page load of the IDE
+    takes 2-3 s at load 10): a wait returns as soon as its condition holds."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ctx.set_default_timeout(10_000)
+    ctx.set_default_navigation_timeout(30_000)
+    return ctx
+
+
 class ConsoleErrors:
     """Errors the pages of watched contexts log to their console, and the ones a test expects."""
 
@@ -104,8 +113,7 @@ def context(
     console_errors: ConsoleErrors,
 ) -> Iterator[BrowserContext]:
     """A browser context holding the session cookie of ``live_server``."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    ctx.set_default_timeout(10_000)
+    ctx = new_context(browser)
     # The printed URL's token exchange, without rendering the home page: the context's request
     # client shares its cookie jar with its pages.
     answer = ctx.request.get(f"{live_server.url}/?token={live_server.token}", max_redirects=0)
@@ -127,7 +135,7 @@ class People(dict[str, BrowserContext]):
         self.console_errors = console_errors
 
     def __missing__(self, who: str) -> BrowserContext:
-        ctx = self.browser.new_context(viewport={"width": 1280, "height": 800})
+        ctx = new_context(self.browser)
         self.console_errors.watch(ctx)
         self[who] = ctx
         return ctx
