@@ -135,7 +135,7 @@ class People(dict[str, BrowserContext]):
         self.console_errors = console_errors
 
     def __missing__(self, who: str) -> BrowserContext:
-        ctx = new_context(self.browser)
+        ctx = self.browser.new_context(viewport={"width": 1280, "height": 800})
         self.console_errors.watch(ctx)
         self[who] = ctx
         return ctx
