@@ -131,7 +131,8 @@ def test_a_refused_frame_leaves_no_connection_behind_for_the_collector(live_serv
             assert ws.close_code() == 1009
         wait_until(lambda: not live_server.server.server_state.connections,
                    what="the server to let the connection go")
-        left = [o for o in gc.get_objects() if isinstance(o, ServerProtocol)]
+        # type(), not isinstance(): some objects (torch's) warn when asked for __class__
+        left = [o for o in gc.get_objects() if issubclass(type(o), ServerProtocol)]
     finally:
         gc.enable()
     assert left == []
