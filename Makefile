@@ -28,12 +28,15 @@ ui: $(UI_OUT)
 run: setup
 	$(VENV)/bin/mnnwb serve
 
+# Two processes: the suite keeps one core busy at a time, and CI machines have two.
+PYTEST := $(VENV)/bin/pytest -n 2 --dist loadgroup
+
 test: setup
-	$(VENV)/bin/pytest
+	$(PYTEST)
 
 # The suite with every core kept busy by other processes, as on a loaded CI machine.
 test-load: setup
-	$(PY) -m tests.cpu_hog $(VENV)/bin/pytest
+	$(PY) -m tests.cpu_hog $(PYTEST)
 
 check: setup
 	$(VENV)/bin/ruff check server device_bridge tests bench

@@ -216,15 +216,27 @@ def builtins_ready(settings: Settings, builtin_build: Path) -> Path:
 EARLY = pytest.StashKey[EarlyResources]()
 
 
+# Tests sharing one of these run in one process of the suite (``make test`` runs two), so each
+# is made once: the name of its group.
+SHARED = {"ray_cluster": "ray", "llms": "llm"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests sharing the Ray head run one after the other, from where the first one was, so
-    the head runs (and is stopped after the last one) for them alone."""
+    the head runs (and is stopped after the last one) for them alone; tests sharing a costly
+    resource are one group for the two processes of ``make test``."""
     using = [item for item in items if "ray_cluster" in getattr(item, "fixturenames", ())]
     if using:
         first = items.index(using[0])
         grouped = set(using)
         rest = [item for item in items if item not in grouped]
         items[:] = rest[:first] + using + rest[first:]
+    for item in items:
+        for name in getattr(item, "fixturenames", ()):
+            if name in SHARED:
+                item.add_marker(pytest.mark.xdist_group(SHARED[name]))
+                break
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -242,7 +254,9 @@ def early(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     resources.register("pg_cluster", lambda stack: stack.enter_context(
         running_cluster(_free_port())), also=("database_url",))
     request.session.stash[EARLY] = resources
-    resources.plan(request.session.items)
+    # In one of several processes, which tests this one will run is not known in advance: each
+    # resource is then made when first asked for.
+    resources.plan(request.session.items, start=not os.environ.get("PYTEST_XDIST_WORKER"))
     try:
         yield resources
     finally:

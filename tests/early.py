@@ -33,6 +33,7 @@ class EarlyResources:
     def __init__(self) -> None:
         self._resources: dict[str, _Resource] = {}
         self._order: dict[str, int] = {}
+        self._starting = True
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="early")
 
     def register(self, name: str, make: Maker, also: tuple[str, ...] = (),
@@ -43,8 +44,9 @@ class EarlyResources:
         costs CPU while it waits), rather than at once."""
         self._resources[name] = _Resource(make, (name, *also), ahead)
 
-    def plan(self, items: Iterable[pytest.Item]) -> None:
-        """Start every resource a collected test needs and note the last test needing each."""
+    def plan(self, items: Iterable[pytest.Item], start: bool = True) -> None:
+        """Note the last test needing each resource and (``start``) start every resource a
+        collected test needs, or arrange to start it ``ahead`` tests before its first user."""
         self._order = {}
         for index, item in enumerate(items):
             self._order[item.nodeid] = index
@@ -54,6 +56,7 @@ class EarlyResources:
                     if resource.last_user is None and resource.ahead is not None:
                         resource.start_at = max(0, index - resource.ahead)
                     resource.last_user = item.nodeid
+        self._starting = start
         self._start_due(0)
 
     def get(self, name: str) -> Any:
@@ -66,6 +69,8 @@ class EarlyResources:
         self._start_due(self._order.get(item.nodeid, -1) + 1)
 
     def _start_due(self, index: int) -> None:
+        if not self._starting:
+            return
         for name, resource in self._resources.items():
             if resource.last_user is not None and resource.start_at <= index:
                 self._start(name)
