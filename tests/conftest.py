@@ -245,9 +245,10 @@ def early(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     """The slow session resources, made in the background from the start (see tests/early.py)."""
     resources = EarlyResources()
     resources.register("llms", lambda _: build_exports(tmp_path_factory.mktemp("llm")))
-    # A Ray head keeps a core busy while it waits: started 40 tests before its first user.
-    resources.register("ray_cluster", lambda stack: stack.enter_context(
-        ray_head(tmp_path_factory.mktemp("ray"))), ahead=40)
+    # A Ray head keeps a core busy while it waits: started 40 tests before its first user. Its
+    # folder is short: Ray's socket paths must stay under 108 bytes, and pytest's are long.
+    resources.register("ray_cluster", lambda stack: stack.enter_context(ray_head(Path(stack.enter_context(
+        tempfile.TemporaryDirectory(prefix="mnnwb-ray-", ignore_cleanup_errors=True))))), ahead=40)
     resources.register("builtin_build", lambda _: builtins.ensure_built(
         Settings(data_dir=tmp_path_factory.mktemp("market-build") / "data")))
     # ``database_url`` asks for the cluster only for its PostgreSQL half

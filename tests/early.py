@@ -1,10 +1,13 @@
 """Session resources that take long to make — a Ray head, the exported language models, the
-PostgreSQL server — made on a second core while the first runs tests.
+PostgreSQL server, the built-in algorithms — made on a second core while the first runs tests.
 
-The suite itself runs on one core. When the collected tests are known, each resource that some
-test needs starts being made in a background thread; the fixture that hands it out waits for it.
-Each one with something to stop (a process, a server) is stopped right after the last test that
-needs it, not at the end of the session, so it takes no CPU while unrelated tests run.
+Run as one process (``pytest``), the suite keeps one core busy. When the collected tests are
+known, each resource that some test needs starts being made in a background thread; the fixture
+that hands it out waits for it. Each one with something to stop (a process, a server) is stopped
+right after the last test that needs it, not at the end of the session, so it takes no CPU while
+unrelated tests run. ``make test`` runs two processes (pytest-xdist): which tests a process will
+get is not known in advance, so there each resource is made when first asked for, and the tests
+sharing the costliest ones are one group (``SHARED`` in tests/conftest.py), sent to one process.
 """
 
 from collections.abc import Callable, Iterable
