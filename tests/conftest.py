@@ -6,7 +6,6 @@ import shutil
 import socket
 import tempfile
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from tests.early import EarlyResources
 from tests.fakes.llm import Llms, build_exports
 from tests.fakes.ray_cluster import RayHead, S3Server, ray_head, s3_server
 from tests.pg import PgCluster, running_cluster
+from tests.waiting import wait_until
 
 CSRF = {"X-MNNWB-CSRF": "1"}
 
@@ -125,11 +125,9 @@ def start_live_server(
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the live server did not start")
-        time.sleep(0.02)
+    wait_until(lambda: server.started or not thread.is_alive(), what="the live server to start")
+    if not thread.is_alive():
+        raise RuntimeError("the live server did not start")
     live = LiveServer(f"http://127.0.0.1:{port}", app.state.token, settings, server)
     return live, thread
 

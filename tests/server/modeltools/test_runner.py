@@ -4,7 +4,6 @@ import json
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +13,7 @@ from server.modeltools.formats import BadModelFile, check_model_file
 from server.modeltools.pool import Standby, WorkerPool
 from server.modeltools.runner import Limits, WorkerSpec, run_worker
 from tests.server.modeltools.conftest import Models, run_tool
+from tests.waiting import wait_until
 
 FAULT = "MNNWB_WORKER_TEST_FAULT"
 
@@ -100,24 +100,22 @@ def test_cancel_kills_the_whole_process_group(zoo: Models, run_dir: Path) -> Non
     spec = WorkerSpec("inspect", {"model": str(zoo.conv_mnn)}, run_dir, extra_env={FAULT: "hang"})
     pids: list[int] = []
 
+    def worker_pids() -> list[int]:
+        log = spec.log_path.read_text() if spec.log_path.exists() else ""
+        return [int(p) for line in log.splitlines() if line.startswith("test-fault pids")
+                for p in line.split()[2:]]
+
     def fire() -> None:
-        deadline = time.monotonic() + 20
-        while not pids and time.monotonic() < deadline:
-            log = spec.log_path.read_text() if spec.log_path.exists() else ""
-            for line in log.splitlines():
-                if line.startswith("test-fault pids"):
-                    pids.extend(int(p) for p in line.split()[2:])
-            time.sleep(0.05)
-        cancel.set()
+        try:
+            pids.extend(wait_until(worker_pids, what="the worker to print its pids"))
+        finally:
+            cancel.set()
 
     threading.Thread(target=fire, daemon=True).start()
     outcome = run_worker(spec, cancel=cancel)
     assert outcome.status == "cancelled"
     assert len(pids) == 2
-    deadline = time.monotonic() + 5
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(_alive(pid) for pid in pids)
+    wait_until(lambda: not any(_alive(pid) for pid in pids), timeout=5, what="the worker's processes to end")
 
 
 def _alive(pid: int) -> bool:

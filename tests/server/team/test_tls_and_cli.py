@@ -3,7 +3,6 @@
 import io
 import ssl
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from server.users import service
 from tests.conftest import _free_port
 from tests.server.team.certs import self_signed
 from tests.server.team.conftest import PASSWORD, team_settings
+from tests.waiting import wait_until
 
 
 def _user(argv: list[str], data: Path, stdin: str, monkeypatch: pytest.MonkeyPatch) -> int:
@@ -75,10 +75,8 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext]]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the TLS server did not start"
-        time.sleep(0.02)
+    wait_until(lambda: server.started or not thread.is_alive(), what="the TLS server to start")
+    assert thread.is_alive(), "the TLS server did not start"
     with Session(app.state.engine) as session:
         service.add_user(session, "alice", PASSWORD, "admin")
     try:

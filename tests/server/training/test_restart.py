@@ -2,7 +2,6 @@
 process is gone as failed with the reason. Nothing stays running."""
 
 import os
-import time
 from pathlib import Path
 
 from sqlmodel import Session
@@ -12,6 +11,7 @@ from server.training.local import RESTART_LOST
 from server.training.models import Job
 from tests.conftest import make_client
 from tests.server.training.test_jobs_api import create_project, read_log, submit, wait_job
+from tests.waiting import wait_until
 
 SCRIPT = (
     "import json, os, time\n"
@@ -27,10 +27,8 @@ def start_job_then_stop_the_server(settings) -> tuple[dict, dict]:
         project = create_project(client)
         Path(project["path"], "job.py").write_text(SCRIPT)
         job = submit(client, project, command="python job.py")
-        deadline = time.monotonic() + 20
-        while not client.get(f"/api/jobs/{job['id']}/metrics").json()["points"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_until(lambda: client.get(f"/api/jobs/{job['id']}/metrics").json()["points"],
+                   what="the job's first metric")
     return project, job
 
 
@@ -61,10 +59,8 @@ def test_a_job_whose_process_died_with_the_server_is_marked_failed(settings):
     _, job = start_job_then_stop_the_server(settings)
     pid, _ = process_of(settings, job["id"])
     os.killpg(pid, 9)
-    deadline = time.monotonic() + 10
-    while os.waitpid(pid, os.WNOHANG)[0] == 0:  # the test process is its parent here
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    # The test process is its parent here; the first non-zero answer reaps it.
+    wait_until(lambda: os.waitpid(pid, os.WNOHANG)[0] != 0, timeout=10, what="the killed job to end")
     with make_client(settings) as client:
         done = wait_job(client, job["id"], timeout=10)
         assert (done["status"], done["reason"], done["exit_code"]) == ("failed", RESTART_LOST,

@@ -13,13 +13,15 @@ from tests.waiting import wait_until
 
 from .conftest import Remote, git, push_project
 
+# After its first 400 lines the job waits for the file named by its argument, which the test
+# creates once it has read part of the log while the job was running.
 TRAIN_PY = """\
-import os, random, time
+import os, random, sys, time
 out = os.environ["MNNWB_OUTPUT_DIR"]
-for burst in range(3):
-    for i in range(400):
-        print(f"step {burst * 400 + i}", flush=True)
-    time.sleep(0.8)  # long enough for a poll to see the job running, even on a loaded machine
+for i in range(1200):
+    print(f"step {i}", flush=True)
+    while i == 399 and not os.path.exists(sys.argv[1]):
+        time.sleep(0.02)
 rng = random.Random(7)
 with open(os.path.join(out, "model.bin"), "wb") as f:
     f.write(bytes(rng.getrandbits(8) for _ in range(300_000)))
@@ -50,8 +52,10 @@ def finished(dlc: PaiDlcClient, job_id: str, timeout: float = 20.0) -> CloudJob:
     return wait_for(lambda: (j := dlc.get_job(job_id)).finished and j, timeout)
 
 
-def stream_logs(dlc: PaiDlcClient, job_id: str) -> tuple[list[str], set[int]]:
-    """Poll logs until the job ends; return all lines and the line counts seen while it ran."""
+def stream_logs(dlc: PaiDlcClient, job_id: str, go: Path) -> tuple[list[str], set[int]]:
+    """Poll logs until the job ends; return all lines and the line counts seen while it ran.
+
+    ``go`` is created once some lines were read while the job ran, to let the job carry on."""
     job = wait_for(lambda: ((j := dlc.get_job(job_id)).status == "Running" or j.finished) and j)
     pod_id = job.pods[0].pod_id
     lines: list[str] = []
@@ -62,7 +66,9 @@ def stream_logs(dlc: PaiDlcClient, job_id: str) -> tuple[list[str], set[int]]:
         job = dlc.get_job(job_id)
         if not job.finished:
             while_running.add(len(lines))
-        time.sleep(0.1)
+            if lines:
+                go.touch()
+        time.sleep(0.1)  # the interval of a client's log poll, not a wait for a condition
     return lines + dlc.pod_logs(job_id, pod_id, cursor).lines, while_running
 
 
@@ -70,8 +76,9 @@ def test_job_runs_from_pushed_commit_and_streams_its_logs(dlc: PaiDlcClient, tmp
     remote = push_project(tmp_path, {"train.py": TRAIN_PY})
     source = dlc.ensure_code_source(remote.url, remote.branch)
     assert dlc.ensure_code_source(remote.url, remote.branch) == source  # reused, not duplicated
-    job_id = submit(dlc, remote, "python3 train.py", "stream")
-    lines, while_running = stream_logs(dlc, job_id)
+    go = tmp_path / "go"
+    job_id = submit(dlc, remote, f"python3 train.py {go}", "stream")
+    lines, while_running = stream_logs(dlc, job_id, go)
     job = dlc.get_job(job_id)
     assert job.status == "Succeeded", (job.reason_code, job.reason_message, lines[-5:])
     assert lines == [f"step {i}" for i in range(1200)] + ["done"]
