@@ -80,9 +80,28 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest revision of every migration branch."""
+    """Bring the schema to the newest revision of every migration branch, all or nothing.
+
+    Python's sqlite3 runs DDL outside any transaction, so a migration that failed or was killed
+    half-way used to leave tables behind that the next start-up tripped over ("table users
+    already exists") for good. On SQLite the whole upgrade runs in one ``BEGIN IMMEDIATE``
+    transaction instead, which also makes a second process migrating the same file wait for the
+    first. PostgreSQL's DDL is transactional already."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "heads")
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as connection:
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "heads")
+        return
+    with engine.connect() as plain:
+        connection = plain.execution_options(isolation_level="AUTOCOMMIT")
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "heads")
+        except BaseException:
+            connection.exec_driver_sql("ROLLBACK")
+            raise
+        if connection.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
+            connection.exec_driver_sql("COMMIT")
