@@ -22,9 +22,9 @@ import numpy as np
 
 REPLACEMENT = "\ufffd"
 BATCH_S = 0.005
-CHUNK_S = 0.02  # MNN's own loop runs about this long between two looks from Python ...
+CHUNK_S = 0.05  # MNN's own loop runs about this long between two looks from Python ...
 MIN_CHUNK = 32  # ... and only when that is at least this many tokens (one extra forward each)
-PROBE = 4  # tokens made one by one before the speed is judged
+PROBE = 3  # tokens made one by one before the speed is judged
 CHUNK_CALLS = ("get_context", "get_current_history", "erase_history")
 
 
