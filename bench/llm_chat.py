@@ -10,8 +10,12 @@ baseline, in this process:
 ``response(prompt, False, n)``, figures from ``llm.context``. Same prompt, same threads, runs
 alternating, one warm-up each, medians over ``--repeats``:
 
-* decode tokens/s: the answer's ``decode_tps`` over the bare ``gen_seq_len / decode_us``
-  (target >= 95 %);
+* decode tokens/s (target >= 95 %): the answer's ``decode_tps``, which the model's process times
+  with the wall clock from the first token to the last, against the bare loop timed two ways:
+  MNN's own ``decode_us`` of ``response()``, which counts only its forwards (not its sampling,
+  detokenizing and printing), and the same wall clock as ours around MNN's own loop run on the
+  same prompt ids (``generate(ids, n)``, less its ``prefill_us``). The second compares like with
+  like;
 * CPU time per generated token of the whole answer (template, prefill, decode): the model
   process's (its threads' ``schedstat``) against the bare loop's (``process_time``). Unlike
   tokens/s it does not count waiting for a core, so it means something on a busy machine;
@@ -88,6 +92,8 @@ class Bare:
         self.llm = MNN.llm.create(str(folder / "config.json"))
         self.llm.set_config({"thread_num": threads, "sampler_type": "greedy"})
         self.llm.load()
+        template = self.llm.apply_chat_template([{"role": "user", "content": PROMPT}])
+        self.ids = list(self.llm.tokenizer_encode(template))
 
     def run(self, tokens: int) -> dict:
         """``decode_us`` times the forwards after the first token (that one is the prefill's),
@@ -100,7 +106,20 @@ class Bare:
         return {"prompt_tokens": context["prompt_len"], "generated": context["gen_seq_len"],
                 "cpu_us_per_token": cpu * 1e6 / context["gen_seq_len"],
                 "decode_tps": (context["gen_seq_len"] - 1) / (context["decode_us"] / 1e6),
+                "decode_tps_wall": self._wall_decode_tps(tokens),
                 "prefill_ms": context["prefill_us"] / 1000}
+
+    def _wall_decode_tps(self, tokens: int) -> float:
+        """MNN's own token loop on the prompt's ids, timed by the wall clock as the workbench
+        times its loop: the whole call less the prefill's ``prefill_us``."""
+        llm = self.llm._c_obj
+        llm.reset()
+        llm.generate_init()
+        started = time.perf_counter()
+        llm.generate(self.ids, tokens)
+        wall = time.perf_counter() - started
+        context = llm.get_context()
+        return (context["gen_seq_len"] - 1) / (wall - context["prefill_us"] / 1e6)
 
 
 class Workbench:
@@ -192,12 +211,16 @@ def median(runs: list, key: str) -> float:
 
 def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
     bare_tps, our_tps = median(bare_runs, "decode_tps"), median(ours, "decode_tps")
+    bare_wall_tps = median(bare_runs, "decode_tps_wall")
     bare_prefill = median(bare_runs, "prefill_ms")
     bare_cpu, our_cpu = median(bare_runs, "cpu_us_per_token"), median(ours, "cpu_us_per_token")
     rows = [
         ("prompt / generated tokens", f"{bare_runs[0]['prompt_tokens']} / {bare_runs[0]['generated']}",
          f"{ours[0]['prompt_tokens']} / {ours[0]['generated_tokens']}", ""),
-        ("decode tokens/s", f"{bare_tps:.1f}", f"{our_tps:.1f}", f"{our_tps / bare_tps:.1%} (>= 95%)"),
+        ("decode tokens/s, bare by MNN's timer", f"{bare_tps:.1f}", f"{our_tps:.1f}",
+         f"{our_tps / bare_tps:.1%}"),
+        ("decode tokens/s, both by the wall clock", f"{bare_wall_tps:.1f}", f"{our_tps:.1f}",
+         f"{our_tps / bare_wall_tps:.1%} (>= 95%)"),
         ("CPU us per generated token", f"{bare_cpu:.1f}", f"{our_cpu:.1f}",
          f"bare / ours {bare_cpu / our_cpu:.1%}"),
         ("prefill / ttft ms", f"{bare_prefill:.2f}", f"{median(ours, 'ttft_ms'):.2f}",
@@ -210,9 +233,9 @@ def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
     load = f"load average {args.load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     print(f"random Qwen2 {args.layers} layers x {args.hidden} wide, q{args.bits}, {args.threads} threads, "
           f"{args.tokens} new tokens, medians of {args.repeats}, {load}")
-    print(f"{'':38} {'bare MNN.llm':>14} {'workbench':>12}  ratio / overhead")
+    print(f"{'':40} {'bare MNN.llm':>14} {'workbench':>12}  ratio / overhead")
     for name, bare_value, our_value, verdict in rows:
-        print(f"{name:38} {bare_value:>14} {our_value:>12}  {verdict}")
+        print(f"{name:40} {bare_value:>14} {our_value:>12}  {verdict}")
 
 
 def main() -> None:
