@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, awatch
@@ -74,6 +75,7 @@ class FileWatchers:
         self._watches: dict[str, _Watch] = {}
         self._own_writes: dict[str, tuple[int, int]] = {}
         self._git_after_own_write: dict[str, GitState] = {}
+        self._git_writing: dict[str, int] = {}
 
     def note_write(self, path: Path) -> None:
         """Remember a write made through the API so its echo is not published twice."""
@@ -85,6 +87,21 @@ class FileWatchers:
         """Remember the repository as a Git write through the API left it (it announced itself)."""
         if project_id in self._watches:
             self._git_after_own_write[project_id] = git_state(os.path.realpath(root))
+
+    @contextlib.contextmanager
+    def git_write(self, project_id: str, root: str) -> Iterator[None]:
+        """Around a Git write through the API, which runs off the event loop: what the watcher
+        sees of ``.git`` meanwhile is that write half-done, not an outside change (a commit
+        writes the index before its ref), and the write announces itself when it ends. After
+        it succeeds, the repository's state is remembered as it left it."""
+        self._git_writing[project_id] = self._git_writing.get(project_id, 0) + 1
+        try:
+            yield
+            self.note_git_write(project_id, root)
+        finally:
+            self._git_writing[project_id] -= 1
+            if not self._git_writing[project_id]:
+                del self._git_writing[project_id]
 
     def acquire(self, project_id: str, root: str) -> None:
         if not self.enabled:
@@ -129,6 +146,8 @@ class FileWatchers:
                     self._publish_git(project_id, real_root, {p for _, p in in_git})
 
     def _publish_git(self, project_id: str, root: str, paths: set[str]) -> None:
+        if project_id in self._git_writing:
+            return  # an API write is under way: it announces itself when it ends
         if self._git_after_own_write.get(project_id) == git_state(root):
             return  # exactly as the API's last Git write left it: that write announced itself
         names = sorted(relative(os.path.join(root, ".git"), Path(p)) for p in paths)

@@ -74,8 +74,8 @@ class GitWrites:
     client: str | None
 
     async def run(self, project: Any, op: str, fn: Callable[..., Any], *args: Any) -> Any:
-        result = await run_in_threadpool(fn, project.path, *args)
-        self.watchers.note_git_write(project.id, project.path)
+        with self.watchers.git_write(project.id, project.path):
+            result = await run_in_threadpool(fn, project.path, *args)
         self.hub.publish(project.id, "git", "changed", {"op": op, "client": self.client})
         return result
 

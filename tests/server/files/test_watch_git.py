@@ -3,14 +3,18 @@ panel: the watcher turns changes to HEAD, the index and the refs into one ``git/
 and never reports ``.git/`` files as project files. A write through the API announces itself;
 the watcher does not announce it a second time."""
 
+import asyncio
 import json
+import threading
 import time
 from pathlib import Path
 
 import httpx
 import websockets.sync.client as ws_client
 
+from server.files.watch import FileWatchers
 from tests.fakes.git_remotes import git
+from tests.waiting import wait_until
 
 
 def _events_until(tab, wanted, timeout=5.0):
@@ -99,3 +103,50 @@ def test_an_api_commit_is_not_announced_again_as_an_outside_change(live_server):
             seen += _events_until(tab, _is_outside_git_change)
         outside = [e["data"]["paths"] for e in seen if _is_outside_git_change(e)]
         assert outside == [["refs/heads/from-a-terminal"]]
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, dict]] = []
+
+    def publish(self, project_id: str, channel: str, type_: str, data: dict) -> int:
+        self.events.append((channel, type_, data))
+        return len(self.events)
+
+    def saw_file(self, name: str) -> bool:
+        return any(c["path"] == name for ch, _, d in self.events if ch == "files" for c in d["changes"])
+
+
+def test_git_changes_seen_while_an_api_write_runs_are_that_writes_own(tmp_path: Path) -> None:
+    """An API write runs off the event loop; a batch the watcher handles before it ends (the
+    index written, the ref not yet) must not be announced as an outside change."""
+    root = tmp_path / "repo"
+    git("init", "-q", "-b", "main", str(root))
+    git("-c", "user.name=Ada", "-c", "user.email=ada@example.com", "commit", "-q", "--allow-empty",
+        "-m", "Start", cwd=root)
+    (root / "a.txt").write_text("alpha\n")
+    hub = _Recorder()
+    watchers = FileWatchers(hub)  # type: ignore[arg-type]
+    loop = asyncio.new_event_loop()
+    running = threading.Thread(target=loop.run_forever, daemon=True)
+    running.start()
+    loop.call_soon_threadsafe(watchers.acquire, "p", str(root))
+    try:
+        def armed() -> bool:  # the watcher arms asynchronously: write until it reports a file
+            (root / f"probe-{len(list(root.glob('probe-*')))}.txt").write_text("p\n")
+            return bool(hub.events)
+
+        wait_until(armed, interval=0.5, what="the watcher to report a file")
+        with watchers.git_write("p", str(root)):
+            git("add", "a.txt", cwd=root)
+            (root / "marker.txt").write_text("m\n")
+            # Batches are handled in order: once the marker is in, so is the index change.
+            wait_until(lambda: hub.saw_file("marker.txt"), what="the batch after the index change")
+        git("branch", "from-a-terminal", cwd=root)
+        wait_until(lambda: any(ch == "git" for ch, _, _ in hub.events), what="the outside change")
+    finally:
+        asyncio.run_coroutine_threadsafe(watchers.close(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        running.join(timeout=30)
+        loop.close()
+    assert [d["paths"] for ch, _, d in hub.events if ch == "git"] == [["refs/heads/from-a-terminal"]]
