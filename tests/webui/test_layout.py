@@ -1,10 +1,11 @@
 """Where things open: editors always in the main area, whatever layout a reload brings back."""
 
 import json
+import re
 
 import httpx
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from tests.waiting import wait_until
 from tests.webui.workbench import create_project, open_file, open_project, saved_ui_state
@@ -94,4 +95,25 @@ def test_an_editor_dragged_into_a_side_group_can_be_dragged_back_out(
     window = page.viewport_size
     assert window is not None
     assert editor_width(page, "README.md") > window["width"] / 2
+    expect(page.get_by_test_id("scm-panel")).to_be_visible()
+
+
+def test_title_actions_wait_for_the_layout_so_an_early_click_is_not_lost(
+    context: BrowserContext, live_server
+) -> None:
+    """Before the saved layout is restored there is no dock to show a panel in: the title bar's
+    buttons are disabled until then (a click used to be lost, with an error in the console)."""
+    project = create_project(live_server, "early")
+    held: list[Route] = []
+    context.route(re.compile(r"/ui-state$"),
+                  lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
+    page = context.new_page()
+    with page.expect_request(lambda r: r.url.endswith("/ui-state") and r.method == "GET"):
+        page.goto(f"{live_server.url}/p/{project['id']}")
+    button = page.get_by_test_id("action-git")
+    expect(button).to_be_visible()
+    expect(button).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    button.click()
     expect(page.get_by_test_id("scm-panel")).to_be_visible()

@@ -15,7 +15,7 @@ import { loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../files/tr
 import { StatusBar } from '../status/StatusBar';
 import { activePath } from './active';
 import { createDock, restoreLayout } from './dock';
-import { setDockApi, titleActions } from './panels';
+import { dockReady, setDockApi, titleActions } from './panels';
 import { session } from './session';
 import { loadUiState, persistUiState } from './uiState';
 
@@ -77,6 +77,7 @@ async function startWorkbench(element: HTMLElement): Promise<DockviewApi> {
   if (!restoreLayout(api, saved.layout)) api.clear();
   addDefaultPanels(api);
   persistUiState(api);
+  dockReady.value = true;
   return api;
 }
 
@@ -100,7 +101,7 @@ export function ProjectPage({ version }: { version: string }) {
         <span class="status-spacer" />
         {titleActions.value.map((action) => (
           <button key={action.id} class="icon-btn" title={action.label} aria-label={action.label}
-            data-testid={`action-${action.id}`} onClick={action.run}>
+            data-testid={`action-${action.id}`} disabled={!dockReady.value} onClick={action.run}>
             {action.glyph}
           </button>
         ))}

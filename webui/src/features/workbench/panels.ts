@@ -54,6 +54,8 @@ export function registerTitleAction(action: TitleAction): void {
 }
 
 let dockApi: DockviewApi | null = null;
+/** True once the saved layout is restored: a title action taken before would be lost with it. */
+export const dockReady = signal(false);
 
 export function setDockApi(api: DockviewApi | null): void {
   dockApi = api;
