@@ -83,11 +83,6 @@ class FileWatchers:
             info = path.stat()
             self._own_writes[str(path)] = (info.st_mtime_ns, info.st_size)
 
-    def note_git_write(self, project_id: str, root: str) -> None:
-        """Remember the repository as a Git write through the API left it (it announced itself)."""
-        if project_id in self._watches:
-            self._git_after_own_write[project_id] = git_state(os.path.realpath(root))
-
     @contextlib.contextmanager
     def git_write(self, project_id: str, root: str) -> Iterator[None]:
         """Around a Git write through the API, which runs off the event loop: what the watcher
@@ -97,7 +92,8 @@ class FileWatchers:
         self._git_writing[project_id] = self._git_writing.get(project_id, 0) + 1
         try:
             yield
-            self.note_git_write(project_id, root)
+            if project_id in self._watches:
+                self._git_after_own_write[project_id] = git_state(os.path.realpath(root))
         finally:
             self._git_writing[project_id] -= 1
             if not self._git_writing[project_id]:
