@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import psutil
+
 T = TypeVar("T")
 
 # A loaded machine (make test-load) may stretch every deadline; the default is already generous.
@@ -26,3 +28,15 @@ def wait_until(check: Callable[[], T], timeout: float = 20.0, what: str = "the c
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout * SCALE:.0f} s waiting for {what}")
         time.sleep(interval)
+
+
+def process_running(pid: int) -> bool:
+    """Whether ``pid`` still runs: a zombie waiting for its reaper counts as ended.
+
+    psutil turns every way a process can vanish while /proc is read (the folder gone, or gone
+    between open and read) into NoSuchProcess.
+    """
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

@@ -13,7 +13,7 @@ from server.modeltools.formats import BadModelFile, check_model_file
 from server.modeltools.pool import Standby, WorkerPool
 from server.modeltools.runner import Limits, WorkerSpec, run_worker
 from tests.server.modeltools.conftest import Models, run_tool
-from tests.waiting import wait_until
+from tests.waiting import process_running, wait_until
 
 FAULT = "MNNWB_WORKER_TEST_FAULT"
 
@@ -115,16 +115,10 @@ def test_cancel_kills_the_whole_process_group(zoo: Models, run_dir: Path) -> Non
     outcome = run_worker(spec, cancel=cancel)
     assert outcome.status == "cancelled"
     assert len(pids) == 2
-    wait_until(lambda: not any(_alive(pid) for pid in pids), timeout=5, what="the worker's processes to end")
+    wait_until(
+        lambda: not any(process_running(pid) for pid in pids), timeout=5, what="the worker's processes to end"
+    )
 
-
-def _alive(pid: int) -> bool:
-    """Running or sleeping; a zombie waiting for its reaper counts as gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_memory_limit_is_enforced_and_explained(zoo: Models, run_dir: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests.waiting import wait_until
+from tests.waiting import process_running, wait_until
 
 WS = "ws://127.0.0.1:8765"
 
@@ -36,17 +36,6 @@ def until_closed(ws) -> int:
     return closed.value.code
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie has ended; only its parent's wait is missing (or it was reaped meanwhile).
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
-
 
 def _shell_pid(ws) -> int:
     ws.send_json({"type": "input", "data": "echo pid=$$=\n"})
@@ -67,7 +56,7 @@ def test_type_see_output_resize_and_reattach(client, project):
         read_until(ws, "33 120")
         pid = _shell_pid(ws)
     # The socket dropped (a reload): the shell keeps running and its output is replayed.
-    assert _alive(pid)
+    assert process_running(pid)
     with client.websocket_connect(_url(project, f"?id={hello['id']}")) as ws:
         again = ws.receive_json()
         assert again == {"type": "hello", "id": hello["id"], "created": False}
@@ -76,7 +65,7 @@ def test_type_see_output_resize_and_reattach(client, project):
         read_until(ws, f"still-{pid}")
         ws.send_json({"type": "close"})
         assert until_closed(ws) == 1000
-    wait_until(lambda: not _alive(pid), what="the shell to end with its terminal")
+    wait_until(lambda: not process_running(pid), what="the shell to end with its terminal")
 
 
 def test_processes_started_in_the_terminal_end_with_it(client, project):
@@ -85,10 +74,10 @@ def test_processes_started_in_the_terminal_end_with_it(client, project):
         ws.send_json({"type": "input", "data": "sleep 300 & echo child=$!=\n"})
         text = read_until(ws, r"child=\d+=", regex=True)
         child = int(re.findall(r"child=(\d+)=", text)[-1])
-        assert _alive(child)
+        assert process_running(child)
         ws.send_json({"type": "close"})
         assert until_closed(ws) == 1000
-    wait_until(lambda: not _alive(child), what="the background job to end with the terminal")
+    wait_until(lambda: not process_running(child), what="the background job to end with the terminal")
 
 
 def test_exit_is_reported_and_an_unknown_id_starts_a_new_terminal(client, project):
@@ -129,4 +118,4 @@ def test_a_detached_terminal_ends_after_the_keep_time(settings, keep):
         with client.websocket_connect(_url(project)) as ws:
             ws.receive_json()
             pid = _shell_pid(ws)
-        wait_until(lambda: not _alive(pid), what="the detached shell to be ended")
+        wait_until(lambda: not process_running(pid), what="the detached shell to be ended")

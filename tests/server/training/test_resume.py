@@ -11,7 +11,7 @@ from server.training.local import RESTART_LOST, LocalRunner
 from server.training.logfile import read_metrics
 from server.training.runner import JobSpec, ProcessRecord
 from tests.server.training.recorder import RecordingSink, make_spec
-from tests.waiting import wait_until
+from tests.waiting import process_running, wait_until
 
 WAITS_FOR_GO = (
     "import json, os, time\n"
@@ -111,10 +111,7 @@ def _alive(pid: int) -> bool:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
+    return process_running(pid)
 
 
 def _metrics(spec: JobSpec) -> list[dict]:

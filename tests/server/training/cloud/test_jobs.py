@@ -5,11 +5,9 @@ import random
 import time
 from pathlib import Path
 
-import psutil
-
 from server.training.cloud import CloudJob, DownloadProgress, JobRequest, LogCursor, PaiDlcClient
 from tests.fakes.paidlc import Emulator
-from tests.waiting import wait_until
+from tests.waiting import process_running, wait_until
 
 from .conftest import Remote, git, push_project
 
@@ -131,14 +129,8 @@ def test_stop_job_kills_the_whole_process_group(dlc: PaiDlcClient, tmp_path: Pat
     job = finished(dlc, job_id, timeout=10)
     assert (job.status, job.runner_status) == ("Stopped", "stopped")
     assert dlc.pod_logs(job_id, pod).lines == first  # "finished" never printed
-    wait_for(lambda: not _alive(child), timeout=5)
+    wait_for(lambda: not process_running(child), timeout=5)
 
-
-def _alive(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
 
 
 def test_unknown_commit_fails_the_job_at_checkout(
