@@ -117,3 +117,25 @@ def test_title_actions_wait_for_the_layout_so_an_early_click_is_not_lost(
     held[0].continue_()
     button.click()
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
+
+
+def test_shortcuts_pressed_before_the_layout_is_restored_run_once_it_is(
+    context: BrowserContext, live_server
+) -> None:
+    """A shortcut acts on the dock; pressed while the saved layout loads, it is held and replayed
+    (it used to throw "the dock is not ready" into the console and do nothing)."""
+    project = create_project(live_server, "early-keys")
+    held: list[Route] = []
+    context.route(re.compile(r"/ui-state$"),
+                  lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
+    page = context.new_page()
+    with page.expect_request(lambda r: r.url.endswith("/ui-state") and r.method == "GET"):
+        page.goto(f"{live_server.url}/p/{project['id']}")
+    expect(page.get_by_test_id("action-git")).to_be_disabled()  # the features are registered
+    page.keyboard.press("Control+Shift+G")
+    page.keyboard.press("Control+Shift+F")
+    expect(page.get_by_test_id("scm-panel")).to_have_count(0)
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.get_by_test_id("scm-panel")).to_be_visible()
+    expect(page.get_by_test_id("search-panel")).to_be_visible()

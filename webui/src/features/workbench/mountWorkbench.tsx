@@ -3,11 +3,13 @@ import { render } from 'preact';
 import 'dockview/dist/styles/dockview.css';
 import type { PageConfig } from '../../api/types';
 import { FEATURES } from './features';
+import { holdShortcutsUntilDockReady } from './panels';
 import { ProjectPage } from './ProjectPage';
 import { startSession } from './session';
 
 export function mountProject(root: HTMLElement, config: PageConfig): void {
   startSession(config.project!, config.ws_path!, config.git ?? true);
+  holdShortcutsUntilDockReady();
   for (const register of FEATURES) register();
   render(<ProjectPage version={config.version} />, root);
 }

@@ -61,6 +61,29 @@ export function setDockApi(api: DockviewApi | null): void {
   dockApi = api;
 }
 
+/**
+ * Holds the keyboard shortcuts pressed while the saved layout is restored and replays them once
+ * it is: every shortcut acts on the dock, and one taken before would be lost with it. Call before
+ * any feature adds its own window listener, so this capture listener runs first.
+ */
+export function holdShortcutsUntilDockReady(): void {
+  const held: KeyboardEvent[] = [];
+  const hold = (ev: KeyboardEvent): void => {
+    const shortcut = ev.ctrlKey || ev.metaKey || ev.altKey || /^F\d+$/.test(ev.key);
+    if (dockReady.value || !shortcut) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    held.push(new KeyboardEvent('keydown', ev));
+  };
+  window.addEventListener('keydown', hold, { capture: true });
+  const stop = dockReady.subscribe((ready) => {
+    if (!ready) return;
+    window.removeEventListener('keydown', hold, { capture: true });
+    queueMicrotask(() => stop());
+    for (const ev of held.splice(0)) window.dispatchEvent(ev);
+  });
+}
+
 export function dock(): DockviewApi {
   if (!dockApi) throw new Error('the dock is not ready');
   return dockApi;
