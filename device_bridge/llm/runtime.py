@@ -24,7 +24,7 @@ REPLACEMENT = "\ufffd"
 BATCH_S = 0.005
 CHUNK_S = 0.05  # MNN's own loop runs about this long between two looks from Python ...
 MIN_CHUNK = 32  # ... and only when that is at least this many tokens (one extra forward each)
-PROBE = 3  # tokens made one by one before the speed is judged
+PROBE = 3  # tokens made one by one before the speed is judged, unless an answer before told it
 CHUNK_CALLS = ("get_context", "get_current_history", "erase_history")
 
 
@@ -105,6 +105,7 @@ class LoadedModel:
         # an older MNN (a device's) lacks what running its own loop in chunks needs
         self._chunks = all(hasattr(self._llm._c_obj, name) for name in CHUNK_CALLS)
         self._pieces: dict[int, str] = {}
+        self._step = 0.0  # seconds a token in the last answer long enough to tell
 
     def prompt_ids(self, messages: Sequence[dict[str, str]]) -> list[int]:
         return self.encode(self._llm.apply_chat_template([dict(m) for m in messages]))
@@ -132,8 +133,8 @@ class LoadedModel:
         """Prefill ``ids``, then sample up to ``max_new_tokens`` (fewer at a stop token, or
         when ``stopped()`` turns true: the caller cancelled). ``on_text`` gets the first token's
         text at once, then the text of the tokens that came in each ``BATCH_S``, when ``stopped``
-        is asked too. If the first ``PROBE`` tokens came fast, a greedy answer goes on in MNN's
-        own loop."""
+        is asked too. If tokens come fast (judged by the last answer, or by the first ``PROBE``
+        tokens of the first), a greedy answer goes on in MNN's own loop."""
         self._llm.reset()
         self._llm.generate_init()
         forward = self._llm._c_obj.forward  # the wrapper's method only passes its argument on
@@ -157,15 +158,23 @@ class LoadedModel:
             if batches.due(now) and not batches.flush(tokens, now):
                 gen.finish_reason = "stopped"
                 break
-            if len(tokens) == PROBE and handover and (chunk := _chunk((now - decode_started) / (PROBE - 1))):
+            if handover and (chunk := self._handover(len(tokens), now - decode_started)):
                 gen.finish_reason = self._mnn_loop(gen, max_new_tokens, batches, chunk)
                 break
             token = pick(forward([token]).read())
         gen.decode_s = time.perf_counter() - decode_started
         gen.decode_steps = len(tokens) - (gen.finish_reason != "stop")  # the forwards after the first
+        if gen.decode_steps >= PROBE:
+            self._step = gen.decode_s / gen.decode_steps
         gen.text = self.text(tokens)
         batches.finish(tokens)
         return gen
+
+    def _handover(self, made: int, elapsed: float) -> int:
+        """The chunk to go on with in MNN's loop after ``made`` tokens; 0: not now."""
+        if made == 1 and self._step:
+            return _chunk(self._step)
+        return _chunk(elapsed / (PROBE - 1)) if made == PROBE else 0
 
     def _mnn_loop(self, gen: Generation, max_new_tokens: int, batches: "_Batches", chunk: int) -> str:
         """Go on with MNN's own token loop (``generate(ids, n)``: forward ``ids``, then sample

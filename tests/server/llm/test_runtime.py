@@ -57,3 +57,32 @@ def test_a_stop_asked_between_chunks_ends_the_answer(model: LoadedModel, chunks_
     answer = model.generate(ids, 300, Sampler(), stopped=stopped)
     assert answer.finish_reason == "stopped" and answer.chunks >= 2
     assert 0 < len(answer.tokens) < 300 and answer.tokens == expected[: len(answer.tokens)]
+
+
+class CountingForwards:
+    """Stands in for the model's C object, counting the forwards made from Python."""
+
+    def __init__(self, c_obj: object) -> None:
+        self._c_obj, self.forwards = c_obj, 0
+
+    def forward(self, ids: list[int]) -> object:
+        self.forwards += 1
+        return self._c_obj.forward(ids)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._c_obj, name)
+
+
+def test_the_speed_of_the_last_answer_hands_the_next_to_mnns_loop_at_its_first_token(
+    model: LoadedModel, chunks_of_16: None
+) -> None:
+    ids = model.prompt_ids(PROMPT)
+    counting = CountingForwards(model._llm._c_obj)
+    model._llm._c_obj = counting
+    first = model.generate(ids, 300, Sampler())
+    assert counting.forwards == runtime.PROBE  # the prefill, then tokens 2 and 3 from Python
+    counting.forwards = 0
+    second = model.generate(ids, 300, Sampler())
+    assert counting.forwards == 1  # the prefill only: every token after it from MNN's loop
+    assert second.chunks > 3
+    assert second.tokens == first.tokens == model.generate(ids, 300, Sampler(), stop=False).tokens
