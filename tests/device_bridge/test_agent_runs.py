@@ -7,13 +7,11 @@ import signal
 import statistics
 from pathlib import Path
 
-import psutil
-
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.hub import Identity
 from tests.device_bridge.harness import AgentProcess, HubServer
-from tests.waiting import wait_until
+from tests.waiting import process_running, wait_until
 
 
 def attach(server: HubServer, project: str, device_id: str = "dev-a") -> str:
@@ -126,10 +124,7 @@ def test_stop_kills_the_process_group_and_perf_streams(
     assert max(sample["rss"] for sample in perf) > 1_000_000
     hub_server.call(hub_server.hub.send("p-stop", p.RunStop(sid=sid)))
     assert exit_of(hub_server, sid)["signal"] == signal.SIGTERM
-    wait_until(
-        lambda: not psutil.pid_exists(child) or psutil.Process(child).status() == psutil.STATUS_ZOMBIE,
-        what="the child to die",
-    )
+    wait_until(lambda: not process_running(child), what="the child to die")
 
 
 def test_two_sessions_on_one_device_run_at_once(
@@ -185,7 +180,7 @@ def test_one_project_on_two_devices_and_sigterm_ends_the_agents_programs(
         )
         other.proc.terminate()
         assert other.proc.wait(15) == 0
-        assert not psutil.pid_exists(started.data["pid"])
+        assert not process_running(started.data["pid"])
         hub_server.recorder.wait(
             lambda e: (
                 e.type == "session.state" and e.data["sid"] == sids["dev-b"] and e.data["state"] == "lost"

@@ -8,7 +8,6 @@ import signal
 from collections.abc import Sequence
 from pathlib import Path
 
-import psutil
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -17,7 +16,7 @@ from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.hub import Identity, Limits
 from tests.device_bridge.harness import AgentProcess, HubServer
-from tests.waiting import wait_until
+from tests.waiting import process_running, wait_until
 
 INFO = {"id": "raw", "name": "raw", "os": "test", "arch": "x", "python": "3", "cpus": 1, "mem": 1}
 
@@ -178,8 +177,8 @@ def test_reconnect_closes_sessions_the_hub_forgot_and_keeps_the_others(
         lambda e: e.type == "session.state" and e.data["sid"] == kept and e.data["reason"] == "reconnected"
     )
     wait_until(
-        lambda: not psutil.pid_exists(pids["p-forgotten"][1]), what="the forgotten session's program to stop"
+        lambda: not process_running(pids["p-forgotten"][1]), what="the forgotten session's program to stop"
     )
-    assert psutil.pid_exists(pids["p-kept"][1])
+    assert process_running(pids["p-kept"][1])
     hub_server.call(hub.send("p-kept", p.RunStop(sid=kept)))
     hub_server.recorder.wait(lambda e: e.type == "run.exit" and e.data["sid"] == kept)
