@@ -98,24 +98,28 @@ def test_an_editor_dragged_into_a_side_group_can_be_dragged_back_out(
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
 
 
-def test_title_actions_wait_for_the_layout_so_an_early_click_is_not_lost(
-    context: BrowserContext, live_server
-) -> None:
-    """Before the saved layout is restored there is no dock to show a panel in: the title bar's
-    buttons are disabled until then (a click used to be lost, with an error in the console)."""
-    project = create_project(live_server, "early")
+def open_with_the_layout_held(context: BrowserContext, live_server, name: str) -> tuple[Page, Route]:
+    """A new project's page, its saved layout's request held: the page is drawn, the dock is not."""
+    project = create_project(live_server, name)
     held: list[Route] = []
     context.route(re.compile(r"/ui-state$"),
                   lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
     page = context.new_page()
     with page.expect_request(lambda r: r.url.endswith("/ui-state") and r.method == "GET"):
         page.goto(f"{live_server.url}/p/{project['id']}")
-    button = page.get_by_test_id("action-git")
-    expect(button).to_be_visible()
-    expect(button).to_be_disabled()
+    expect(page.get_by_test_id("action-git")).to_be_disabled()  # drawn, the features registered
     assert len(held) == 1
-    held[0].continue_()
-    button.click()
+    return page, held[0]
+
+
+def test_title_actions_wait_for_the_layout_so_an_early_click_is_not_lost(
+    context: BrowserContext, live_server
+) -> None:
+    """Before the saved layout is restored there is no dock to show a panel in: the title bar's
+    buttons are disabled until then (a click used to be lost, with an error in the console)."""
+    page, layout = open_with_the_layout_held(context, live_server, "early")
+    layout.continue_()
+    page.get_by_test_id("action-git").click()
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
 
 
@@ -124,18 +128,10 @@ def test_shortcuts_pressed_before_the_layout_is_restored_run_once_it_is(
 ) -> None:
     """A shortcut acts on the dock; pressed while the saved layout loads, it is held and replayed
     (it used to throw "the dock is not ready" into the console and do nothing)."""
-    project = create_project(live_server, "early-keys")
-    held: list[Route] = []
-    context.route(re.compile(r"/ui-state$"),
-                  lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
-    page = context.new_page()
-    with page.expect_request(lambda r: r.url.endswith("/ui-state") and r.method == "GET"):
-        page.goto(f"{live_server.url}/p/{project['id']}")
-    expect(page.get_by_test_id("action-git")).to_be_disabled()  # the features are registered
+    page, layout = open_with_the_layout_held(context, live_server, "early-keys")
     page.keyboard.press("Control+Shift+G")
     page.keyboard.press("Control+Shift+F")
     expect(page.get_by_test_id("scm-panel")).to_have_count(0)
-    assert len(held) == 1
-    held[0].continue_()
+    layout.continue_()
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
     expect(page.get_by_test_id("search-panel")).to_be_visible()
