@@ -20,9 +20,12 @@ _templates = Environment(
 )
 
 
+# The chunks a page imports at once, first the one to fetch first. The project page imports
+# Monaco beside its workbench, not from it (webui/src/monaco/load.ts): Monaco's large core takes
+# the longest to arrive and parse, so it goes first.
 PAGE_CHUNKS = {
-    "home": "src/features/home/mountHome.tsx",
-    "project": "src/features/workbench/mountWorkbench.tsx",
+    "home": ["src/features/home/mountHome.tsx"],
+    "project": ["src/monaco/setup.ts", "src/features/workbench/mountWorkbench.tsx"],
 }
 
 
@@ -33,7 +36,7 @@ class Bundle(NamedTuple):
 
 
 def _bundle(dist: Path, page: str) -> Bundle:
-    """The entry script, and the page's own chunk with its imports to fetch beside it."""
+    """The entry script, and the page's own chunks with their imports to fetch beside it."""
     manifest_path = dist / ".vite" / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     chunk = manifest.get(ENTRY)
@@ -41,7 +44,7 @@ def _bundle(dist: Path, page: str) -> Bundle:
         return Bundle(None, [], [])
     files: list[str] = []
     css = list(chunk.get("css", []))
-    pending = [PAGE_CHUNKS[page]] if page in PAGE_CHUNKS else []
+    pending = list(reversed(PAGE_CHUNKS.get(page, [])))
     while pending:
         key = pending.pop()
         part = manifest.get(key)

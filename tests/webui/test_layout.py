@@ -8,7 +8,15 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from tests.waiting import wait_until
-from tests.webui.workbench import create_project, open_file, open_project, saved_ui_state
+from tests.webui.workbench import (
+    create_project,
+    editor_lines,
+    open_file,
+    open_project,
+    saved_ui_state,
+    tab,
+    wait_for_saved_layout,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -135,3 +143,36 @@ def test_shortcuts_pressed_before_the_layout_is_restored_run_once_it_is(
     layout.continue_()
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
     expect(page.get_by_test_id("search-panel")).to_be_visible()
+
+
+def test_the_workbench_is_drawn_and_usable_while_monaco_is_still_loading(
+    context: BrowserContext, live_server
+) -> None:
+    """Monaco loads beside the workbench, not before it (webui/src/monaco/load.ts): with its
+    chunk held back, the tree, the saved layout and the title bar already work; once it arrives
+    the open file's editor appears and takes keys."""
+    project = create_project(live_server, "monaco-late")
+    open_file(open_project(context, live_server, project), "README.md")
+    wait_for_saved_layout(live_server, project, "README.md")
+    held: list[Route] = []
+    monaco_chunk = re.compile(r"/static/assets/setup-[\w-]+\.js$")  # webui/src/monaco/setup.ts
+    context.route(monaco_chunk, lambda route: held.append(route))
+    page = context.new_page()
+    page.goto(f"{live_server.url}/p/{project['id']}")
+    expect(page.get_by_test_id("status-connection")).to_have_attribute("data-state", "connected")
+    expect(tab(page, "README.md")).to_be_visible()
+    expect(page.locator("[data-testid=tree-item][data-path='main.py']")).to_be_visible()
+    page.get_by_test_id("action-git").click()
+    expect(page.get_by_test_id("scm-panel")).to_be_visible()
+    expect(page.get_by_test_id("editor")).to_have_count(0)
+    assert held, "Monaco's chunk was not requested"
+    for route in held:
+        route.continue_()
+
+    editor = page.locator("[data-testid=editor][data-path='README.md']")
+    expect(editor).to_have_attribute("data-features", "true")
+    editor_lines(page, "README.md").click()
+    page.keyboard.press("ControlOrMeta+End")
+    page.keyboard.type("typed after Monaco arrived")
+    expect(tab(page, "README.md")).to_have_attribute("data-state", "dirty")
+    expect(editor_lines(page, "README.md")).to_contain_text("typed after Monaco arrived")

@@ -16,6 +16,10 @@ MANIFEST = {
         "file": "assets/wb-def.js", "isDynamicEntry": True, "imports": ["src/main.tsx", "_shared.js"],
         "css": ["assets/wb-def.css"],
     },
+    "src/monaco/setup.ts": {
+        "file": "assets/setup-ghi.js", "isDynamicEntry": True, "imports": ["src/main.tsx", "_shared.js"],
+        "css": ["assets/setup-ghi.css"],
+    },
     "_shared.js": {"file": "assets/shared-123.js"},
 }
 
@@ -52,6 +56,10 @@ def test_project_page_carries_its_config_and_preloads_its_chunks(built):
     assert '<link rel="modulepreload" href="/static/assets/wb-def.js">' in page.text
     assert '<link rel="modulepreload" href="/static/assets/shared-123.js">' in page.text
     assert '<link rel="stylesheet" href="/static/assets/wb-def.css">' in page.text
+    # Monaco is imported beside the workbench, not from it: preloaded too, and first.
+    monaco = '<link rel="modulepreload" href="/static/assets/setup-ghi.js">'
+    assert monaco in page.text and page.text.index(monaco) < page.text.index("wb-def.js")
+    assert '<link rel="stylesheet" href="/static/assets/setup-ghi.css">' in page.text
 
 
 def test_a_missing_project_page_says_so(built):

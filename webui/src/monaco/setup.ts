@@ -1,4 +1,5 @@
-// Monaco's slim entry plus the few languages we edit. The worker setup is explicit: a Vite build
+// Monaco's slim entry plus the few languages we edit, imported only through load.ts (dynamically:
+// the workbench's first paint does not wait for it). The worker setup is explicit: a Vite build
 // does not find Monaco's workers on its own, and without one the diff editor never computes a diff.
 import * as monaco from 'monaco-editor/editor/editor.api';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
@@ -46,39 +47,5 @@ for (const [id, definition] of MONARCH) {
   monaco.languages.setLanguageConfiguration(id, definition.conf);
 }
 
-const LANGUAGES: Record<string, string> = {
-  py: 'python',
-  json: 'json',
-  md: 'markdown',
-  yaml: 'yaml',
-  yml: 'yaml',
-  sh: 'shell',
-  bash: 'shell',
-};
-
-export function languageFor(path: string): string {
-  const ext = path.includes('.') ? path.slice(path.lastIndexOf('.') + 1).toLowerCase() : '';
-  return LANGUAGES[ext] ?? 'plaintext';
-}
-
-export const EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
-  theme: 'mnnwb-dark',
-  // Editors live in dock tabs that may be hidden or resized at any time.
-  automaticLayout: true,
-  fontSize: 13,
-  minimap: { enabled: false },
-  scrollBeyondLastLine: false,
-  tabSize: 4,
-  renderWhitespace: 'selection',
-};
-
 export { monaco };
 
-// A diff still computing in the worker when its editor closes comes back empty for models already
-// disposed, and Monaco then throws "no diff result available" into the page: let it finish first.
-const DIFF_MODEL_GRACE_MS = 3000;
-
-/** Disposes a closed diff editor's models once a diff it started can no longer need them. */
-export function disposeDiffModels(...models: monaco.editor.ITextModel[]): void {
-  window.setTimeout(() => models.forEach((model) => model.dispose()), DIFF_MODEL_GRACE_MS);
-}

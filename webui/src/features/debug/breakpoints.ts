@@ -1,7 +1,8 @@
 // Line breakpoints by project path, saved in the project's UI state. In an open file they are
 // Monaco model decorations, so they move with edits; their lines are read back after each edit.
 import { signal } from '@preact/signals';
-import { monaco } from '../../monaco/setup';
+import { monacoApi } from '../../monaco/load';
+import type { monaco } from '../../monaco/setup';
 import { dock } from '../workbench/panels';
 import { loadUiState, registerStateSection, scheduleSave } from '../workbench/uiState';
 
@@ -26,14 +27,15 @@ export const breakpointListeners = new Set<(path: string) => void>();
 let loaded = false;
 const tracked = new Map<monaco.editor.ITextModel, { path: string; ids: string[]; lineCount: number }>();
 
-const DECORATION: monaco.editor.IModelDecorationOptions = {
-  glyphMarginClassName: 'bp-glyph',
-  glyphMarginHoverMessage: { value: 'Breakpoint' },
-  stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
-};
-
+/** Called for a model's lines only: Monaco has loaded by then. */
 function decorations(lines: number[]): monaco.editor.IModelDeltaDecoration[] {
-  return lines.map((line) => ({ range: new monaco.Range(line, 1, line, 1), options: DECORATION }));
+  const monaco = monacoApi();
+  const options: monaco.editor.IModelDecorationOptions = {
+    glyphMarginClassName: 'bp-glyph',
+    glyphMarginHoverMessage: { value: 'Breakpoint' },
+    stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
+  };
+  return lines.map((line) => ({ range: new monaco.Range(line, 1, line, 1), options }));
 }
 
 function setLines(path: string, lines: number[]): void {

@@ -2,32 +2,37 @@
 // the pointer, as in VS Code), and the line where the program is stopped.
 import { effect } from '@preact/signals';
 import type { Doc } from '../editor/documents';
-import { monaco } from '../../monaco/setup';
+import { monacoApi } from '../../monaco/load';
+import type { monaco } from '../../monaco/setup';
 import { toggleBreakpoint, trackModel } from './breakpoints';
 import { currentLocation } from './debugger';
 
-const GLYPH = monaco.editor.MouseTargetType.GUTTER_GLYPH_MARGIN;
-
 const HINT: monaco.editor.IModelDecorationOptions = { glyphMarginClassName: 'bp-glyph-hint' };
-const CURRENT: monaco.editor.IModelDecorationOptions = {
-  isWholeLine: true,
-  className: 'debug-current-line',
-  glyphMarginClassName: 'debug-current-glyph',
-  stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
-};
+
+const lineStart = (line: number): monaco.IRange => ({ startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: 1 });
+
+// Everything below runs for an editor, so after Monaco has loaded.
+const isGlyphMargin = (type: monaco.editor.MouseTargetType) => type === monacoApi().editor.MouseTargetType.GUTTER_GLYPH_MARGIN;
 
 function hoverHint(editor: monaco.editor.IStandaloneCodeEditor): monaco.IDisposable[] {
   const hint = editor.createDecorationsCollection();
   return [
     editor.onMouseMove((ev) => {
-      const line = ev.target.type === GLYPH ? ev.target.position?.lineNumber : undefined;
-      hint.set(line ? [{ range: new monaco.Range(line, 1, line, 1), options: HINT }] : []);
+      const line = isGlyphMargin(ev.target.type) ? ev.target.position?.lineNumber : undefined;
+      hint.set(line ? [{ range: lineStart(line), options: HINT }] : []);
     }),
     editor.onMouseLeave(() => hint.clear()),
   ];
 }
 
 function currentLine(editor: monaco.editor.IStandaloneCodeEditor, doc: Doc): monaco.IDisposable {
+  const monaco = monacoApi();
+  const options: monaco.editor.IModelDecorationOptions = {
+    isWholeLine: true,
+    className: 'debug-current-line',
+    glyphMarginClassName: 'debug-current-glyph',
+    stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
+  };
   const current = editor.createDecorationsCollection();
   const stop = effect(() => {
     const location = currentLocation.value;
@@ -35,7 +40,7 @@ function currentLine(editor: monaco.editor.IStandaloneCodeEditor, doc: Doc): mon
       current.clear();
       return;
     }
-    current.set([{ range: new monaco.Range(location.line, 1, location.line, 1), options: CURRENT }]);
+    current.set([{ range: lineStart(location.line), options }]);
     editor.revealLineInCenterIfOutsideViewport(location.line);
   });
   return { dispose: stop };
@@ -48,7 +53,7 @@ export function debugGutter(editor: monaco.editor.IStandaloneCodeEditor, doc: Do
   trackModel(doc.path, model);
   const parts = [
     editor.onMouseDown((ev) => {
-      if (ev.target.type !== GLYPH || !ev.target.position) return;
+      if (!isGlyphMargin(ev.target.type) || !ev.target.position) return;
       ev.event.preventDefault();
       toggleBreakpoint(doc.path, ev.target.position.lineNumber);
     }),

@@ -1,7 +1,8 @@
 // Shown when a save hits a stale etag: their text (on disk) against mine, side by side.
 import { useEffect, useRef } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { disposeDiffModels, languageFor, monaco } from '../../monaco/setup';
+import { monacoApi } from '../../monaco/load';
+import { disposeDiffModels, languageFor } from '../../monaco/options';
 import { Modal } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { conflict, resolveConflict, type Conflict } from './documents';
@@ -9,6 +10,8 @@ import { conflict, resolveConflict, type Conflict } from './documents';
 function DiffView({ value }: { value: Conflict }) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    // A conflict comes from saving a document's model, so Monaco has loaded.
+    const monaco = monacoApi();
     const language = languageFor(value.doc.path);
     const original = monaco.editor.createModel(value.theirs, language);
     const modified = monaco.editor.createModel(value.mine, language);

@@ -4,7 +4,9 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
 import { featuresLoaded, loadEditorFeatures } from '../../monaco/editorFeatures';
-import { EDITOR_OPTIONS, monaco } from '../../monaco/setup';
+import { monacoApi } from '../../monaco/load';
+import { EDITOR_OPTIONS } from '../../monaco/options';
+import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
 import { isModelFile } from '../modeltools/menu';
 import { ImagePreview } from '../preview/ImagePreview';
@@ -42,6 +44,8 @@ function MonacoHost({ doc }: { doc: Doc }) {
   const withFeatures = featuresLoaded.value;
   // Layout effects: the editor exists before the next paint, not one frame after it.
   useLayoutEffect(() => {
+    // A document with a model exists only once Monaco has loaded (documents.ts).
+    const monaco = monacoApi();
     const editor = monaco.editor.create(host.current!, { ...EDITOR_OPTIONS, model: doc.model });
     // An action, not addCommand: commands of several editors on one page would collide.
     editor.addAction({

@@ -4,7 +4,9 @@ import { signal, type Signal } from '@preact/signals';
 import { ApiError, errorMessage } from '../../api/client';
 import { readFile, writeFile } from '../../api/files';
 import type { ConflictBody } from '../../api/types';
-import { languageFor, monaco } from '../../monaco/setup';
+import { loadMonaco } from '../../monaco/load';
+import { languageFor } from '../../monaco/options';
+import type { monaco } from '../../monaco/setup';
 import { takePrefetchedContent } from '../workbench/prefetch';
 import { pid } from '../workbench/session';
 
@@ -56,7 +58,8 @@ function trackDirty(doc: Doc): void {
 
 async function load(path: string): Promise<Doc> {
   const file = await (takePrefetchedContent(path) ?? readFile(pid(), path));
-  const model = file.binary ? null : monaco.editor.createModel(file.content ?? '', languageFor(path));
+  // Monaco is already on its way (the entry asked for it); a binary file does not wait for it.
+  const model = file.binary ? null : (await loadMonaco()).monaco.editor.createModel(file.content ?? '', languageFor(path));
   const doc: Doc = {
     path,
     model,

@@ -3,7 +3,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getBlame, type Blame, type CommitInfo } from '../../api/git';
-import { EDITOR_OPTIONS, languageFor, monaco } from '../../monaco/setup';
+import { AfterMonaco } from '../../monaco/AfterMonaco';
+import { monacoApi } from '../../monaco/load';
+import { EDITOR_OPTIONS, languageFor } from '../../monaco/options';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 
@@ -27,6 +29,7 @@ function BlameEditor({ blame, onLine }: { blame: Blame; onLine: (commit: CommitI
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const { owners, gutter } = annotate(blame);
+    const monaco = monacoApi();
     const model = monaco.editor.createModel(blame.text, languageFor(blame.path));
     const view = monaco.editor.create(host.current!, {
       ...EDITOR_OPTIONS,
@@ -70,7 +73,7 @@ export function BlamePanel({ params }: PanelProps) {
           <span class="mono">{picked.sha.slice(0, 10)}</span> · {picked.author} &lt;{picked.author_email}&gt; · {picked.summary}
         </div>
       )}
-      <BlameEditor blame={blame} onLine={setPicked} />
+      <AfterMonaco><BlameEditor blame={blame} onLine={setPicked} /></AfterMonaco>
     </div>
   );
 }

@@ -3,7 +3,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCommitDiff, getDiff, type GitDiff } from '../../api/git';
-import { disposeDiffModels, languageFor, monaco } from '../../monaco/setup';
+import { AfterMonaco } from '../../monaco/AfterMonaco';
+import { monacoApi } from '../../monaco/load';
+import { disposeDiffModels, languageFor } from '../../monaco/options';
+import type { monaco } from '../../monaco/setup';
 import { openEditor } from '../editor/openEditor';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
@@ -30,6 +33,7 @@ function TextDiff({ diff }: { diff: GitDiff }) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<{ view: monaco.editor.IStandaloneDiffEditor; original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null>(null);
   useEffect(() => {
+    const monaco = monacoApi();
     const language = languageFor(diff.path);
     const original = monaco.editor.createModel('', language);
     const modified = monaco.editor.createModel('', language);
@@ -115,7 +119,7 @@ export function DiffPanel({ params }: PanelProps) {
       {error && <div class="panel-message" data-testid="git-diff-error">{error}</div>}
       {!error && !diff && <div class="panel-message">Loading…</div>}
       {!error && same && <div class="scm-diff-note" data-testid="git-diff-same">No changes.</div>}
-      {!error && diff && (diff.binary ? <BinaryDiff diff={diff} revs={sideRevs(target)} /> : <TextDiff diff={diff} />)}
+      {!error && diff && (diff.binary ? <BinaryDiff diff={diff} revs={sideRevs(target)} /> : <AfterMonaco><TextDiff diff={diff} /></AfterMonaco>)}
     </div>
   );
 }

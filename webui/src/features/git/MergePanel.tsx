@@ -4,7 +4,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getConflict, resolveConflict, type ConflictFile } from '../../api/git';
-import { EDITOR_OPTIONS, languageFor, monaco } from '../../monaco/setup';
+import { AfterMonaco } from '../../monaco/AfterMonaco';
+import { monacoApi } from '../../monaco/load';
+import { EDITOR_OPTIONS, languageFor } from '../../monaco/options';
+import type { monaco } from '../../monaco/setup';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 import { buildResult, MARKER, type Choice } from './merge';
@@ -13,6 +16,7 @@ import { busy, refresh, setStatus } from './store';
 function ReadOnlySide({ title, path, text, testid }: { title: string; path: string; text: string; testid: string }) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    const monaco = monacoApi();
     const model = monaco.editor.createModel(text, languageFor(path));
     const view = monaco.editor.create(host.current!, { ...EDITOR_OPTIONS, model, readOnly: true, lineNumbers: 'off' });
     return () => {
@@ -33,6 +37,7 @@ function ResultEditor({ path, text, onEdit }: { path: string; text: string; onEd
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   useEffect(() => {
+    const monaco = monacoApi();
     const model = monaco.editor.createModel(text, languageFor(path));
     const editor = monaco.editor.create(host.current!, { ...EDITOR_OPTIONS, model });
     const sub = model.onDidChangeContent(() => onEdit(model.getValue()));
@@ -115,22 +120,24 @@ export function MergePanel({ params }: PanelProps) {
   if (file.binary) return <BinaryChoice file={file} onTake={(take) => void finish({ take })} />;
   const unresolved = result.includes(MARKER);
   return (
-    <div class="scm-merge" data-testid="git-merge" data-path={path}>
-      <div class="scm-diff-header">
-        <span class="mono scm-diff-path">{path}</span>
-        <span class="muted">{unresolved ? 'conflict markers left in the result' : 'no conflict markers left'}</span>
-        <span class="status-spacer" />
-        <button class="btn btn-small btn-primary" data-testid="git-merge-resolve" disabled={unresolved || busy.value !== null}
-          onClick={() => void finish({ content: result })}>Mark resolved</button>
+    <AfterMonaco>
+      <div class="scm-merge" data-testid="git-merge" data-path={path}>
+        <div class="scm-diff-header">
+          <span class="mono scm-diff-path">{path}</span>
+          <span class="muted">{unresolved ? 'conflict markers left in the result' : 'no conflict markers left'}</span>
+          <span class="status-spacer" />
+          <button class="btn btn-small btn-primary" data-testid="git-merge-resolve" disabled={unresolved || busy.value !== null}
+            onClick={() => void finish({ content: result })}>Mark resolved</button>
+        </div>
+        <div class="scm-merge-sides">
+          <ReadOnlySide title="Theirs (incoming)" path={path} text={file.theirs ?? ''} testid="git-merge-theirs" />
+          <ReadOnlySide title="Base" path={path} text={file.base ?? ''} testid="git-merge-base" />
+          <ReadOnlySide title="Ours (current)" path={path} text={file.ours ?? ''} testid="git-merge-ours" />
+        </div>
+        <ConflictList file={file} choices={choices} onChoose={choose} />
+        <div class="scm-merge-title">Result</div>
+        <ResultEditor path={path} text={result} onEdit={setResult} />
       </div>
-      <div class="scm-merge-sides">
-        <ReadOnlySide title="Theirs (incoming)" path={path} text={file.theirs ?? ''} testid="git-merge-theirs" />
-        <ReadOnlySide title="Base" path={path} text={file.base ?? ''} testid="git-merge-base" />
-        <ReadOnlySide title="Ours (current)" path={path} text={file.ours ?? ''} testid="git-merge-ours" />
-      </div>
-      <ConflictList file={file} choices={choices} onChoose={choose} />
-      <div class="scm-merge-title">Result</div>
-      <ResultEditor path={path} text={result} onEdit={setResult} />
-    </div>
+    </AfterMonaco>
   );
 }

@@ -1,5 +1,7 @@
 // Between the language server's shapes (0-based lines) and Monaco's (1-based).
-import { monaco } from '../../monaco/setup';
+// Called with what the language server answers for an open editor, so once Monaco has loaded.
+import { monacoApi } from '../../monaco/load';
+import type { monaco } from '../../monaco/setup';
 
 export interface LspPosition { line: number; character: number }
 export interface LspRange { start: LspPosition; end: LspPosition }
@@ -23,13 +25,11 @@ export const toRange = (r: LspRange): monaco.IRange => ({
   endLineNumber: r.end.line + 1, endColumn: r.end.character + 1,
 });
 
-const SEVERITY: Record<number, monaco.MarkerSeverity> = {
-  1: monaco.MarkerSeverity.Error, 2: monaco.MarkerSeverity.Warning,
-  3: monaco.MarkerSeverity.Info, 4: monaco.MarkerSeverity.Hint,
-};
+// LSP DiagnosticSeverity (1-based) → Monaco's enum, by name.
+const SEVERITIES = ['Error', 'Warning', 'Info', 'Hint'] as const;
 
 export const toMarker = (d: LspDiagnostic): monaco.editor.IMarkerData => ({
-  ...toRange(d.range), message: d.message, severity: SEVERITY[d.severity ?? 1] ?? monaco.MarkerSeverity.Error,
+  ...toRange(d.range), message: d.message, severity: monacoApi().MarkerSeverity[SEVERITIES[(d.severity ?? 1) - 1] ?? 'Error'],
   source: d.source,
 });
 
@@ -43,7 +43,7 @@ export function toCompletion(item: LspCompletionItem, fallback: monaco.IRange): 
   const docs = typeof item.documentation === 'string' ? item.documentation : item.documentation?.value;
   return {
     label: item.label,
-    kind: monaco.languages.CompletionItemKind[kindName],
+    kind: monacoApi().languages.CompletionItemKind[kindName],
     detail: item.detail,
     documentation: docs ? { value: docs } : undefined,
     insertText: item.textEdit?.newText ?? item.insertText ?? item.label,

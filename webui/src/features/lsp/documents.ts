@@ -1,6 +1,6 @@
 // Which documents the language server knows: a Python file is opened there with its first
 // editor, kept in sync on every change (full text) and closed when its model goes away.
-import { monaco } from '../../monaco/setup';
+import type { monaco } from '../../monaco/setup';
 import { openDocs, type Doc } from '../editor/documents';
 import type { LspClient } from './client';
 

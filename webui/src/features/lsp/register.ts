@@ -1,7 +1,8 @@
 // Python language features in the editor from the project's language server (server/lsp/):
 // completion, hover, go to definition and diagnostics. The connection opens with the first
 // Python editor.
-import { monaco } from '../../monaco/setup';
+import { monacoApi, whenMonaco, type MonacoApi } from '../../monaco/load';
+import type { monaco } from '../../monaco/setup';
 import { openDoc } from '../editor/documents';
 import { registerEditorExtension } from '../editor/extensions';
 import { revealMatch } from '../search/reveal';
@@ -25,6 +26,7 @@ function connected(): LspClient {
 
 function showDiagnostics(lsp: LspClient, params: { uri: string; diagnostics: LspDiagnostic[] }): void {
   const path = pathOf(lsp, params.uri);
+  const monaco = monacoApi();
   const model = monaco.editor.getModels().find((m) => path !== null && docForModel(m)?.path === path);
   if (model) monaco.editor.setModelMarkers(model, OWNER, params.diagnostics.map(toMarker));
 }
@@ -41,7 +43,7 @@ async function where(model: monaco.editor.ITextModel, position: monaco.Position)
   return { lsp: client, params: { textDocument: { uri: uriOf(client, doc.path) }, position: toPosition(position) } };
 }
 
-function registerProviders(): void {
+function registerProviders(monaco: MonacoApi): void {
   monaco.languages.registerCompletionItemProvider('python', {
     triggerCharacters: ['.'],
     async provideCompletionItems(model, position) {
@@ -95,7 +97,8 @@ function registerProviders(): void {
 }
 
 export function registerLanguageFeatures(): void {
-  registerProviders();
+  // Monaco's registries take providers at any time: these need not hold up the first paint.
+  whenMonaco(registerProviders);
   registerEditorExtension((_editor, doc) => {
     if (isPython(doc)) track(connected(), doc);
     return { dispose: () => undefined };

@@ -1,11 +1,13 @@
 // Go to line[:column] in the current editor (the last one used, also when the focus is elsewhere).
-import { monaco } from '../../monaco/setup';
+import { monacoApi, monacoReady } from '../../monaco/load';
+import type { monaco } from '../../monaco/setup';
 import { getDoc } from '../editor/documents';
 import { activePath } from '../workbench/active';
 import { notify } from '../../ui/toast';
 
 export function currentEditor(): monaco.editor.ICodeEditor | undefined {
-  const editors = monaco.editor.getEditors();
+  if (!monacoReady.value) return undefined; // no editor yet
+  const editors = monacoApi().editor.getEditors();
   const focused = editors.find((e) => e.hasTextFocus());
   if (focused) return focused;
   const doc = activePath.value ? getDoc(activePath.value) : undefined;

@@ -1,6 +1,6 @@
 // Previews: Markdown rendered beside its editor (the editor's "Open Preview" button or
 // Ctrl+Shift+V); images and models show themselves when opened (see editor/EditorPanel.tsx).
-import { monaco } from '../../monaco/setup';
+import { monacoApi } from '../../monaco/load';
 import { registerEditorExtension } from '../editor/extensions';
 import { lazyPanel } from '../workbench/lazyPanel';
 import { registerPanel } from '../workbench/panels';
@@ -11,6 +11,7 @@ export function registerPreviewFeature(): void {
   registerPanel(MARKDOWN_PREVIEW, lazyPanel(() => import('./MarkdownPreview').then((m) => m.markdownPreview)), { area: 'main' });
   registerEditorExtension((editor, doc) => {
     if (!isMarkdown(doc.path)) return { dispose: () => undefined };
+    const monaco = monacoApi();
     return editor.addAction({
       id: 'mnnwb.markdownPreview',
       label: 'Markdown: Open Preview to the Side',

@@ -1,5 +1,5 @@
 // Open a file and put the cursor on a match (the editor appears a moment after its tab).
-import { monaco } from '../../monaco/setup';
+import { loadMonaco } from '../../monaco/load';
 import { openDoc } from '../editor/documents';
 import { openEditor } from '../editor/openEditor';
 
@@ -8,6 +8,7 @@ const WAIT_FRAMES = 120;
 export async function revealMatch(path: string, line: number, column: number, length: number): Promise<void> {
   openEditor(path);
   const doc = await openDoc(path);
+  const { monaco } = await loadMonaco();
   for (let frame = 0; frame < WAIT_FRAMES; frame += 1) {
     const editor = monaco.editor.getEditors().find((e) => doc.model && e.getModel() === doc.model);
     if (editor) {

@@ -1,4 +1,5 @@
-// The project page's own chunk: Monaco, dockview and the workbench features.
+// The project page's own chunk: dockview and the workbench features. Monaco is not in it: it
+// loads beside it (monaco/load.ts) and the editors appear when it has.
 import { render } from 'preact';
 import 'dockview/dist/styles/dockview.css';
 import type { PageConfig } from '../../api/types';

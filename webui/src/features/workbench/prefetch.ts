@@ -1,8 +1,9 @@
 // Runs from the entry chunk, before the heavy workbench code (Monaco, dockview) has downloaded:
-// fetches the saved layout and the files its visible editors show, so those requests overlap
-// with the download and start-up of the bundle instead of following it.
+// starts Monaco's import and fetches the saved layout and the files its visible editors show, so
+// those overlap with the download and start-up of the workbench's code instead of following it.
 import { getUiState, readFile } from '../../api/files';
 import type { FileContent } from '../../api/types';
+import { loadMonaco } from '../../monaco/load';
 
 export interface SavedState {
   layout?: unknown;
@@ -31,6 +32,9 @@ export function visibleEditorPaths(layout: unknown): string[] {
 }
 
 export function prefetchWorkbench(pid: string): void {
+  // Not part of the workbench's own chunk: its dock and first frame are drawn while Monaco's
+  // large core is still being parsed, and the editors are created when it has run.
+  void loadMonaco();
   savedState = getUiState(pid).then((res) => res.state as SavedState, () => ({}));
   void savedState.then((state) => {
     for (const path of visibleEditorPaths(state.layout)) {
