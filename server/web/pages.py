@@ -25,7 +25,7 @@ _templates = Environment(
 # the longest to arrive and parse, so it goes first.
 PAGE_CHUNKS = {
     "home": ["src/features/home/mountHome.tsx"],
-    "project": ["src/monaco/setup.ts", "src/features/workbench/mountWorkbench.tsx"],
+    "project": ["src/features/workbench/mountWorkbench.tsx", "src/monaco/setup.ts"],
 }
 
 
@@ -42,9 +42,10 @@ def _bundle(dist: Path, page: str) -> Bundle:
     chunk = manifest.get(ENTRY)
     if not chunk:
         return Bundle(None, [], [])
-    files: list[str] = []
+    # The entry and its imports first: it asks for the page's data while the rest arrives.
+    files: list[str] = [chunk["file"]]
     css = list(chunk.get("css", []))
-    pending = list(reversed(PAGE_CHUNKS.get(page, [])))
+    pending = list(reversed([*chunk.get("imports", []), *PAGE_CHUNKS.get(page, [])]))
     while pending:
         key = pending.pop()
         part = manifest.get(key)
