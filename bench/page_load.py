@@ -1,11 +1,12 @@
-"""Cold load of a project page to an editable editor, in headless chromium: median of 10.
+"""Cold load of a project page until the open file takes keys, in headless chromium: median of 10.
 
 Starts its own server (``mnnwb serve`` on a free port with a temporary data dir), creates a
 project with one open file in its saved layout, then loads ``/p/{id}`` ten times, each in a
-fresh browser context (empty cache), and times navigation start → the editor has the focus.
-Each run is also split in phases: the page's scripts all arrived (resource timing), the
-workbench's code had run and drawn its first element (``#app`` has a child), the editor took
-the focus.
+fresh browser context (empty cache), and times navigation start → the open file takes keys:
+the focus is in its text, shown as plain text while Monaco loads and then in Monaco. Each run is
+also split in phases: the page's scripts all arrived (resource timing), the workbench's code had
+run and drawn its first element (``#app`` has a child), the file took keys, the Monaco editor
+took the focus.
 
 Run: ``.venv/bin/python bench/page_load.py`` (needs the built web UI and /usr/bin/chromium).
 """
@@ -34,13 +35,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# Resolves with performance.now() once the editor's text input has the focus: the page is usable.
-# (Monaco takes keys through a textarea or, where the browser has it, an EditContext element.)
-EDITOR_READY = """() => {
+# Polled until the Monaco editor has the focus; notes when the file first took keys, in the text
+# shown while Monaco loads (webui/src/features/editor/EarlyEditor.tsx) or in Monaco itself.
+READY = """() => {
   const editor = document.querySelector('[data-testid=editor] .monaco-editor');
   const focused = document.activeElement;
-  return editor && focused && editor.contains(focused) && editor.classList.contains('focused')
-    ? performance.now() : null;
+  const monaco = editor && focused && editor.contains(focused) && editor.classList.contains('focused');
+  if (!window.__fileTakesKeys && (monaco || focused?.matches('[data-testid=editor-early]'))) {
+    window.__fileTakesKeys = performance.now();
+  }
+  return monaco ? [window.__fileTakesKeys, performance.now()] : null;
 }"""
 # Records when #app first gets a child: the workbench's modules (Monaco, dockview) have run.
 FIRST_RENDER_PROBE = """window.__firstRender = null;
@@ -69,7 +73,7 @@ def prepare_project(browser: Browser, base: str, token: str) -> tuple[str, list]
     page.goto(f"{base}/?token={token}")
     page.goto(f"{base}/p/{project['id']}")
     page.locator("[data-testid=tree-item][data-path='README.md']").click()
-    page.wait_for_function(EDITOR_READY)
+    page.wait_for_function(READY)
     deadline = time.monotonic() + 10
     while "README.md" not in httpx.get(f"{base}/api/projects/{project['id']}/ui-state", headers=auth).text:
         if time.monotonic() > deadline:
@@ -80,17 +84,18 @@ def prepare_project(browser: Browser, base: str, token: str) -> tuple[str, list]
     return f"{base}/p/{project['id']}", cookies
 
 
-def cold_load(browser: Browser, url: str, cookies: list) -> tuple[float, float, float]:
-    """Seconds from navigation start to: scripts in, first render, editor focused."""
+def cold_load(browser: Browser, url: str, cookies: list) -> tuple[float, float, float, float]:
+    """Seconds from navigation start to: scripts in, first render, the file takes keys, the
+    Monaco editor has the focus."""
     context = browser.new_context()
     context.add_cookies(cookies)
     page = context.new_page()
     page.add_init_script(FIRST_RENDER_PROBE)
     page.goto(url, wait_until="commit")
-    ready_ms = page.wait_for_function(EDITOR_READY, timeout=30_000).json_value()
+    keys_ms, ready_ms = page.wait_for_function(READY, timeout=30_000).json_value()
     scripts_ms, render_ms = page.evaluate(PHASES)
     context.close()
-    return float(scripts_ms) / 1000, float(render_ms) / 1000, float(ready_ms) / 1000
+    return float(scripts_ms) / 1000, float(render_ms) / 1000, float(keys_ms) / 1000, float(ready_ms) / 1000
 
 
 def main() -> int:
@@ -104,13 +109,13 @@ def main() -> int:
                 browser.close()
         finally:
             stop_server(server)
-    times = [ready for _, _, ready in runs]
-    median = statistics.median(times)
-    print("page load /p/{id} → editable editor, cold, headless chromium")
-    print("  runs (s): " + ", ".join(f"{t:.3f}" for t in times))
-    scripts = statistics.median(run[0] for run in runs)
-    render = statistics.median(run[1] for run in runs)
-    print(f"  medians:  scripts in {scripts:.3f} s, first render {render:.3f} s")
+    keys = [run[2] for run in runs]
+    median = statistics.median(keys)
+    print("page load /p/{id} → the open file takes keys, cold, headless chromium")
+    print("  runs (s): " + ", ".join(f"{t:.3f}" for t in keys))
+    scripts, render, monaco = (statistics.median(run[i] for run in runs) for i in (0, 1, 3))
+    print(f"  medians:  scripts in {scripts:.3f} s, first render {render:.3f} s, "
+          f"Monaco editor focused {monaco:.3f} s")
     print(f"  median:   {median:.3f} s (target ≤ {TARGET_S:.1f} s) {'OK' if median <= TARGET_S else 'OVER'}")
     return 0 if median <= TARGET_S else 1
 

@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -145,13 +146,9 @@ def test_shortcuts_pressed_before_the_layout_is_restored_run_once_it_is(
     expect(page.get_by_test_id("search-panel")).to_be_visible()
 
 
-def test_the_workbench_is_drawn_and_usable_while_monaco_is_still_loading(
-    context: BrowserContext, live_server
-) -> None:
-    """Monaco loads beside the workbench, not before it (webui/src/monaco/load.ts): with its
-    chunk held back, the tree, the saved layout and the title bar already work; once it arrives
-    the open file's editor appears and takes keys."""
-    project = create_project(live_server, "monaco-late")
+def open_with_monaco_held(context: BrowserContext, live_server, name: str) -> tuple[Page, dict, list[Route]]:
+    """A project page whose saved layout shows README.md, loaded with Monaco's chunk held back."""
+    project = create_project(live_server, name)
     open_file(open_project(context, live_server, project), "README.md")
     wait_for_saved_layout(live_server, project, "README.md")
     held: list[Route] = []
@@ -160,14 +157,28 @@ def test_the_workbench_is_drawn_and_usable_while_monaco_is_still_loading(
     page = context.new_page()
     page.goto(f"{live_server.url}/p/{project['id']}")
     expect(page.get_by_test_id("status-connection")).to_have_attribute("data-state", "connected")
+    return page, project, held
+
+
+def release(held: list[Route]) -> None:
+    assert held, "Monaco's chunk was not requested"
+    for route in held:
+        route.continue_()
+
+
+def test_the_workbench_is_drawn_and_usable_while_monaco_is_still_loading(
+    context: BrowserContext, live_server
+) -> None:
+    """Monaco loads beside the workbench, not before it (webui/src/monaco/load.ts): with its
+    chunk held back, the tree, the saved layout and the title bar already work; once it arrives
+    the open file's editor appears and takes keys."""
+    page, _, held = open_with_monaco_held(context, live_server, "monaco-late")
     expect(tab(page, "README.md")).to_be_visible()
     expect(page.locator("[data-testid=tree-item][data-path='main.py']")).to_be_visible()
     page.get_by_test_id("action-git").click()
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
     expect(page.get_by_test_id("editor")).to_have_count(0)
-    assert held, "Monaco's chunk was not requested"
-    for route in held:
-        route.continue_()
+    release(held)
 
     editor = page.locator("[data-testid=editor][data-path='README.md']")
     expect(editor).to_have_attribute("data-features", "true")
@@ -176,3 +187,33 @@ def test_the_workbench_is_drawn_and_usable_while_monaco_is_still_loading(
     page.keyboard.type("typed after Monaco arrived")
     expect(tab(page, "README.md")).to_have_attribute("data-state", "dirty")
     expect(editor_lines(page, "README.md")).to_contain_text("typed after Monaco arrived")
+
+
+def test_what_is_typed_before_monaco_arrives_is_kept_and_saved(context: BrowserContext, live_server) -> None:
+    """While Monaco loads, the open file shows as plain text that takes keys (EarlyEditor.tsx);
+    the edit (as one undoable step), the cursor and a Ctrl+S pressed then carry over to the
+    editor that replaces it."""
+    page, project, held = open_with_monaco_held(context, live_server, "early-keys")
+    readme = Path(project["path"]) / "README.md"
+    early = page.locator("[data-testid=editor-early][data-path='README.md']")
+    expect(early).to_be_focused()
+    assert early.input_value() == readme.read_text()
+    page.keyboard.press("ControlOrMeta+End")
+    page.keyboard.type("typed early")
+    page.keyboard.press("ControlOrMeta+s")
+    expect(tab(page, "README.md")).to_have_attribute("data-state", "dirty")
+    assert "typed early" not in readme.read_text()  # saved once the editor has taken over
+    release(held)
+
+    expect(page.locator("[data-testid=editor][data-path='README.md']")).to_be_visible()
+    expect(early).to_have_count(0)
+    wait_until(lambda: readme.read_text().endswith("typed early"), what="the early Ctrl+S saved")
+    page.keyboard.press("ControlOrMeta+z")  # the early typing is one edit in the editor's history
+    expect(editor_lines(page, "README.md")).not_to_contain_text("typed early")
+    page.keyboard.press("ControlOrMeta+Shift+z")
+    expect(editor_lines(page, "README.md")).to_contain_text("typed early")
+    page.keyboard.type(", then more")  # the editor has the focus and the cursor where it was
+    expect(editor_lines(page, "README.md")).to_contain_text("typed early, then more")
+    page.keyboard.press("ControlOrMeta+s")
+    wait_until(lambda: readme.read_text().endswith("typed early, then more"), what="the second save")
+    expect(tab(page, "README.md")).to_have_attribute("data-state", "clean")

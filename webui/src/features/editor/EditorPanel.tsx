@@ -4,7 +4,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
 import { featuresLoaded, loadEditorFeatures } from '../../monaco/editorFeatures';
-import { monacoApi } from '../../monaco/load';
+import { monacoApi, monacoReady } from '../../monaco/load';
 import { EDITOR_OPTIONS } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
@@ -15,7 +15,8 @@ import { lazyPanel } from '../workbench/lazyPanel';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
 import { answerDiskChange } from './diskSync';
-import { openDoc, saveDoc, type Doc } from './documents';
+import { openDoc, readForDoc, saveDoc, type Doc } from './documents';
+import { EarlyEditor, takeEarlyEdits } from './EarlyEditor';
 import { applyEditorExtensions } from './extensions';
 
 export const editorPanelId = (path: string) => `editor:${path}`;
@@ -56,6 +57,14 @@ function MonacoHost({ doc }: { doc: Doc }) {
     });
     const extensions = applyEditorExtensions(editor, doc);
     if (view.current.state) editor.restoreViewState(view.current.state);
+    const early = takeEarlyEdits(doc.path, doc.model!);
+    if (early) {
+      const { start, end } = early.selection;
+      editor.setSelection({ selectionStartLineNumber: start.lineNumber, selectionStartColumn: start.column, positionLineNumber: end.lineNumber, positionColumn: end.column });
+      editor.setScrollTop(early.scrollTop);
+      view.current.focused = early.focused;
+      if (early.save) saveWithNotice(doc);
+    }
     if (view.current.focused) editor.focus();
     loadEditorFeatures();
     return () => {
@@ -74,10 +83,16 @@ export function EditorPanel(props: PanelProps) {
   const path = String(props.params.path);
   const [doc, setDoc] = useState<Doc | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The file's text, shown for editing while Monaco loads (EarlyEditor.tsx).
+  const [earlyText, setEarlyText] = useState<string | null>(null);
   useLayoutEffect(() => {
     openDoc(path).then(setDoc, (err) => setError(errorMessage(err)));
+    readForDoc(path).then((file) => {
+      if (!file.binary && !monacoReady.value) setEarlyText(file.content ?? '');
+    }, () => undefined); // openDoc reports it
   }, [path]);
   if (error) return <div class="panel-message" data-testid="editor-error">Cannot open {path}: {error}</div>;
+  if (!doc && earlyText !== null) return <EarlyEditor path={path} text={earlyText} />;
   if (!doc) return <div class="panel-message">Loading {path}…</div>;
   if (doc.binary && isImage(path)) return <ImagePreview path={path} size={doc.size} />;
   if (doc.binary && isModelFile(path)) return modelView({ ...props, params: { path, size: doc.size } });

@@ -2,9 +2,13 @@
 import { confirmDialog } from '../../ui/dialogs';
 import type { PanelProps } from '../workbench/panels';
 import { docsVersion, getDoc } from './documents';
+import { editedEarly } from './EarlyEditor';
+
+/** A file typed into before Monaco loaded is dirty too (EarlyEditor.tsx). */
+const docState = (path: string) => getDoc(path)?.state.value ?? (editedEarly(path) ? 'dirty' : 'clean');
 
 async function close(props: PanelProps, path: string): Promise<void> {
-  const state = getDoc(path)?.state.value;
+  const state = docState(path);
   if (state === 'dirty' || state === 'error') {
     const answer = await confirmDialog(`Close ${path}?`, 'Your unsaved changes will be lost.', { confirm: 'Discard', danger: true });
     if (!answer.ok) return;
@@ -15,7 +19,7 @@ async function close(props: PanelProps, path: string): Promise<void> {
 export function EditorTab(props: PanelProps) {
   const path = String(props.params.path);
   void docsVersion.value;
-  const state = getDoc(path)?.state.value ?? 'clean';
+  const state = docState(path);
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dirty = state !== 'clean';
   return (

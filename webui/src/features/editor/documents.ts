@@ -3,7 +3,7 @@
 import { signal, type Signal } from '@preact/signals';
 import { ApiError, errorMessage } from '../../api/client';
 import { readFile, writeFile } from '../../api/files';
-import type { ConflictBody } from '../../api/types';
+import type { ConflictBody, FileContent } from '../../api/types';
 import { loadMonaco } from '../../monaco/load';
 import { languageFor } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
@@ -56,8 +56,21 @@ function trackDirty(doc: Doc): void {
   });
 }
 
+const reads = new Map<string, Promise<FileContent>>();
+
+/** The file as read for its document: the editor panel shows it before Monaco has loaded. */
+export function readForDoc(path: string): Promise<FileContent> {
+  let read = reads.get(path);
+  if (!read) {
+    read = takePrefetchedContent(path) ?? readFile(pid(), path);
+    read.catch(() => reads.delete(path));
+    reads.set(path, read);
+  }
+  return read;
+}
+
 async function load(path: string): Promise<Doc> {
-  const file = await (takePrefetchedContent(path) ?? readFile(pid(), path));
+  const file = await readForDoc(path);
   // Monaco is already on its way (the entry asked for it); a binary file does not wait for it.
   const model = file.binary ? null : (await loadMonaco()).monaco.editor.createModel(file.content ?? '', languageFor(path));
   const doc: Doc = {
@@ -73,6 +86,7 @@ async function load(path: string): Promise<Doc> {
   };
   trackDirty(doc);
   loaded.set(path, doc);
+  reads.delete(path); // read again when the file is opened again after closing
   return doc;
 }
 

@@ -6,9 +6,11 @@ import type { FilesChanged } from '../../api/types';
 import { ContextMenuHost } from '../../ui/contextMenu';
 import { DialogHost } from '../../ui/dialogs';
 import { ToastHost } from '../../ui/toast';
+import { letMonacoRun } from '../../monaco/load';
 import { ConflictDialog } from '../editor/ConflictDialog';
 import { onFilesChanged, recheckAll } from '../editor/diskSync';
-import { closeDoc, getDoc } from '../editor/documents';
+import { closeDoc, getDoc, readForDoc } from '../editor/documents';
+import { forgetEarlyEdits } from '../editor/EarlyEditor';
 import { saveWithNotice } from '../editor/EditorPanel';
 import { FILES_PANEL } from '../editor/openEditor';
 import { loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../files/treeStore';
@@ -16,6 +18,7 @@ import { StatusBar } from '../status/StatusBar';
 import { activePath } from './active';
 import { createDock, restoreLayout } from './dock';
 import { dockReady, setDockApi, titleActions } from './panels';
+import { visibleEditorPaths } from './prefetch';
 import { session } from './session';
 import { loadUiState, persistUiState } from './uiState';
 
@@ -39,6 +42,7 @@ function trackActiveEditor(api: DockviewApi): void {
     const path = panel.params?.path;
     if (typeof path !== 'string' || !panel.id.startsWith('editor:')) return;
     closeDoc(path);
+    forgetEarlyEdits(path);
     if (activePath.value === path) activePath.value = null;
   });
 }
@@ -68,17 +72,28 @@ function onSaveKey(ev: KeyboardEvent): void {
   if (doc) saveWithNotice(doc);
 }
 
+/** Runs `run` once the next frame is painted, or soon in a tab that paints none (hidden). */
+function afterNextPaint(run: () => void): void {
+  requestAnimationFrame(() => setTimeout(run));
+  setTimeout(run, 200);
+}
+
 async function startWorkbench(element: HTMLElement): Promise<DockviewApi> {
-  const saved = await loadUiState();
-  const api = createDock(element);
-  setDockApi(api);
-  trackActiveEditor(api);
-  restoreExpanded(saved.expanded ?? []);
-  if (!restoreLayout(api, saved.layout)) api.clear();
-  addDefaultPanels(api);
-  persistUiState(api);
-  dockReady.value = true;
-  return api;
+  try {
+    const saved = await loadUiState();
+    const api = createDock(element);
+    setDockApi(api);
+    trackActiveEditor(api);
+    restoreExpanded(saved.expanded ?? []);
+    if (!restoreLayout(api, saved.layout)) api.clear();
+    addDefaultPanels(api);
+    persistUiState(api);
+    dockReady.value = true;
+    await Promise.allSettled(visibleEditorPaths(api.toJSON()).map(readForDoc));
+    return api;
+  } finally {
+    afterNextPaint(letMonacoRun); // the files the layout shows are drawn first (EarlyEditor.tsx)
+  }
 }
 
 export function ProjectPage({ version }: { version: string }) {
