@@ -121,7 +121,10 @@ export function takeEarlyEdits(path: string, model: monaco.editor.ITextModel): E
   if (head + tail < before.length || head + tail < after.length) {
     const start = positionIn(before, head);
     const end = positionIn(before, before.length - tail);
-    const range = { startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column };
+    const range = {
+      startLineNumber: start.lineNumber, startColumn: start.column,
+      endLineNumber: end.lineNumber, endColumn: end.column,
+    };
     model.pushEditOperations([], [{ range, text: after.slice(head, after.length - tail) }], () => null);
   }
   return {

@@ -60,7 +60,10 @@ function MonacoHost({ doc }: { doc: Doc }) {
     const early = takeEarlyEdits(doc.path, doc.model!);
     if (early) {
       const { start, end } = early.selection;
-      editor.setSelection({ selectionStartLineNumber: start.lineNumber, selectionStartColumn: start.column, positionLineNumber: end.lineNumber, positionColumn: end.column });
+      editor.setSelection({
+        selectionStartLineNumber: start.lineNumber, selectionStartColumn: start.column,
+        positionLineNumber: end.lineNumber, positionColumn: end.column,
+      });
       editor.setScrollTop(early.scrollTop);
       view.current.focused = early.focused;
       if (early.save) saveWithNotice(doc);
