@@ -12,6 +12,7 @@ from server import __version__
 from server.api.deps import CurrentUser, SessionDep, SettingsDep
 from server.core.errors import AppError
 from server.projects import service as projects
+from server.web.first_view import first_view
 
 router = APIRouter(include_in_schema=False)
 ENTRY = "src/main.tsx"
@@ -59,13 +60,13 @@ def _bundle(dist: Path, page: str) -> Bundle:
 
 
 def render_shell(
-    request: Request, title: str, config: dict[str, Any], status: int = 200
+    request: Request, title: str, config: dict[str, Any], status: int = 200, cache: str = "no-cache"
 ) -> HTMLResponse:
     bundle = _bundle(request.app.state.settings.webui_dist, config.get("page", ""))
     config = {"version": __version__, **config}
     page = _templates.get_template("shell.html")
     html = page.render(title=title, bundle=bundle, config=config)
-    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": cache})
 
 
 def safe_next(target: str) -> str:
@@ -105,5 +106,9 @@ def project_page(
     public = projects.to_public(project, user).model_dump(mode="json")
     # A project without Git asks nothing of Git until a repository appears (a `git` event says so).
     has_git = (Path(project.path) / ".git").exists()
-    config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws", "git": has_git}
-    return render_shell(request, project.name, config)
+    shown = first_view(project.path, projects.ui_state_of(project, user),
+                       request.app.state.settings.file_read_max_bytes)
+    config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws", "git": has_git,
+              "first_view": shown}
+    # It carries the person's files: not kept in the browser's cache.
+    return render_shell(request, project.name, config, cache="no-store")

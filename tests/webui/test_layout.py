@@ -107,13 +107,27 @@ def test_an_editor_dragged_into_a_side_group_can_be_dragged_back_out(
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
 
 
+# Takes out of the page's config the layout it carries (server/web/first_view.py), before the
+# page's scripts read it: the page then asks for the layout.
+WITHOUT_FIRST_VIEW = """new MutationObserver((_, observer) => {
+  const node = document.getElementById('mnnwb-config');
+  let config;
+  try { config = JSON.parse(node?.textContent ?? ''); } catch { return; }  // not all parsed yet
+  delete config.first_view;
+  node.textContent = JSON.stringify(config);
+  observer.disconnect();
+}).observe(document, { subtree: true, childList: true, characterData: true });"""
+
+
 def open_with_the_layout_held(context: BrowserContext, live_server, name: str) -> tuple[Page, Route]:
-    """A new project's page, its saved layout's request held: the page is drawn, the dock is not."""
+    """A new project's page, its saved layout late: the page is drawn, the dock is not. The page
+    carries the layout, so it is left out and the request the page then makes is held."""
     project = create_project(live_server, name)
     held: list[Route] = []
     context.route(re.compile(r"/ui-state$"),
                   lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
     page = context.new_page()
+    page.add_init_script(WITHOUT_FIRST_VIEW)
     with page.expect_request(lambda r: r.url.endswith("/ui-state") and r.method == "GET"):
         page.goto(f"{live_server.url}/p/{project['id']}")
     expect(page.get_by_test_id("action-git")).to_be_disabled()  # drawn, the features registered
@@ -217,3 +231,18 @@ def test_what_is_typed_before_monaco_arrives_is_kept_and_saved(context: BrowserC
     page.keyboard.press("ControlOrMeta+s")
     wait_until(lambda: readme.read_text().endswith("typed early, then more"), what="the second save")
     expect(tab(page, "README.md")).to_have_attribute("data-state", "clean")
+
+
+def test_a_project_page_brings_its_layout_and_open_files_with_it(context: BrowserContext, live_server) -> None:
+    """The saved layout and the files it shows come inside the page (server/web/first_view.py):
+    the page draws them without asking the server for either."""
+    project = create_project(live_server, "first-view")
+    open_file(open_project(context, live_server, project), "README.md")
+    wait_for_saved_layout(live_server, project, "README.md")
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(f"{request.method} {request.url}"))
+    page.goto(f"{live_server.url}/p/{project['id']}")
+    expect(editor_lines(page, "README.md")).to_contain_text("# first-view")
+    reads = [r for r in asked if r.startswith("GET") and ("/ui-state" in r or "/files/content" in r)]
+    assert not reads and any("/files?" in r for r in asked), asked  # the tree is still listed

@@ -23,7 +23,7 @@ function mount(): void {
   const config = readConfig();
   const root = document.getElementById('app')!;
   if (config.page === 'project' && config.project && config.ws_path) {
-    prefetchWorkbench(config.project.id);
+    prefetchWorkbench(config.project.id, config.first_view);
     void import('./features/workbench/mountWorkbench').then((m) => m.mountProject(root, config));
   } else if (config.page === 'missing') {
     render(<MissingPage message={config.error ?? 'This project does not exist.'} />, root);

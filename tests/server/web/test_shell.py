@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from server.app import create_app
 from server.core.config import Settings
+from server.web.first_view import visible_editor_paths
 
 MANIFEST = {
     "src/main.tsx": {"file": "assets/main-abc.js", "isEntry": True, "css": ["assets/main-abc.css"]},
@@ -49,7 +50,7 @@ def _config(html: str) -> dict:
 def test_project_page_carries_its_config_and_preloads_its_chunks(built):
     project = built.post("/api/projects", json={"name": "p"}).json()
     page = built.get(f"/p/{project['id']}")
-    assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
     config = _config(page.text)
     assert config["page"] == "project" and config["project"]["id"] == project["id"]
     assert config["ws_path"] == f"/api/projects/{project['id']}/ws"
@@ -105,3 +106,42 @@ def test_nothing_outside_the_built_assets_is_served_from_them(built, path):
     response = built.get(path, headers={"Accept-Encoding": "gzip"})
     assert response.status_code == 404
     assert "manifest" not in response.text and built.app.state.token not in response.text
+
+
+def _layout(*paths: str) -> dict:
+    """A dockview layout with one group a path, each showing its editor."""
+    groups = [{"type": "leaf", "data": {"views": [f"editor:{p}"], "activeView": f"editor:{p}"}} for p in paths]
+    panels = {f"editor:{p}": {"id": f"editor:{p}", "params": {"path": p}} for p in paths}
+    return {"grid": {"root": {"type": "branch", "data": groups}}, "panels": panels}
+
+
+def test_a_project_page_carries_its_layout_and_the_files_it_shows(built):
+    project = built.post("/api/projects", json={"name": "p"}).json()
+    root = Path(project["path"])
+    (root / "big.txt").write_text("x" * (300 * 1024))
+    (root / "tag.py").write_text("s = '</script><script>alert(1)</script>'\n")
+    (root.parent / "outside.txt").write_text("not this project's")
+    shown = ["README.md", "tag.py", "big.txt", "gone.py", "../outside.txt", "main.py"]
+    state = {"layout": _layout(*shown), "expanded": ["src"]}
+    assert built.put(f"/api/projects/{project['id']}/ui-state", json={"state": state}).status_code == 200
+
+    page = built.get(f"/p/{project['id']}")
+    first = _config(page.text)["first_view"]
+    assert first["ui_state"] == state
+    # As the files API answers them; what it would refuse or is large the page asks for itself.
+    api = f"/api/projects/{project['id']}/files/content"
+    assert first["files"] == {p: built.get(api, params={"path": p}).json() for p in ("README.md", "tag.py", "main.py")}
+    assert page.text.count("</script>") == 2  # the file's text cannot end the config's script tag
+    assert "not this project" not in page.text
+
+
+def test_the_visible_editors_of_a_layout_are_found_however_deep_or_odd_it_is():
+    deep: dict = {"activeView": "editor:deep.py"}
+    for _ in range(5000):  # deeper than Python's recursion limit
+        deep = {"type": "branch", "data": [deep]}
+    layout = {"grid": {"root": {"data": [deep, {"activeView": "terminal:1"}, {"activeView": "editor:odd"},
+                                         {"activeView": "editor:a.py"}, {"activeView": 7}]}},
+              "panels": {"editor:deep.py": {"params": {"path": "deep.py"}}, "editor:odd": ["not", "a", "panel"],
+                         "editor:a.py": {"params": {"path": "a.py"}}, "terminal:1": {"params": {"path": "t"}}}}
+    assert visible_editor_paths(layout) == ["deep.py", "a.py"]
+    assert visible_editor_paths(None) == [] and visible_editor_paths({"grid": [], "panels": []}) == []

@@ -78,6 +78,9 @@ export interface PageConfig {
   git?: boolean;
   /** Why the page has no project, when page is "missing". */
   error?: string;
+  /** A project page's saved layout and the files it shows, sent with the page
+   * (server/web/first_view.py). */
+  first_view?: { ui_state: Record<string, unknown>; files: Record<string, FileContent> };
 }
 
 export interface Envelope<D = Record<string, unknown>> {

@@ -2,7 +2,7 @@
 // starts Monaco's import and fetches the saved layout and the files its visible editors show, so
 // those overlap with the download and start-up of the workbench's code instead of following it.
 import { getUiState, readFile } from '../../api/files';
-import type { FileContent } from '../../api/types';
+import type { FileContent, PageConfig } from '../../api/types';
 import { loadMonaco } from '../../monaco/load';
 
 export interface SavedState {
@@ -13,7 +13,8 @@ export interface SavedState {
 let savedState: Promise<SavedState> | null = null;
 const contents = new Map<string, Promise<FileContent>>();
 
-/** Paths of the editors a saved dockview layout shows: the active view of each group. */
+/** Paths of the editors a saved dockview layout shows: the active view of each group
+ * (`visible_editor_paths` in server/web/first_view.py walks it the same way). */
 export function visibleEditorPaths(layout: unknown): string[] {
   if (!layout || typeof layout !== 'object') return [];
   const panels = (layout as { panels?: Record<string, { params?: { path?: unknown } }> }).panels ?? {};
@@ -31,14 +32,18 @@ export function visibleEditorPaths(layout: unknown): string[] {
     .filter((path): path is string => typeof path === 'string');
 }
 
-export function prefetchWorkbench(pid: string): void {
+export function prefetchWorkbench(pid: string, first?: PageConfig['first_view']): void {
   // Not part of the workbench's own chunk: its dock and first frame are drawn while Monaco's
   // large core is still being parsed, and the editors are created when it has run.
   void loadMonaco();
-  savedState = getUiState(pid).then((res) => res.state as SavedState, () => ({}));
+  // The page usually carries the layout and its files (server/web/first_view.py); a file it
+  // left out (too large, gone) is asked for here.
+  savedState = first ? Promise.resolve(first.ui_state as SavedState)
+    : getUiState(pid).then((res) => res.state as SavedState, () => ({}));
   void savedState.then((state) => {
     for (const path of visibleEditorPaths(state.layout)) {
-      const content = readFile(pid, path);
+      const sent = first?.files[path];
+      const content = sent ? Promise.resolve(sent) : readFile(pid, path);
       content.catch(() => undefined);
       contents.set(path, content);
     }
