@@ -233,7 +233,9 @@ def test_what_is_typed_before_monaco_arrives_is_kept_and_saved(context: BrowserC
     expect(tab(page, "README.md")).to_have_attribute("data-state", "clean")
 
 
-def test_a_project_page_brings_its_layout_and_open_files_with_it(context: BrowserContext, live_server) -> None:
+def test_a_project_page_brings_its_layout_and_open_files_with_it(
+    context: BrowserContext, live_server
+) -> None:
     """The saved layout and the files it shows come inside the page (server/web/first_view.py):
     the page draws them without asking the server for either."""
     project = create_project(live_server, "first-view")

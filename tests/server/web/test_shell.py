@@ -110,7 +110,8 @@ def test_nothing_outside_the_built_assets_is_served_from_them(built, path):
 
 def _layout(*paths: str) -> dict:
     """A dockview layout with one group a path, each showing its editor."""
-    groups = [{"type": "leaf", "data": {"views": [f"editor:{p}"], "activeView": f"editor:{p}"}} for p in paths]
+    groups = [{"type": "leaf", "data": {"views": [f"editor:{p}"], "activeView": f"editor:{p}"}}
+              for p in paths]
     panels = {f"editor:{p}": {"id": f"editor:{p}", "params": {"path": p}} for p in paths}
     return {"grid": {"root": {"type": "branch", "data": groups}}, "panels": panels}
 
@@ -130,7 +131,8 @@ def test_a_project_page_carries_its_layout_and_the_files_it_shows(built):
     assert first["ui_state"] == state
     # As the files API answers them; what it would refuse or is large the page asks for itself.
     api = f"/api/projects/{project['id']}/files/content"
-    assert first["files"] == {p: built.get(api, params={"path": p}).json() for p in ("README.md", "tag.py", "main.py")}
+    read = ("README.md", "tag.py", "main.py")
+    assert first["files"] == {p: built.get(api, params={"path": p}).json() for p in read}
     assert page.text.count("</script>") == 2  # the file's text cannot end the config's script tag
     assert "not this project" not in page.text
 
@@ -139,9 +141,10 @@ def test_the_visible_editors_of_a_layout_are_found_however_deep_or_odd_it_is():
     deep: dict = {"activeView": "editor:deep.py"}
     for _ in range(5000):  # deeper than Python's recursion limit
         deep = {"type": "branch", "data": [deep]}
-    layout = {"grid": {"root": {"data": [deep, {"activeView": "terminal:1"}, {"activeView": "editor:odd"},
-                                         {"activeView": "editor:a.py"}, {"activeView": 7}]}},
-              "panels": {"editor:deep.py": {"params": {"path": "deep.py"}}, "editor:odd": ["not", "a", "panel"],
-                         "editor:a.py": {"params": {"path": "a.py"}}, "terminal:1": {"params": {"path": "t"}}}}
+    groups = [deep, {"activeView": "terminal:1"}, {"activeView": "editor:odd"},
+              {"activeView": "editor:a.py"}, {"activeView": 7}]
+    panels = {"editor:deep.py": {"params": {"path": "deep.py"}}, "editor:odd": ["not", "a", "panel"],
+              "editor:a.py": {"params": {"path": "a.py"}}, "terminal:1": {"params": {"path": "t"}}}
+    layout = {"grid": {"root": {"data": groups}}, "panels": panels}
     assert visible_editor_paths(layout) == ["deep.py", "a.py"]
     assert visible_editor_paths(None) == [] and visible_editor_paths({"grid": [], "panels": []}) == []
