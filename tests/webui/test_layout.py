@@ -160,11 +160,15 @@ def test_shortcuts_pressed_before_the_layout_is_restored_run_once_it_is(
     expect(page.get_by_test_id("search-panel")).to_be_visible()
 
 
-def open_with_monaco_held(context: BrowserContext, live_server, name: str) -> tuple[Page, dict, list[Route]]:
-    """A project page whose saved layout shows README.md, loaded with Monaco's chunk held back."""
+def open_with_monaco_held(context: BrowserContext, live_server, name: str, path: str = "README.md",
+                          text: str | None = None) -> tuple[Page, dict, list[Route]]:
+    """A project page whose saved layout shows ``path`` (written with ``text`` first, if given),
+    loaded with Monaco's chunk held back."""
     project = create_project(live_server, name)
-    open_file(open_project(context, live_server, project), "README.md")
-    wait_for_saved_layout(live_server, project, "README.md")
+    if text is not None:
+        Path(project["path"], path).write_bytes(text.encode())
+    open_file(open_project(context, live_server, project), path)
+    wait_for_saved_layout(live_server, project, path)
     held: list[Route] = []
     monaco_chunk = re.compile(r"/static/assets/setup-[\w-]+\.js$")  # webui/src/monaco/setup.ts
     context.route(monaco_chunk, lambda route: held.append(route))
@@ -231,6 +235,26 @@ def test_what_is_typed_before_monaco_arrives_is_kept_and_saved(context: BrowserC
     page.keyboard.press("ControlOrMeta+s")
     wait_until(lambda: readme.read_text().endswith("typed early, then more"), what="the second save")
     expect(tab(page, "README.md")).to_have_attribute("data-state", "clean")
+
+
+def test_a_file_with_windows_line_ends_typed_into_early_keeps_them(
+    context: BrowserContext, live_server
+) -> None:
+    """A textarea shows CRLF line ends as LF: the early edit still lands where it was typed, and
+    the file keeps its CRLF line ends when saved."""
+    page, project, held = open_with_monaco_held(context, live_server, "early-crlf", "crlf.txt",
+                                                "one\r\ntwo\r\nthree\r\n")
+    early = page.locator("[data-testid=editor-early][data-path='crlf.txt']")
+    expect(early).to_be_focused()
+    page.keyboard.press("ControlOrMeta+Home")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.type("2: ")
+    page.keyboard.press("ControlOrMeta+s")
+    release(held)
+    saved = Path(project["path"], "crlf.txt")
+    wait_until(lambda: saved.read_bytes() == b"one\r\n2: two\r\nthree\r\n", what="the CRLF file saved")
+    page.keyboard.type("x")  # the cursor carried over: after "2: "
+    expect(editor_lines(page, "crlf.txt")).to_contain_text("2: xtwo")
 
 
 def test_a_project_page_brings_its_layout_and_open_files_with_it(
