@@ -21,9 +21,9 @@ _templates = Environment(
 )
 
 
-# The chunks a page imports at once, first the one to fetch first. The project page imports
-# Monaco beside its workbench, not from it (webui/src/monaco/load.ts): Monaco's large core takes
-# the longest to arrive and parse, so it goes first.
+# The chunks a page imports at once, in the order to fetch them, after the entry and its imports.
+# The project page imports Monaco beside its workbench, not from it (webui/src/monaco/load.ts),
+# and runs it only once the workbench has drawn the open files: the workbench comes first.
 PAGE_CHUNKS = {
     "home": ["src/features/home/mountHome.tsx"],
     "project": ["src/features/workbench/mountWorkbench.tsx", "src/monaco/setup.ts"],

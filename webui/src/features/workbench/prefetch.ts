@@ -1,6 +1,7 @@
 // Runs from the entry chunk, before the heavy workbench code (Monaco, dockview) has downloaded:
-// starts Monaco's import and fetches the saved layout and the files its visible editors show, so
-// those overlap with the download and start-up of the workbench's code instead of following it.
+// asks for Monaco (its modules run once the workbench has drawn the open files, monaco/load.ts)
+// and hands out the saved layout and the files its visible editors show — sent with the page,
+// or fetched here — so none of it waits for the workbench's code.
 import { getUiState, readFile } from '../../api/files';
 import type { FileContent, PageConfig } from '../../api/types';
 import { loadMonaco } from '../../monaco/load';
