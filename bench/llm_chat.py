@@ -1,21 +1,22 @@
 """Chat through the workbench against a bare ``MNN.llm`` loop: decode tokens/s, first-token time.
 
-    python bench/llm_chat.py [--repeats N] [--threads N] [--bits 4|8|16] [--tokens N]
+    python bench/llm_chat.py [--rounds N] [--repeats N] [--threads N] [--bits 4|8|16] [--tokens N]
+                             [--no-stream]
 
 Builds the tiny Qwen2 of ``tests/fakes/llm.py`` (no download), exports it through the
 model-tools worker, starts a real ``mnnwb serve`` and chats with ``POST .../llm/chat``
-(``stream: true``, tokens read from one tab socket kept open, as a tab keeps it). The
-baseline, in this process:
-``MNN.llm.create`` → ``set_config({thread_num, greedy})`` → ``load()`` →
-``response(prompt, False, n)``, figures from ``llm.context``. Same prompt, same threads, runs
-alternating, one warm-up each, medians over ``--repeats``:
+(``stream: true``, tokens read from one tab socket kept open, as a tab keeps it;
+``--no-stream``: the answer in the HTTP response only). The baseline, in this process:
+``MNN.llm.create`` → ``set_config({thread_num, greedy})`` → ``load()`` → MNN's own token loop
+``generate(ids, n)`` on the same prompt's ids, figures from ``llm.context``. Same prompt, same
+threads, one bare run then one chat a pair, one warm-up each, medians over ``--rounds`` of
+``--repeats`` pairs, each round with a server, a model process and a bare load of its own:
 
 * decode tokens/s (target >= 95 %): the answer's ``decode_tps``, which the model's process times
   with the wall clock from the first token to the last, against the bare loop timed two ways:
-  MNN's own ``decode_us`` of ``response()``, which counts only its forwards (not its sampling,
-  detokenizing and printing), and the same wall clock as ours around MNN's own loop run on the
-  same prompt ids (``generate(ids, n)``, less its ``prefill_us``). The second compares like with
-  like;
+  MNN's own ``decode_us``, which counts only its forwards (not its sampling), and the same wall
+  clock as ours (the call less its ``prefill_us``), which compares like with like. Also the
+  median of the pairs' ratios, with a 95 % interval for it;
 * CPU time per generated token of the whole answer (template, prefill, decode): the model
   process's (its threads' ``schedstat``) against the bare loop's (``process_time``). Unlike
   tokens/s it does not count waiting for a core, so it means something on a busy machine;
@@ -23,12 +24,13 @@ alternating, one warm-up each, medians over ``--repeats``:
   sending the request to the first token on the tab socket, each minus the bare ``prefill_us``
   (target <= 20 ms);
 * the HTTP round trip: request to answer, minus the answer's prefill + decode time;
-* for scale, a plain ``GET /api/health`` round trip in the same runs: what any request costs on
-  the machine at that moment, before the chat's own path.
+* for scale, a plain ``GET /api/health`` round trip in the same run, after the chats: what any
+  request costs on the machine, before the chat's own path.
 """
 
 import argparse
 import json
+import math
 import os
 import shutil
 import statistics
@@ -36,8 +38,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -52,22 +52,18 @@ from tests.fakes.llm import build_model, build_tokenizer, export  # noqa: E402
 PROMPT = "The quick brown fox jumps over the lazy dog. Convert, quantize and benchmark a model."
 
 
-@contextmanager
-def quiet_stdout() -> Iterator[None]:
-    sys.stdout.flush()
-    saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved), os.close(null)
-
-
 def cpu_ns(pid: int) -> int:
     """CPU time of every thread of ``pid`` so far, in ns (``/proc/PID/task/*/schedstat``)."""
     return sum(int(task.joinpath("schedstat").read_text().split()[0])
                for task in Path(f"/proc/{pid}/task").iterdir())
+
+
+def asleep(pids: list[int]) -> None:
+    """Return once every thread of ``pids`` sleeps: a bare run starts on a machine where the
+    server and the model's process have finished with the chat before it."""
+    while any(stat.read_text().rsplit(")", 1)[1].split()[0] == "R"
+              for pid in pids for stat in Path(f"/proc/{pid}/task").glob("*/stat")):
+        time.sleep(0.0002)
 
 
 def model_process(server_pid: int) -> int:
@@ -84,7 +80,7 @@ def model_process(server_pid: int) -> int:
 
 
 class Bare:
-    """The bare loop: MNN-LLM's own ``response`` with its own timers."""
+    """The bare loop: MNN-LLM's own token loop, ``generate(ids, n)``, with its own timers."""
 
     def __init__(self, folder: Path, threads: int) -> None:
         import MNN.llm
@@ -92,47 +88,45 @@ class Bare:
         self.llm = MNN.llm.create(str(folder / "config.json"))
         self.llm.set_config({"thread_num": threads, "sampler_type": "greedy"})
         self.llm.load()
-        template = self.llm.apply_chat_template([{"role": "user", "content": PROMPT}])
-        self.ids = list(self.llm.tokenizer_encode(template))
 
     def run(self, tokens: int) -> dict:
-        """``decode_us`` times the forwards after the first token (that one is the prefill's),
-        as the workbench's ``decode_tps`` does."""
-        with quiet_stdout():  # response() logs the prompt and the answer to the C stdout
-            cpu = time.process_time()
-            self.llm._c_obj.response(PROMPT, False, tokens)
-            cpu = time.process_time() - cpu
-        context = self.llm._c_obj.get_context()
-        return {"prompt_tokens": context["prompt_len"], "generated": context["gen_seq_len"],
-                "cpu_us_per_token": cpu * 1e6 / context["gen_seq_len"],
-                "decode_tps": (context["gen_seq_len"] - 1) / (context["decode_us"] / 1e6),
-                "decode_tps_wall": self._wall_decode_tps(tokens),
-                "prefill_ms": context["prefill_us"] / 1000}
-
-    def _wall_decode_tps(self, tokens: int) -> float:
-        """MNN's own token loop on the prompt's ids, timed by the wall clock as the workbench
-        times its loop: the whole call less the prefill's ``prefill_us``."""
+        """One answer to the prompt, timed two ways: MNN's ``decode_us``, which counts only the
+        forwards after the first token (that one is the prefill's), not the loop's sampling and
+        bookkeeping; and the wall clock as the workbench times its loop: the whole call less
+        ``prefill_us``. The CPU time also counts the template and the tokenizer, as the model
+        process's does. One run a pair: a second run straight after a first finds the caches
+        warm, which the workbench's answer, after a bare run, does not."""
         llm = self.llm._c_obj
         llm.reset()
         llm.generate_init()
+        cpu = time.process_time()
+        template = self.llm.apply_chat_template([{"role": "user", "content": PROMPT}])
+        ids = list(llm.tokenizer_encode(template))
         started = time.perf_counter()
-        llm.generate(self.ids, tokens)
+        llm.generate(ids, tokens)
         wall = time.perf_counter() - started
+        cpu = time.process_time() - cpu
         context = llm.get_context()
-        return (context["gen_seq_len"] - 1) / (wall - context["prefill_us"] / 1e6)
+        decoded = context["gen_seq_len"] - 1
+        return {"prompt_tokens": context["prompt_len"], "generated": context["gen_seq_len"],
+                "cpu_us_per_token": cpu * 1e6 / context["gen_seq_len"],
+                "decode_tps": decoded / (context["decode_us"] / 1e6),
+                "decode_tps_wall": decoded / (wall - context["prefill_us"] / 1e6),
+                "prefill_ms": context["prefill_us"] / 1000}
 
 
 class Workbench:
     def __init__(self, api: httpx.Client, pid: str, threads: int, socket: ClientConnection,
-                 server_pid: int) -> None:
-        """``socket``: one tab socket for every chat, as a person's tab keeps one."""
+                 server_pid: int, stream: bool = True) -> None:
+        """``socket``: one tab socket for every chat, as a person's tab keeps one. Without
+        ``stream`` the answer comes only in the HTTP response: nothing reaches the socket."""
         self.api, self.pid, self.threads, self.socket = api, pid, threads, socket
-        self.server_pid, self.model_pid = server_pid, 0
+        self.server_pid, self.model_pid, self.stream = server_pid, 0, stream
         json.loads(self.socket.recv(timeout=60))  # sys/hello: the tab is subscribed
 
     def chat(self, tokens: int, chat_id: str) -> dict:
         body = {"model": "models/llm", "max_new_tokens": tokens, "threads": self.threads,
-                "stream": True, "chat_id": chat_id,
+                "stream": self.stream, "chat_id": chat_id,
                 "messages": [{"role": "user", "content": PROMPT}]}
         reply: dict = {}
         cpu = cpu_ns(self.model_pid) if self.model_pid else 0
@@ -140,8 +134,9 @@ class Workbench:
         poster = threading.Thread(target=lambda: reply.update(self._post(body, ready)))
         poster.start()
         ready.wait()
-        first_token = self._until(chat_id, "token")
-        self._until(chat_id, "done")
+        first_token = self._until(chat_id, "token") if self.stream else math.nan  # not reported
+        if self.stream:
+            self._until(chat_id, "done")
         poster.join()
         first = first_token - reply["sent"]
         answer = reply["answer"]
@@ -194,14 +189,17 @@ def prepare(root: Path, bits: int, layers: int, hidden: int) -> Path:
 
 
 def alternate(bare: Bare, workbench: Workbench, tokens: int, repeats: int) -> tuple[list, list]:
+    """A bare run, then a chat, ``repeats`` times: each run comes straight after one of the
+    other kind, so both find the caches as the other left them (alternating which went first
+    put two bare runs back to back in every other pair). The health requests come after."""
     bare.run(tokens), workbench.chat(tokens, "warmup")
     bare_runs, ours = [], []
     for index in range(repeats):
-        pair = [lambda: bare_runs.append(bare.run(tokens)),
-                lambda i=index: ours.append({**workbench.chat(tokens, f"run{i}"),
-                                             "health_ms": workbench.health_ms()})]
-        for run in pair if index % 2 == 0 else pair[::-1]:
-            run()
+        asleep([workbench.server_pid, workbench.model_pid])
+        bare_runs.append(bare.run(tokens))
+        ours.append(workbench.chat(tokens, f"run{index}"))
+    for chat in ours:
+        chat["health_ms"] = workbench.health_ms()
     return bare_runs, ours
 
 
@@ -209,7 +207,19 @@ def median(runs: list, key: str) -> float:
     return statistics.median(run[key] for run in runs)
 
 
-def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
+def paired_ratio(bare_runs: list, ours: list) -> tuple[float, float, float]:
+    """The median of each chat's decode tokens/s over that of the bare run beside it (by the
+    wall clock), with a distribution-free 95 % interval for that median (the order statistics
+    n/2 -/+ 0.98 sqrt(n)): the machine's speed drifts over a run, and a pair sees one moment
+    of it."""
+    ratios = sorted(our["decode_tps"] / bare["decode_tps_wall"]
+                    for bare, our in zip(bare_runs, ours, strict=True))
+    n, half = len(ratios), 0.98 * len(ratios) ** 0.5
+    low, high = max(0, int(n / 2 - half)), min(n - 1, int(n / 2 + half + 0.5))
+    return statistics.median(ratios), ratios[low], ratios[high]
+
+
+def report(bare_runs: list, ours: list, rounds: list[float], args: argparse.Namespace) -> None:
     bare_tps, our_tps = median(bare_runs, "decode_tps"), median(ours, "decode_tps")
     bare_wall_tps = median(bare_runs, "decode_tps_wall")
     bare_prefill = median(bare_runs, "prefill_ms")
@@ -221,18 +231,22 @@ def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
          f"{our_tps / bare_tps:.1%}"),
         ("decode tokens/s, both by the wall clock", f"{bare_wall_tps:.1f}", f"{our_tps:.1f}",
          f"{our_tps / bare_wall_tps:.1%} (>= 95%)"),
+        ("paired: median of the pairs' ratios", "", "",
+         "{:.1%} (95% interval {:.1%} - {:.1%})".format(*paired_ratio(bare_runs, ours))),
+        ("  the same, round by round", "", "", ", ".join(f"{ratio:.1%}" for ratio in rounds)),
         ("CPU us per generated token", f"{bare_cpu:.1f}", f"{our_cpu:.1f}",
          f"bare / ours {bare_cpu / our_cpu:.1%}"),
         ("prefill / ttft ms", f"{bare_prefill:.2f}", f"{median(ours, 'ttft_ms'):.2f}",
          f"+{median(ours, 'ttft_ms') - bare_prefill:.2f} ms (<= 20)"),
-        ("request -> first token on socket ms", "", f"{median(ours, 'first_token_ms'):.2f}",
-         f"+{median(ours, 'first_token_ms') - bare_prefill:.2f} ms (<= 20)"),
+        *([("request -> first token on socket ms", "", f"{median(ours, 'first_token_ms'):.2f}",
+            f"+{median(ours, 'first_token_ms') - bare_prefill:.2f} ms (<= 20)")] if args.stream else []),
         ("HTTP round trip beyond generation ms", "", f"{median(ours, 'overhead_ms'):.2f}", ""),
         ("plain GET /api/health round trip ms", "", f"{median(ours, 'health_ms'):.2f}", "for scale"),
     ]
     load = f"load average {args.load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     print(f"random Qwen2 {args.layers} layers x {args.hidden} wide, q{args.bits}, {args.threads} threads, "
-          f"{args.tokens} new tokens, medians of {args.repeats}, {load}")
+          f"{args.tokens} new tokens{'' if args.stream else ', not streamed'}, medians of {args.rounds} "
+          f"rounds x {args.repeats} pairs, {load}")
     print(f"{'':40} {'bare MNN.llm':>14} {'workbench':>12}  ratio / overhead")
     for name, bare_value, our_value, verdict in rows:
         print(f"{name:40} {bare_value:>14} {our_value:>12}  {verdict}")
@@ -240,32 +254,46 @@ def report(bare_runs: list, ours: list, args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=21, help="pairs a round")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds, each with fresh processes")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--bits", type=int, default=4, choices=(4, 8, 16))
     parser.add_argument("--tokens", type=int, default=128)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--hidden", type=int, default=64, help="a multiple of 64")
+    parser.add_argument("--no-stream", dest="stream", action="store_false",
+                        help="chat without streaming: no token reaches this process mid-answer")
     args = parser.parse_args()
     args.load = os.getloadavg()[0]
+    bare_runs, ours, rounds = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         folder = prepare(Path(tmp) / "models", args.bits, args.layers, args.hidden)
-        proc, url, token = start_server(Path(tmp) / "data")
-        try:
-            headers = {"Authorization": f"Bearer {token}", "X-MNNWB-CSRF": "1"}
-            with httpx.Client(base_url=url, headers=headers, timeout=300) as api:
-                project = api.post("/api/projects", json={"name": "llm-bench"}).json()
-                shutil.copytree(folder, Path(project["path"]) / "models" / "llm")
-                ws_url = url.replace("http://", "ws://") + f"/api/projects/{project['id']}/ws"
-                bearer = {"Authorization": headers["Authorization"]}
-                with ws_client.connect(ws_url, additional_headers=bearer) as socket:
-                    workbench = Workbench(api, project["id"], args.threads, socket, proc.pid)
-                    bare = Bare(folder, args.threads)
-                    bare_runs, ours = alternate(bare, workbench, args.tokens, args.repeats)
-        finally:
-            stop_server(proc)
-    report(bare_runs, ours, args)
+        for index in range(args.rounds):
+            bare_round, our_round = one_round(folder, Path(tmp) / f"data{index}", args)
+            bare_runs += bare_round
+            ours += our_round
+            rounds.append(paired_ratio(bare_round, our_round)[0])
+    report(bare_runs, ours, rounds, args)
 
+
+def one_round(folder: Path, data: Path, args: argparse.Namespace) -> tuple[list, list]:
+    """``--repeats`` pairs with a server, a model process and a bare load of their own. The
+    ratio moves by a few percent from one set of processes to the next (93-99 % in six runs of
+    61 pairs, each run's own 95 % interval about +/- 1 %), so the figures pool rounds."""
+    proc, url, token = start_server(data)
+    try:
+        headers = {"Authorization": f"Bearer {token}", "X-MNNWB-CSRF": "1"}
+        with httpx.Client(base_url=url, headers=headers, timeout=300) as api:
+            project = api.post("/api/projects", json={"name": "llm-bench"}).json()
+            shutil.copytree(folder, Path(project["path"]) / "models" / "llm")
+            ws_url = url.replace("http://", "ws://") + f"/api/projects/{project['id']}/ws"
+            bearer = {"Authorization": headers["Authorization"]}
+            with ws_client.connect(ws_url, additional_headers=bearer) as socket:
+                workbench = Workbench(api, project["id"], args.threads, socket, proc.pid, args.stream)
+                bare = Bare(folder, args.threads)
+                return alternate(bare, workbench, args.tokens, args.repeats)
+    finally:
+        stop_server(proc)
 
 if __name__ == "__main__":
     main()
