@@ -51,8 +51,8 @@ def test_status_bar_markdown_preview_and_image(context: BrowserContext, live_ser
     editor_lines(page, "notes.md").click()
     page.keyboard.press("ControlOrMeta+Home")
     page.keyboard.type("# Today")
-    page.keyboard.press("Escape")  # a word suggestion popping up would take the Enter
-    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("status-cursor")).to_have_text("Ln 1, Col 8")
+    page.keyboard.press("Enter")  # prose pops up no word suggestion that would take the Enter
     expect(preview.locator("h1").first).to_have_text("Today")
 
     open_file(page, "dos.py")

@@ -29,6 +29,15 @@ export const EDITOR_OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions 
   renderWhitespace: 'selection',
 };
 
+// Prose gets no word suggestions while typing, as in VS Code's Markdown defaults: a list that pops
+// up after a word would take the Enter that ends the line. Ctrl+Space still asks for them.
+const PROSE = new Set(['markdown']);
+
+/** What an editor of a document in `language` sets on top of EDITOR_OPTIONS. */
+export function optionsFor(language: string): monaco.editor.IEditorOptions {
+  return PROSE.has(language) ? { quickSuggestions: false } : {};
+}
+
 // A diff still computing in the worker when its editor closes comes back empty for models already
 // disposed, and Monaco then throws "no diff result available" into the page: let it finish first.
 const DIFF_MODEL_GRACE_MS = 3000;

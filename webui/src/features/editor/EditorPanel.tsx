@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
 import { featuresLoaded, loadEditorFeatures } from '../../monaco/editorFeatures';
 import { monacoApi, monacoReady } from '../../monaco/load';
-import { EDITOR_OPTIONS } from '../../monaco/options';
+import { EDITOR_OPTIONS, optionsFor } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
 import { isModelFile } from '../modeltools/menu';
@@ -47,7 +47,11 @@ function MonacoHost({ doc }: { doc: Doc }) {
   useLayoutEffect(() => {
     // A document with a model exists only once Monaco has loaded (documents.ts).
     const monaco = monacoApi();
-    const editor = monaco.editor.create(host.current!, { ...EDITOR_OPTIONS, model: doc.model });
+    const editor = monaco.editor.create(host.current!, {
+      ...EDITOR_OPTIONS,
+      ...optionsFor(doc.model!.getLanguageId()),
+      model: doc.model,
+    });
     // An action, not addCommand: commands of several editors on one page would collide.
     editor.addAction({
       id: 'mnnwb.save',
