@@ -30,7 +30,6 @@ threads, one bare run then one chat a pair, one warm-up each, medians over ``--r
 
 import argparse
 import json
-import math
 import os
 import shutil
 import statistics
@@ -134,18 +133,18 @@ class Workbench:
         poster = threading.Thread(target=lambda: reply.update(self._post(body, ready)))
         poster.start()
         ready.wait()
-        first_token = self._until(chat_id, "token") if self.stream else math.nan  # not reported
         if self.stream:
+            first_token = self._until(chat_id, "token")
             self._until(chat_id, "done")
         poster.join()
-        first = first_token - reply["sent"]
         answer = reply["answer"]
+        if self.stream:
+            answer["first_token_ms"] = (first_token - reply["sent"]) * 1000
         if not self.model_pid:  # the first chat started the model process: no figure for it
             self.model_pid = model_process(self.server_pid)
         else:
             answer["cpu_us_per_token"] = (cpu_ns(self.model_pid) - cpu) / 1000 / answer["generated_tokens"]
-        return {**answer, "first_token_ms": first * 1000,
-                "overhead_ms": reply["wall_ms"] - answer["prefill_ms"] - answer["decode_ms"]}
+        return {**answer, "overhead_ms": reply["wall_ms"] - answer["prefill_ms"] - answer["decode_ms"]}
 
     def health_ms(self) -> float:
         started = time.perf_counter()
