@@ -1,4 +1,5 @@
-"""The team registry's table: one row per published version; files live by hash in the data dir."""
+"""The team registry's tables: one row per published version, one per package id and the project
+that owns it; files live by hash in the data dir."""
 
 from datetime import datetime
 from typing import Any
@@ -25,3 +26,15 @@ class MarketVersion(SQLModel, table=True):
     project_id: str | None = Field(default=None, max_length=32)
     deprecated: bool = False
     published_at: datetime = Field(default_factory=utcnow)
+
+
+class MarketPackage(SQLModel, table=True):
+    """A package id of the registry and the project that owns it: the first to publish it, or the
+    one an administrator handed it to. Only the owning project publishes new versions; ``None``
+    (a first version from before projects were recorded) leaves that to an administrator."""
+
+    __tablename__ = "market_packages"
+
+    package_id: str = Field(primary_key=True, max_length=64)
+    project_id: str | None = Field(default=None, max_length=32)
+    since: datetime = Field(default_factory=utcnow)

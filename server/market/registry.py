@@ -11,7 +11,7 @@ from server.core.errors import Conflict, Invalid, NotFound
 from server.files.paths import resolve
 from server.lineage.models import LineageGraph
 from server.lineage.service import lineage_of
-from server.market import blobs
+from server.market import blobs, owners
 from server.market.models import MarketVersion
 from server.market.package import (
     MANIFEST_NAME,
@@ -133,6 +133,7 @@ def _store(settings: Settings, files: dict[str, Path], names: dict[str, str],
 
 def publish(session: Session, settings: Settings, user: User, project: Project,
             body: PublishRequest) -> MarketVersion:
+    owners.check_owner(session, body.id, project)
     if _row(session, body.id, body.version) is not None:
         raise Conflict(f"{body.id} {body.version} is already published", code="version_exists")
     files = _project_files(project, body.files)
@@ -152,15 +153,23 @@ def publish(session: Session, settings: Settings, user: User, project: Project,
                         manifest=manifest.model_dump(mode="json"), readme=readme[:200_000],
                         lineage=lineage.model_dump(mode="json") if lineage else None,
                         publisher=user.name, project_id=project.id)
+    _insert(session, row, project)
+    return row
+
+
+def _insert(session: Session, row: MarketVersion, project: Project) -> None:
+    """Add the version, and the id's owner if it is new, in one transaction."""
+    owners.claim(session, row.package_id, project)
     session.add(row)
     try:
         session.commit()
     except IntegrityError:
         session.rollback()
-        raise Conflict(f"{body.id} {body.version} is already published",
+        # Another publish of the same id or version got in first: answer as if it had been seen.
+        owners.check_owner(session, row.package_id, project)
+        raise Conflict(f"{row.package_id} {row.version} is already published",
                        code="version_exists") from None
     session.refresh(row)
-    return row
 
 
 def _manifest(base: dict[str, Any], body: PublishRequest, user: User,

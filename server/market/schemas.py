@@ -96,3 +96,17 @@ class DeprecateRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     deprecated: bool = True
+
+
+class OwnerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    project_id: str = Field(min_length=1, max_length=64)
+
+
+class PackageOwner(BaseModel):
+    """The project that publishes new versions of a registry id, and since when."""
+
+    id: str
+    project_id: str | None
+    since: datetime

@@ -84,6 +84,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("POST", "/api/projects/{pid}/publish"): "editor",
     ("DELETE", "/api/market/{id}/versions/{version}"): "admin",
     ("POST", "/api/market/{id}/versions/{version}/deprecate"): "admin",
+    ("POST", "/api/market/registry/{id}/owner"): "admin",
     ("GET", "/api/tool-runs/{rid}/log"): "viewer",
     ("WS", "/api/projects/{pid}/ws"): "viewer",
     ("GET", "/api/devices"): "signed-in",

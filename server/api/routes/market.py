@@ -1,4 +1,5 @@
-"""The algorithm market: browse every source, read a card, install, publish, retire versions."""
+"""The algorithm market: browse every source, read a card, install, publish, retire versions,
+hand a registry id to another project."""
 
 from typing import Annotated
 
@@ -7,13 +8,15 @@ from fastapi import APIRouter, Body, Query
 from server.api.deps import AdminUser, CurrentUser, EditableProject, SessionDep, SettingsDep
 from server.api.openapi import errors
 from server.market import install as installer
-from server.market import registry, service
+from server.market import owners, registry, service
 from server.market.schemas import (
     DeprecateRequest,
     InstallRequest,
     InstallResult,
     MarketCard,
     MarketEntry,
+    OwnerRequest,
+    PackageOwner,
     PublishRequest,
     VersionInfo,
 )
@@ -57,3 +60,8 @@ def deprecate_version(id: str, version: str, session: SessionDep, _admin: AdminU
                       body: Annotated[DeprecateRequest | None, Body()] = None) -> VersionInfo:
     deprecated = body.deprecated if body is not None else True
     return service.published(registry.set_deprecated(session, id, version, deprecated))
+
+
+@router.post("/market/registry/{id}/owner")
+def transfer_owner(id: str, body: OwnerRequest, session: SessionDep, admin: AdminUser) -> PackageOwner:
+    return owners.transfer(session, admin, id, body.project_id)
