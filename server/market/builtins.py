@@ -19,7 +19,13 @@ from pathlib import Path
 
 from server.core.config import Settings
 from server.core.errors import NotFound, Unavailable
-from server.market.package import MANIFEST_NAME, PackageManifest, read_manifest, verify_folder
+from server.market.package import (
+    MANIFEST_NAME,
+    PackageManifest,
+    copy_package,
+    read_manifest,
+    verify_folder,
+)
 from server.modeltools.progress import parse as parse_progress
 
 NAME = "builtin"
@@ -114,12 +120,3 @@ class BuiltinSource:
         verify_folder(folder, manifest)
         copy_package(folder, manifest, dest)
         return dest
-
-
-def copy_package(folder: Path, manifest: PackageManifest, dest: Path) -> None:
-    dest.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(folder / MANIFEST_NAME, dest / MANIFEST_NAME)
-    for entry in manifest.files:
-        target = dest / entry.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(folder / entry.path, target)

@@ -1,8 +1,9 @@
-"""Installing a package into a project: fetched into a staging folder, verified, then moved in.
+"""Installing a package into a project: fetched into a staging folder, checked, then copied in.
 
 The package lands in ``market/<id>/`` of the project with its ``algorithm.toml``, so its demo
-runs at once. Nothing reaches the project (and no new project is made) unless every file
-matched its sha256.
+runs at once. Nothing reaches the project (and no new project is made) unless every listed path
+and every entry of the fetched folder is safe (``safety``) and every file matched its sha256;
+then only ``algorithm.toml`` and the files it lists are copied in.
 """
 
 import os
@@ -16,8 +17,14 @@ from server.core.config import Settings
 from server.core.errors import Conflict, Invalid
 from server.core.fsutil import storage_errors
 from server.files.paths import resolve
-from server.market import service
-from server.market.package import MANIFEST_NAME, PackageManifest, read_manifest, verify_folder
+from server.market import safety, service
+from server.market.package import (
+    MANIFEST_NAME,
+    PackageManifest,
+    copy_package,
+    read_manifest,
+    verify_folder,
+)
 from server.market.schemas import InstallRequest, InstallResult
 from server.projects import service as projects
 from server.projects.models import Project, ProjectCreate
@@ -29,8 +36,11 @@ FOLDER = "market"
 def _staged(session: Session, settings: Settings, id: str, version: str, source: str | None,
             stage: Path) -> PackageManifest:
     chosen, manifests = service.find(session, settings, id, source)
-    if version not in {m.version for m in manifests}:
+    listed = next((m for m in manifests if m.version == version), None)
+    if listed is None:
         raise Invalid(f"{id} has no version {version}", code="version_not_found")
+    # Refused before the source writes anything, even to the staging folder.
+    safety.check_paths(entry.path for entry in listed.files)
     folder = chosen.download(id, version, stage / "package")
     manifest = read_manifest(folder)
     if (manifest.id, manifest.version) != (id, version):
@@ -46,12 +56,17 @@ def _move_in(project: Project, manifest: PackageManifest, folder: Path) -> list[
     if target.exists():
         raise Conflict(f"{FOLDER}/{manifest.id} already exists in the project",
                        code="already_installed")
+    made_base = not base.exists()
     with storage_errors(f"{FOLDER}/{manifest.id}"):
         base.mkdir(exist_ok=True)
         partial = Path(tempfile.mkdtemp(prefix=f".{manifest.id}.", suffix=".partial", dir=base))
         try:
-            shutil.copytree(folder, partial, dirs_exist_ok=True)
+            copy_package(folder, manifest, partial)
             os.replace(partial, target)
+        except BaseException:
+            if made_base:
+                shutil.rmtree(base, ignore_errors=True)
+            raise
         finally:
             shutil.rmtree(partial, ignore_errors=True)
     return [f"{FOLDER}/{manifest.id}/{rel}"

@@ -7,6 +7,7 @@ and size (docs/market.md, "Package format").
 import hashlib
 import json
 import math
+import shutil
 import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
@@ -14,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from server.core.errors import Invalid
+from server.market import safety
 
 MANIFEST_NAME = "algorithm.toml"
 PACKAGE_ID = r"^[a-z0-9][a-z0-9-]{0,63}$"
@@ -177,18 +179,30 @@ def sha256_file(path: Path) -> str:
 
 
 def verify_folder(folder: Path, manifest: PackageManifest) -> None:
-    """Check every listed file is in ``folder`` (not through a symlink) with its size and sha256.
+    """Check ``folder`` holds only plain files and folders (``safety.check_folder``: no symlink,
+    so nothing listed is read from outside it) and every listed file with its size and sha256.
 
-    Raises ``TamperedFile`` naming the first bad file; reads only, writes nothing.
+    Raises ``UnsafeEntry`` or ``TamperedFile`` naming the first bad entry; reads only.
     """
-    root = folder.resolve()
+    safety.check_paths(entry.path for entry in manifest.files)
+    safety.check_folder(folder)
     for entry in manifest.files:
-        path = root / entry.path
-        if path.is_symlink() or not path.resolve().is_relative_to(root) or not path.is_file():
+        path = folder / entry.path
+        if not path.is_file():
             raise TamperedFile(f"{entry.path} is missing from the package", path=entry.path)
         if path.stat().st_size != entry.size or sha256_file(path) != entry.sha256:
             raise TamperedFile(f"{entry.path} does not match its sha256 in {MANIFEST_NAME}",
                                path=entry.path)
+
+
+def copy_package(folder: Path, manifest: PackageManifest, dest: Path) -> None:
+    """Copy ``algorithm.toml`` and the files it lists (nothing else) from ``folder`` into ``dest``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(folder / MANIFEST_NAME, dest / MANIFEST_NAME)
+    for entry in manifest.files:
+        target = dest / entry.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(folder / entry.path, target)
 
 
 def file_entry(folder: Path, rel: str, role: FileRole) -> FileEntry:

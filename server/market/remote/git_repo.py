@@ -14,7 +14,7 @@ from pathlib import Path
 from dulwich.client import HTTPUnauthorized
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
 from dulwich.object_store import tree_lookup_path
-from dulwich.objects import Blob, Commit, ObjectID, Tag, Tree, TreeEntry
+from dulwich.objects import S_ISGITLINK, Blob, Commit, ObjectID, Tag, Tree, TreeEntry
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 from urllib3.exceptions import HTTPError
@@ -34,6 +34,7 @@ from server.market.remote.staging import (
     readme_text,
 )
 from server.market.remote.transfer import decode_text
+from server.market.safety import UnsafeEntry
 
 log = logging.getLogger(__name__)
 LISTED = Ref(b"refs/catalog/listed")
@@ -154,6 +155,9 @@ def _read_blob(repo: Repo, tree: ObjectID, path: str) -> bytes:
         mode, sha = tree_lookup_path(repo.__getitem__, tree, path.encode())
     except KeyError:
         raise NotFound(f"{path} is missing from the catalog", code="package_file_missing") from None
+    if stat.S_ISLNK(mode) or S_ISGITLINK(mode):
+        raise UnsafeEntry(f"{path} is a {'symbolic link' if stat.S_ISLNK(mode) else 'submodule'} "
+                          "in the catalog; a package may hold only plain files", entry=path)
     blob = repo[sha]
     if not stat.S_ISREG(mode) or not isinstance(blob, Blob):
         raise BadGateway(f"{path} is not a regular file in the catalog", code="bad_manifest")

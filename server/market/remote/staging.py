@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.core.errors import Invalid
+from server.market import safety
 from server.market.package import MANIFEST_NAME, PackageManifest, TamperedFile, sha256_file
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,19 @@ def locked_work(cache: Path, package_id: str, version: str) -> Iterator[Path]:
 
 
 def fetch_verified(work: Path, files: list[RemoteFile], fetch: Fetch, source: str) -> None:
-    """Bring every file into ``work`` and check it; a bad one empties ``work`` and is named."""
+    """Bring every file into ``work`` and check it; a bad one empties ``work`` and is named.
+
+    An unsafe path (``safety.check_path``) is refused before any file is fetched, and an unsafe
+    entry the source reports (a link in a Git tree) empties ``work`` too."""
+    try:
+        safety.check_paths(wanted.path for wanted in files)
+        _fetch_each(work, files, fetch, source)
+    except safety.UnsafeEntry:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _fetch_each(work: Path, files: list[RemoteFile], fetch: Fetch, source: str) -> None:
     root = work.resolve()
     for wanted in files:
         target = root / wanted.path
