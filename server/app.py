@@ -34,6 +34,7 @@ from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
 from server.training.ray.setup import register_ray
 from server.training.service import JobManager
+from server.users.connections import Connections
 from server.users.service import ensure_local_user
 from server.users.throttle import LoginThrottle
 from server.web.assets import BundleFiles
@@ -66,10 +67,15 @@ def create_app(settings: Settings) -> FastAPI:
         fsmonitor.monitor.enabled = settings.git_status_watch
         app.state.tab_commands = {}
         app.state.tools = create_tool_manager(settings, engine, hub)
-        app.state.terminals = TerminalManager(settings.terminal_keep_seconds)
+        app.state.connections = Connections(engine, settings.access_check_seconds)
+        app.state.terminals = TerminalManager(settings.terminal_keep_seconds,
+                                              settings.terminals_per_user, app.state.connections)
         app.state.language_servers = LanguageServers(settings.lsp_keep_seconds)
         app.state.chats = ChatManager()
         devices = device_bridge.install(app.state, engine, hub)
+        app.state.connections.end_device_sessions = devices.end_unshared
+        if settings.team:
+            app.state.connections.start()
         app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
         app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
         app.state.device_bench = DeviceBench(devices, engine, asyncio.get_running_loop())
@@ -85,6 +91,7 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.connections.close()
             await devices.close()
             await app.state.terminals.close_all()
             await app.state.language_servers.close_all()

@@ -15,6 +15,7 @@ from server.gitflow.urlpolicy import UrlPolicy, policy_for
 from server.projects import service as projects
 from server.projects.models import Project
 from server.training.service import JobManager
+from server.users.changes import Notify
 from server.users.models import User
 from server.users.service import user_for_principal
 from server.users.sessions import Credential
@@ -45,11 +46,19 @@ def get_jobs(conn: HTTPConnection) -> JobManager:
     return jobs
 
 
+def access_changes(conn: HTTPConnection) -> Notify:
+    """What services that take access away tell: the open sockets' registry
+    (``server/users/connections.py``)."""
+    notify: Notify = conn.app.state.connections.changed
+    return notify
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionDep = Annotated[Session, Depends(get_session)]
 HubDep = Annotated[EventHub, Depends(get_hub)]
 WatchersDep = Annotated[FileWatchers, Depends(get_watchers)]
 JobsDep = Annotated[JobManager, Depends(get_jobs)]
+AccessChanges = Annotated[Notify, Depends(access_changes)]
 
 
 def current_user(conn: HTTPConnection, session: SessionDep) -> User:

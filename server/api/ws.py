@@ -1,16 +1,20 @@
 """The websockets: per tab ``/api/projects/{pid}/ws?since=SEQ``, per user ``/api/ws`` (docs/api.md).
 
 The endpoint authenticates (middleware + project access) and hands the socket to a
-``TabConnection``, which runs three loops: send queued events, receive commands, ping.
+``TabConnection``, which runs three loops: send queued events, receive commands, ping. The socket
+is held in ``app.state.connections`` (``server/users/connections.py``): when the person's access is
+taken away it closes with 1008 and the reason.
 """
 
 import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -20,6 +24,7 @@ from server.core.events import PROTOCOL_VERSION, Envelope, EventHub, Subscriptio
 from server.projects import service as projects
 from server.projects.cloning import user_key
 from server.projects.models import Project
+from server.users.connections import CLOSE_CODE
 from server.users.service import user_for_principal
 
 router = APIRouter()
@@ -44,6 +49,7 @@ class TabConnection:
         self.missed_pongs = 0
         self.close_code = 1000
         self.close_reason = ""
+        self._stopped = asyncio.Event()
 
     async def run(self, replay_complete: bool) -> None:
         project_id = self.sub.project_id
@@ -51,7 +57,8 @@ class TabConnection:
             "seq": self.hub.current_seq(project_id), "project": project_id}))
         if not replay_complete:
             await self.send(Envelope(channel="sys", type="resync", data={}))
-        tasks = [asyncio.create_task(loop()) for loop in (self.sender, self.receiver, self.pinger)]
+        loops = (self.sender, self.receiver, self.pinger, self._stopped.wait)
+        tasks = [asyncio.create_task(loop()) for loop in loops]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -62,6 +69,11 @@ class TabConnection:
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.close_code, self.close_reason)
+
+    def stop(self, code: int, reason: str) -> None:
+        """End the connection from outside (access taken away); the socket closes with ``code``."""
+        self.close_code, self.close_reason = code, reason
+        self._stopped.set()
 
     async def send(self, envelope: Envelope) -> None:
         await self.websocket.send_text(envelope.model_dump_json())
@@ -131,11 +143,20 @@ class TabConnection:
             await self.send(Envelope(channel="sys", type="ping", data={}))
 
 
-def _project_for(websocket: WebSocket, pid: str) -> tuple[Project, bool]:
+def _principal(websocket: WebSocket) -> str | None:
+    principal: str | None = websocket.scope.get("state", {}).get("principal")
+    return principal
+
+
+def _admit(session: Session, principal: str | None, pid: str, need: str) -> Project:
+    return projects.get_project(session, user_for_principal(session, principal), pid, need)
+
+
+def _project_for(engine: Engine, principal: str | None, pid: str) -> tuple[Project, bool]:
     """The project the caller may read, and whether they may also send commands (run code)."""
     # A plain short session: generator dependencies would stay open for the socket's lifetime.
-    with Session(websocket.app.state.engine) as session:
-        user = user_for_principal(session, websocket.scope.get("state", {}).get("principal"))
+    with Session(engine) as session:
+        user = user_for_principal(session, principal)
         project = projects.get_project(session, user, pid, "read")
         return project, projects.allows(projects.role_of(session, user, project), "run")
 
@@ -144,35 +165,44 @@ def _project_for(websocket: WebSocket, pid: str) -> tuple[Project, bool]:
 async def user_socket(websocket: WebSocket, since: int | None = None) -> None:
     """The caller's own channel: events about no one project (clones, see projects/cloning.py)."""
     state = websocket.app.state
+    principal = _principal(websocket)
     with Session(state.engine) as session:
-        user = user_for_principal(session, websocket.scope.get("state", {}).get("principal"))
-    await websocket.accept()
-    hub: EventHub = state.hub
-    sub, complete = hub.subscribe(user_key(user.id), since)
-    connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval, {})
-    try:
-        await connection.run(complete)
-    finally:
-        hub.unsubscribe(sub)
+        user = user_for_principal(session, principal)
+    recheck = partial(user_for_principal, principal=principal)
+    # Held before the first await, so no change slips in between (server/users/connections.py).
+    with state.connections.holding(websocket.scope.get("state", {}), "user", None, recheck) as held:
+        await websocket.accept()
+        hub: EventHub = state.hub
+        sub, complete = hub.subscribe(user_key(user.id), since)
+        connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval, {})
+        held.close_with(partial(connection.stop, CLOSE_CODE))
+        try:
+            await connection.run(complete)
+        finally:
+            hub.unsubscribe(sub)
 
 
 @router.websocket("/api/projects/{pid}/ws")
 async def project_socket(websocket: WebSocket, pid: str, since: int | None = None) -> None:
     state = websocket.app.state
+    principal = _principal(websocket)
     try:
-        project, may_run = _project_for(websocket, pid)
+        project, may_run = _project_for(state.engine, principal, pid)
     except AppError as exc:
         await websocket.close(1008, exc.detail)
         return
-    await websocket.accept()
-    hub: EventHub = state.hub
-    sub, complete = hub.subscribe(project.id, since)
-    state.watchers.acquire(project.id, project.path)
     # Viewers watch the stream; commands (debugger, stdin, device attach) need an editor.
-    commands = state.tab_commands if may_run else {}
-    connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval, commands)
-    try:
-        await connection.run(complete)
-    finally:
-        hub.unsubscribe(sub)
-        state.watchers.release(project.id)
+    recheck = partial(_admit, principal=principal, pid=pid, need="run" if may_run else "read")
+    with state.connections.holding(websocket.scope.get("state", {}), "tab", project.id, recheck) as held:
+        await websocket.accept()
+        hub: EventHub = state.hub
+        sub, complete = hub.subscribe(project.id, since)
+        state.watchers.acquire(project.id, project.path)
+        commands = state.tab_commands if may_run else {}
+        connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval, commands)
+        held.close_with(partial(connection.stop, CLOSE_CODE))
+        try:
+            await connection.run(complete)
+        finally:
+            hub.unsubscribe(sub)
+            state.watchers.release(project.id)

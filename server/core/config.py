@@ -61,6 +61,19 @@ class Settings(BaseSettings):
     terminal_keep_seconds: float = 600.0
     # A project's language server outlives its last connection this long (a tab reload).
     lsp_keep_seconds: float = 60.0
+    # What one user may have going at a time, on any number of projects (docs/team.md, "Limits").
+    terminals_per_user: int = Field(default=16, ge=1)
+    # Team mode: how often the credentials of open sockets and terminals are looked up, so a
+    # sign-out, password change or removal made by ``mnnwb user`` (another process) ends them.
+    access_check_seconds: float = Field(default=0.5, gt=0)
+    # Every process started for a user runs in the sandbox (docs/security.md, "The sandbox");
+    # "off" is an admin's decision, shown on every page. Jobs and terminals reach the internet
+    # or nothing; tool workers and exporters never have a network.
+    sandbox: Literal["on", "off"] = "on"
+    sandbox_network: Literal["none", "outbound"] = "outbound"
+    sandbox_memory_mb: int | None = Field(default=None, ge=64)
+    sandbox_pids: int | None = Field(default=4096, ge=8)
+    sandbox_cpu_seconds: int | None = Field(default=None, ge=1)
     ws_queue_size: int = 1000
     replay_size: int = 2000
     webui_dist: Path = REPO_ROOT / "webui" / "dist"

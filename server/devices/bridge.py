@@ -6,6 +6,7 @@ and takes the tabs' device commands.
 """
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,21 @@ class DeviceBridge:
 
     async def revoke(self, device_id: str) -> None:
         await self.hub.disconnect(device_id, p.Close.REVOKED, "device removed")
+
+    async def end_unshared(self, user_id: str, device_id: str) -> set[str]:
+        """A device is no longer shared with a user: end its sessions that no one's right keeps
+        (``service.sessions_left_without_right``); the projects whose session ended."""
+        held = {s.project_id: s.sid for s in self.hub.sessions() if s.device_id == device_id}
+
+        def check() -> set[str]:
+            with Session(self._engine) as session:
+                return service.sessions_left_without_right(session, user_id, device_id, held)
+
+        ended = await asyncio.to_thread(check)
+        for project_id in ended:
+            with contextlib.suppress(UnknownSession):  # closed meanwhile
+                await self.hub.close_session(project_id, held[project_id])
+        return ended
 
 
 def app_error(exc: BridgeError) -> Exception:

@@ -6,6 +6,7 @@ token and no ``/api`` route accepts it.
 
 import hashlib
 import secrets
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,6 +20,8 @@ from server.core.db import utcnow
 from server.core.errors import NotFound
 from server.devices.models import Device, DevicePublic, Pairing, PairingPublic
 from server.devices.pairing_command import pairing_options
+from server.projects.models import Project
+from server.projects.service import role_of
 from server.users import devices as sharing
 from server.users.models import User
 
@@ -90,6 +93,25 @@ def delete_device(session: Session, user: User, device_id: str) -> None:
     """Forget a device; its token stops working at once."""
     session.delete(get_device(session, user, device_id))
     session.commit()
+
+
+def sessions_left_without_right(session: Session, user_id: str, device_id: str,
+                                project_ids: Iterable[str]) -> set[str]:
+    """Once a device is no longer shared with a user: which of ``project_ids`` (projects with a
+    session on it) must end that session, being the user's projects whose owner may not use the
+    device (a project uses the devices its owner may use)."""
+    user, device = session.get(User, user_id), session.get(Device, device_id)
+    if user is None or device is None:
+        return set()
+    ended = set()
+    for project_id in project_ids:
+        project = session.get(Project, project_id)
+        owner = session.get(User, project.owner_id) if project else None
+        if project is None or owner is None or role_of(session, user, project) is None:
+            continue
+        if not sharing.may_use_device(session, owner, device):
+            ended.add(project_id)
+    return ended
 
 
 def create_pairing(session: Session, user: User, name: str, settings: Settings,

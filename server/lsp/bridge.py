@@ -25,10 +25,17 @@ class LanguageServerBridge:
         self.project_id = project_id
         self.close_code = 1000
         self.close_reason = ""
+        self._stopped = asyncio.Event()
+
+    def stop(self, code: int, reason: str) -> None:
+        """End the connection from outside (access taken away); the socket closes with ``code``."""
+        self.close_code, self.close_reason = code, reason
+        self._stopped.set()
 
     async def run(self, servers: LanguageServers) -> None:
         server, link = await servers.attach(self.project_id, self.plan)
-        tasks = [asyncio.create_task(self.to_client(link)), asyncio.create_task(self.to_server(server, link))]
+        tasks = [asyncio.create_task(self.to_client(link)), asyncio.create_task(self.to_server(server, link)),
+                 asyncio.create_task(self._stopped.wait())]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from server.projects import service as projects
+from server.projects.models import Project
 from server.training.runtime import resolve_interpreter
 from server.users.service import user_for_principal
 
@@ -30,11 +31,15 @@ class LanguageServerPlan:
     settings: dict[str, object]
 
 
+def admit(session: Session, principal: str | None, pid: str) -> Project:
+    """The project, if the caller may have language features in it (NotFound / Forbidden)."""
+    return projects.get_project(session, user_for_principal(session, principal), pid, "run")
+
+
 def plan_for(engine: Engine, principal: str | None, pid: str) -> LanguageServerPlan:
     """What to start for this caller and project (NotFound / Forbidden when they may not)."""
     with Session(engine) as session:
-        user = user_for_principal(session, principal)
-        project = projects.get_project(session, user, pid, "run")
+        project = admit(session, principal, pid)
         runtime = resolve_interpreter(session, project)
     root = os.path.realpath(project.path)
     jedi: dict[str, object] = {}

@@ -17,6 +17,7 @@ from server.projects.cloning import CloneJobs, CloneRequest
 from server.projects.models import MemberPublic, Project, ProjectCreate, ProjectMember, ProjectPublic
 from server.projects.templates import render_template
 from server.users import audit
+from server.users.changes import AccessChange, Notify
 from server.users.models import User
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,63}$")
@@ -113,7 +114,7 @@ def list_members(session: Session, project: Project) -> list[MemberPublic]:
 
 
 def set_member(session: Session, actor: User, project: Project, user: User,
-               role: str) -> MemberPublic:
+               role: str, notify: Notify) -> MemberPublic:
     if user.id == project.owner_id:
         raise Invalid("the project's creator is always an owner", code="creator")
     member = session.get(ProjectMember, (project.id, user.id))
@@ -123,10 +124,12 @@ def set_member(session: Session, actor: User, project: Project, user: User,
     audit.record(session, "member.set", actor=actor.name, project=project.id, user=user.name,
                  role=role)
     session.commit()
+    notify(AccessChange(user.id, f"your role on the project is now {role}", project.id))
     return MemberPublic(user=user.name, role=role)
 
 
-def remove_member(session: Session, actor: User, project: Project, user: User) -> None:
+def remove_member(session: Session, actor: User, project: Project, user: User,
+                  notify: Notify) -> None:
     """Owners remove anyone; any member may leave on their own."""
     if actor.id != user.id and role_of(session, actor, project) != "owner":
         raise Forbidden("only an owner may remove other members", code="role_required")
@@ -136,6 +139,7 @@ def remove_member(session: Session, actor: User, project: Project, user: User) -
     session.delete(member)
     audit.record(session, "member.remove", actor=actor.name, project=project.id, user=user.name)
     session.commit()
+    notify(AccessChange(user.id, "you are no longer a member of the project", project.id))
 
 
 def _ensure_unique(session: Session, owner_id: str, name: str, path: str | None = None) -> None:

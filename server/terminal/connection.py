@@ -1,7 +1,8 @@
 """One websocket attached to one terminal: output out, keystrokes and sizes in.
 
 The socket only detaches when it drops (the terminal keeps running for a reload); a ``close``
-message ends the terminal. Bad input closes the socket with 1003, an oversized frame with 1009.
+message ends the terminal. Bad input closes the socket with 1003, an oversized frame with 1009,
+its owner's access taken away with 1008 (and the terminal ends).
 """
 
 import asyncio
@@ -11,8 +12,9 @@ import json
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from server.terminal.manager import Terminal, TerminalManager
+from server.terminal.manager import Revoked, SinkItem, Terminal, TerminalManager
 from server.terminal.models import Close, Exited, Hello, Input, Output, client_message
+from server.users.connections import CLOSE_CODE
 
 MAX_FRAME = 256 * 1024
 
@@ -44,16 +46,22 @@ class TerminalConnection:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.close_code, self.close_reason)
 
-    async def sender(self, sink: asyncio.Queue[str | int | None]) -> None:
+    async def sender(self, sink: asyncio.Queue[SinkItem]) -> None:
         while True:
             items = [await sink.get()]
             while not sink.empty():
                 items.append(sink.get_nowait())
+            revoked = next((item for item in items if isinstance(item, Revoked)), None)
+            if revoked is not None:  # nothing more is shown: the output after it is not theirs
+                items = items[:items.index(revoked)]
             # Output first, in one frame; an exit code or a take-over is always queued last.
             text = "".join(item for item in items if isinstance(item, str))
             if text:
                 await self.websocket.send_text(Output(data=text).model_dump_json())
             self.terminal.resume_reading()
+            if revoked is not None:
+                self.close_code, self.close_reason = CLOSE_CODE, revoked.reason
+                return
             end = items[-1]
             if end is None:
                 self.close_code, self.close_reason = 4001, "the terminal was opened elsewhere"
@@ -79,7 +87,8 @@ class TerminalConnection:
                 self.close_code, self.close_reason = 1003, "malformed message"
                 return
             if isinstance(message, Input):
-                pty.write(message.data)
+                if not self.terminal.ended:  # a revoked terminal takes no more keys
+                    pty.write(message.data)
             elif isinstance(message, Close):
                 self.manager.close_soon(self.terminal)
                 return

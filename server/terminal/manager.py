@@ -1,18 +1,32 @@
 """Every live terminal of the server: created by a socket, detached when it drops, reattached by
-id within the keep time (a tab reload), ended when closed, expired or the server stops."""
+id within the keep time (a tab reload), ended when closed, expired, when its owner's access to it
+is taken away, or when the server stops. Each user may have ``per_user`` terminals at a time."""
 
 import asyncio
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from server.core.errors import Conflict
 from server.terminal.pty import PtyProcess
+from server.users.connections import Connections, Held, Recheck
 
 SCROLLBACK_CHARS = 200_000
-MAX_PER_PROJECT = 16
 HIGH_WATER = 256  # queued output chunks of up to 64 KB
+
+
+@dataclass(frozen=True)
+class Revoked:
+    """Queued to a terminal's socket when its owner's access is taken away."""
+
+    reason: str
+
+
+# What a terminal's socket is sent: output, the exit code, ``None`` (taken over elsewhere) or
+# ``Revoked``.
+SinkItem = str | int | None | Revoked
 
 
 @dataclass
@@ -21,9 +35,10 @@ class Terminal:
     project_id: str
     owner: str
     pty: PtyProcess | None = None
+    held: Held | None = None
     history: deque[str] = field(default_factory=deque)
     history_chars: int = 0
-    sink: asyncio.Queue[str | int | None] | None = None
+    sink: asyncio.Queue[SinkItem] | None = None
     expiry: asyncio.TimerHandle | None = None
     exit_code: int | None = None
     ended: bool = False
@@ -45,8 +60,10 @@ class Terminal:
 
 
 class TerminalManager:
-    def __init__(self, keep_seconds: float) -> None:
+    def __init__(self, keep_seconds: float, per_user: int, connections: Connections) -> None:
         self.keep_seconds = keep_seconds
+        self.per_user = per_user
+        self.connections = connections
         self._terminals: dict[str, Terminal] = {}
         self._closing: set[asyncio.Future[None]] = set()
 
@@ -58,14 +75,33 @@ class TerminalManager:
         return None
 
     def create(self, project_id: str, owner: str, argv: list[str], cwd: Path, env: dict[str, str],
-               cols: int, rows: int) -> Terminal:
-        if sum(t.project_id == project_id for t in self._terminals.values()) >= MAX_PER_PROJECT:
-            raise Conflict(f"at most {MAX_PER_PROJECT} terminals per project", code="too_many_terminals")
+               cols: int, rows: int, scope_state: dict[str, Any], recheck: Recheck) -> Terminal:
+        """Start a shell for ``owner``, held (``server/users/connections.py``) with the request's
+        credential and ``recheck``, the check that admitted it."""
+        if sum(t.owner == owner for t in self._terminals.values()) >= self.per_user:
+            raise Conflict(f"at most {self.per_user} terminals per user; close one first",
+                           code="terminal_limit", limit=self.per_user)
         terminal = Terminal(id=secrets.token_urlsafe(12), project_id=project_id, owner=owner)
         terminal.pty = PtyProcess(argv, cwd, env, cols, rows, terminal.output,
                                   lambda code: self._exited(terminal, code))
         self._terminals[terminal.id] = terminal
+        terminal.held = self.connections.hold(scope_state, "terminal", project_id, recheck)
+        terminal.held.close_with(lambda reason: self.revoke(terminal, reason))
         return terminal
+
+    def reattached(self, terminal: Terminal, scope_state: dict[str, Any]) -> None:
+        """The terminal is held from now on with the credential that reattached it."""
+        if terminal.held is not None and scope_state.get("credential") is not None:
+            terminal.held.credential = scope_state["credential"]
+
+    def revoke(self, terminal: Terminal, reason: str) -> None:
+        """Its owner may no longer have it: the socket closes with 1008 and ``reason``, the shell
+        and everything started in it end."""
+        self._forget(terminal)
+        terminal.ended = True
+        if terminal.sink is not None:
+            terminal.sink.put_nowait(Revoked(reason))
+        self.close_soon(terminal)
 
     def _exited(self, terminal: Terminal, code: int | None) -> None:
         terminal.ended, terminal.exit_code = True, code
@@ -75,11 +111,13 @@ class TerminalManager:
 
     def _forget(self, terminal: Terminal) -> None:
         self._terminals.pop(terminal.id, None)
+        if terminal.held is not None:
+            self.connections.release(terminal.held)
         if terminal.expiry is not None:
             terminal.expiry.cancel()
             terminal.expiry = None
 
-    def attach(self, terminal: Terminal) -> tuple[str, asyncio.Queue[str | int | None]]:
+    def attach(self, terminal: Terminal) -> tuple[str, asyncio.Queue[SinkItem]]:
         """The scrollback so far and the queue of what follows; a second attach takes over."""
         if terminal.sink is not None:
             terminal.sink.put_nowait(None)
@@ -87,9 +125,11 @@ class TerminalManager:
             terminal.expiry.cancel()
             terminal.expiry = None
         terminal.sink = asyncio.Queue()
+        if terminal.held is not None and terminal.held.ended is not None:  # revoked meanwhile
+            terminal.sink.put_nowait(Revoked(terminal.held.ended))
         return "".join(terminal.history), terminal.sink
 
-    def detach(self, terminal: Terminal, sink: asyncio.Queue[str | int | None]) -> None:
+    def detach(self, terminal: Terminal, sink: asyncio.Queue[SinkItem]) -> None:
         """The socket dropped: keep the shell running for ``keep_seconds``, then end it."""
         if terminal.sink is not sink or terminal.ended:
             return

@@ -8,7 +8,9 @@ editors only when an administrator sets ``MNNWB_TEAM_TERMINAL=true``. Viewers ne
 import os
 import pwd
 import shutil
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -76,18 +78,23 @@ def shell_command(session: Session, settings: Settings, project: Project) -> tup
     return _shell_argv(settings.data_dir), env
 
 
-def open_terminal(engine: Engine, settings: Settings, manager: TerminalManager, principal: str | None,
+def open_terminal(engine: Engine, settings: Settings, manager: TerminalManager, scope_state: dict[str, Any],
                   pid: str, terminal_id: str | None, cols: int, rows: int) -> tuple[Terminal, bool]:
     """Reattach to the caller's terminal ``terminal_id`` if it still runs, else start one;
-    ``True`` with a new terminal."""
+    ``True`` with a new terminal. ``scope_state`` holds the caller's principal and credential."""
+    principal = scope_state.get("principal")
     owner = str(principal)
     with Session(engine) as session:
         project = terminal_project(session, settings, principal, pid)
         found = manager.find(terminal_id, project.id, owner) if terminal_id else None
         if found is not None:
+            manager.reattached(found, scope_state)
             return found, False
         argv, env = shell_command(session, settings, project)
+    # Checked again whenever the owner's access changes (server/users/connections.py).
+    recheck = partial(terminal_project, settings=settings, principal=principal, pid=pid)
     try:
-        return manager.create(project.id, owner, argv, Path(project.path), env, cols, rows), True
+        return manager.create(project.id, owner, argv, Path(project.path), env, cols, rows,
+                              scope_state, recheck), True
     except OSError as exc:
         raise Unavailable(f"cannot start a shell: {exc.strerror or exc}", code="no_shell") from exc

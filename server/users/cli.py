@@ -12,6 +12,7 @@ from server.core.config import Settings
 from server.core.db import make_engine, migrate
 from server.core.errors import AppError, Invalid
 from server.users import service
+from server.users.changes import unheard
 from server.users.models import Role
 
 
@@ -77,8 +78,9 @@ def _dispatch(args: argparse.Namespace, session: Session) -> None:
         user = service.add_user(session, args.name, read_password(args.password_stdin), role)
         print(f"added {user.name} ({user.role})")
     elif args.action == "passwd":
-        service.set_password(session, args.name, read_password(args.password_stdin))
+        # A running server is another process: its credential check ends the sessions' sockets.
+        service.set_password(session, args.name, read_password(args.password_stdin), unheard)
         print(f"password changed; {args.name} is signed out everywhere")
     elif args.action == "remove":
-        service.remove_user(session, args.name, args.transfer_to)
+        service.remove_user(session, args.name, unheard, args.transfer_to)
         print(f"removed {args.name}")

@@ -14,6 +14,7 @@ from sqlmodel import Field, Session, SQLModel, select
 from server.core.db import utcnow
 from server.core.errors import Invalid, NotFound
 from server.users import audit
+from server.users.changes import AccessChange, Notify
 from server.users.models import User
 
 
@@ -60,10 +61,12 @@ def share_device(session: Session, actor: User, device: OwnedDevice, user: User)
     session.commit()
 
 
-def unshare_device(session: Session, actor: User, device: OwnedDevice, user: User) -> None:
+def unshare_device(session: Session, actor: User, device: OwnedDevice, user: User,
+                   notify: Notify) -> None:
     share = session.get(DeviceShare, (device.id, user.id))
     if share is None:
         raise NotFound(f"the device is not shared with {user.name}", code="no_share")
     session.delete(share)
     audit.record(session, "device.unshare", actor=actor.name, device=device.id, user=user.name)
     session.commit()
+    notify(AccessChange(user.id, "a device is no longer shared with you", device_id=device.id))

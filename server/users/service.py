@@ -10,6 +10,7 @@ from sqlmodel import Session, col, func, select
 from server.core.errors import Conflict, Invalid, NotFound, Unauthorized
 from server.projects.models import Project
 from server.users import audit
+from server.users.changes import AccessChange, Notify
 from server.users.models import LOCAL_USER_NAME, Role, User, UserInfo
 from server.users.passwords import hash_password
 
@@ -74,8 +75,8 @@ def add_user(session: Session, name: str, password: str, role: Role = "member") 
     return user
 
 
-def set_password(session: Session, name: str, password: str) -> None:
-    """Change a password; every session and token of the user stops working with it."""
+def set_password(session: Session, name: str, password: str, notify: Notify) -> None:
+    """Change a password; every session of the user ends with it (their API tokens stay)."""
     from server.users.sessions import revoke_all
 
     user = find_user(session, name)
@@ -84,17 +85,19 @@ def set_password(session: Session, name: str, password: str) -> None:
     revoke_all(session, user, tokens=False)
     audit.record(session, "user.passwd", name=user.name)
     session.commit()
+    notify(AccessChange(user.id, "the password was changed; sign in again"))
 
 
-def set_role(session: Session, name: str, role: Role) -> None:
+def set_role(session: Session, name: str, role: Role, notify: Notify) -> None:
     user = find_user(session, name)
     user.role = role
     session.add(user)
     audit.record(session, "user.role", name=user.name, role=role)
     session.commit()
+    notify(AccessChange(user.id, f"your team role is now {role}"))
 
 
-def remove_user(session: Session, name: str, transfer_to: str | None = None) -> None:
+def remove_user(session: Session, name: str, notify: Notify, transfer_to: str | None = None) -> None:
     """Delete a user; projects they created must go to someone else first."""
     user = find_user(session, name)
     owned = list(session.exec(select(Project).where(Project.owner_id == user.id)))
@@ -108,9 +111,11 @@ def remove_user(session: Session, name: str, transfer_to: str | None = None) -> 
         project.owner_id = heir.id if heir else project.owner_id
         session.add(project)
     session.flush()
+    user_id = user.id
     session.delete(user)
     audit.record(session, "user.remove", name=user.name, transfer_to=transfer_to)
     session.commit()
+    notify(AccessChange(user_id, "the account was removed"))
 
 
 def count_team_users(session: Session) -> int:

@@ -6,6 +6,7 @@ database does not log anyone in. Sessions expire; both are revocable.
 
 import hashlib
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -14,6 +15,7 @@ from sqlmodel import Session, col, delete, select
 from server.core.db import utcnow
 from server.core.errors import NotFound, Unauthorized
 from server.users import audit
+from server.users.changes import AccessChange, Notify
 from server.users.models import ApiToken, LoginBody, TokenCreated, TokenPublic, User, UserSession
 from server.users.passwords import verify_password
 from server.users.throttle import LoginThrottle
@@ -88,7 +90,7 @@ def token_credential(session: Session, secret: str) -> Credential | None:
 
 
 def logout(session: Session, user: User, session_id: str | None, everywhere: bool,
-           address: str | None) -> None:
+           address: str | None, notify: Notify) -> None:
     """End this session, or every session of the user (their API tokens stay)."""
     if everywhere:
         revoke_all(session, user, tokens=False)
@@ -96,6 +98,7 @@ def logout(session: Session, user: User, session_id: str | None, everywhere: boo
         session.exec(delete(UserSession).where(col(UserSession.id) == session_id))
     audit.record(session, "logout", actor=user.name, address=address, everywhere=everywhere)
     session.commit()
+    notify(AccessChange(user.id, "signed out"))
 
 
 def revoke_all(session: Session, user: User, tokens: bool) -> None:
@@ -126,10 +129,26 @@ def list_tokens(session: Session, user: User) -> list[TokenPublic]:
     return [_public(row) for row in session.exec(query)]
 
 
-def revoke_token(session: Session, user: User, token_id: str, address: str | None) -> None:
+def revoke_token(session: Session, user: User, token_id: str, address: str | None,
+                 notify: Notify) -> None:
     row = session.get(ApiToken, token_id)
     if row is None or row.user_id != user.id:
         raise NotFound("no such token", code="no_token")
     session.delete(row)
     audit.record(session, "token.revoke", actor=user.name, address=address, token=row.name)
     session.commit()
+    notify(AccessChange(user.id, "the API token was revoked"))
+
+
+def live_credentials(session: Session, credentials: Iterable[Credential]) -> set[Credential]:
+    """Those of ``credentials`` that still sign someone in: sessions neither ended nor expired,
+    tokens not revoked (removing a user removes both)."""
+    wanted = set(credentials)
+    session_ids = [c.id for c in wanted if c.kind == "session"]
+    token_ids = [c.id for c in wanted if c.kind == "token"]
+    now = utcnow()
+    rows = session.exec(select(UserSession).where(col(UserSession.id).in_(session_ids)))
+    alive = {Credential(r.user_id, "session", r.id) for r in rows if aware(r.expires_at) > now}
+    tokens = session.exec(select(ApiToken).where(col(ApiToken.id).in_(token_ids)))
+    alive |= {Credential(r.user_id, "token", r.id) for r in tokens}
+    return wanted & alive

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from server.api.deps import (
+    AccessChanges,
     AdminUser,
     ClientAddress,
     CredentialDep,
@@ -52,12 +53,12 @@ def login(body: LoginBody, request: Request, response: Response, session: Sessio
 
 @router.post("/auth/logout", status_code=204)
 def logout(request: Request, session: SessionDep, settings: SettingsDep, user: CurrentUser,
-           credential: CredentialDep, address: ClientAddress,
+           credential: CredentialDep, address: ClientAddress, notify: AccessChanges,
            body: LogoutBody | None = None) -> Response:
     everywhere = body.everywhere if body else False
     if settings.team:
         session_id = credential.id if credential and credential.kind == "session" else None
-        sessions.logout(session, user, session_id, everywhere, address)
+        sessions.logout(session, user, session_id, everywhere, address, notify)
     response = Response(status_code=204)
     response.headers["set-cookie"] = session_cookie("", _secure(request, settings), max_age=0)
     return response
@@ -75,8 +76,9 @@ def create_token(body: TokenCreate, session: SessionDep, user: TeamUser,
 
 
 @router.delete("/auth/tokens/{tid}", status_code=204)
-def revoke_token(tid: str, session: SessionDep, user: TeamUser, address: ClientAddress) -> Response:
-    sessions.revoke_token(session, user, tid, address)
+def revoke_token(tid: str, session: SessionDep, user: TeamUser, address: ClientAddress,
+                 notify: AccessChanges) -> Response:
+    sessions.revoke_token(session, user, tid, address, notify)
     return Response(status_code=204)
 
 

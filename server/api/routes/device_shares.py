@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter, Response
 
-from server.api.deps import SessionDep, TeamUser
+from server.api.deps import AccessChanges, SessionDep, TeamUser
 from server.devices.service import get_device
 from server.users import devices as sharing
 from server.users.service import find_user
@@ -23,7 +23,8 @@ def share(did: str, name: str, session: SessionDep, user: TeamUser) -> Response:
 
 
 @router.delete("/devices/{did}/shares/{name}", status_code=204)
-def unshare(did: str, name: str, session: SessionDep, user: TeamUser) -> Response:
+def unshare(did: str, name: str, session: SessionDep, user: TeamUser,
+            notify: AccessChanges) -> Response:
     device = get_device(session, user, did)
-    sharing.unshare_device(session, user, device, find_user(session, name))
+    sharing.unshare_device(session, user, device, find_user(session, name), notify)
     return Response(status_code=204)

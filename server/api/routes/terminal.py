@@ -13,11 +13,10 @@ router = APIRouter()
 async def terminal_socket(websocket: WebSocket, pid: str, id: str | None = None,
                           cols: int = 80, rows: int = 24) -> None:
     state = websocket.app.state
-    principal = websocket.scope.get("state", {}).get("principal")
     size = max(1, min(cols, 1000)), max(1, min(rows, 1000))
     try:
-        terminal, created = open_terminal(state.engine, state.settings, state.terminals, principal,
-                                          pid, id, *size)
+        terminal, created = open_terminal(state.engine, state.settings, state.terminals,
+                                          websocket.scope.get("state", {}), pid, id, *size)
     except AppError as exc:
         await websocket.close(1008, exc.detail)
         return

@@ -6,6 +6,7 @@ from sqlmodel import Session, select
 from server.core.errors import Conflict, Invalid, NotFound, Unauthorized
 from server.projects.models import Project
 from server.users import audit, service
+from server.users.changes import AccessChange, unheard
 from server.users.models import LoginBody
 from server.users.sessions import login, session_credential
 from tests.server.users.conftest import PASSWORD
@@ -43,10 +44,12 @@ def test_duplicate_and_weak_passwords_are_refused(db: Session):
 
 
 def test_new_password_signs_the_user_out(db: Session, throttle):
-    service.add_user(db, "alice", PASSWORD)
+    alice = service.add_user(db, "alice", PASSWORD)
     _, secret = login(db, throttle, LoginBody(name="alice", password=PASSWORD), "10.0.0.1", 1.0)
-    service.set_password(db, "alice", "another long password")
+    told: list[AccessChange] = []
+    service.set_password(db, "alice", "another long password", told.append)
     assert session_credential(db, secret) is None
+    assert told == [AccessChange(alice.id, "the password was changed; sign in again")]
     with pytest.raises(Unauthorized):
         login(db, throttle, LoginBody(name="alice", password=PASSWORD), "10.0.0.1", 1.0)
     login(db, throttle, LoginBody(name="alice", password="another long password"), "10.0.0.1", 1.0)
@@ -58,9 +61,12 @@ def test_removing_a_user_needs_their_projects_transferred(db: Session, throttle)
     db.add(Project(name="p", path="/nowhere/p", owner_id=alice.id))
     db.commit()
     _, secret = login(db, throttle, LoginBody(name="alice", password=PASSWORD), "10.0.0.1", 1.0)
+    told: list[AccessChange] = []
     with pytest.raises(Conflict):
-        service.remove_user(db, "alice")
-    service.remove_user(db, "alice", transfer_to="bob")
+        service.remove_user(db, "alice", told.append)
+    assert told == []
+    service.remove_user(db, "alice", told.append, transfer_to="bob")
+    assert told == [AccessChange(alice.id, "the account was removed")]
     with pytest.raises(NotFound):
         service.find_user(db, "alice")
     assert session_credential(db, secret) is None
@@ -71,7 +77,7 @@ def test_removing_a_user_needs_their_projects_transferred(db: Session, throttle)
 def test_account_changes_are_audited(db: Session):
     service.add_user(db, "alice", PASSWORD, "admin")
     service.add_user(db, "bob", PASSWORD)
-    service.set_role(db, "bob", "admin")
-    service.remove_user(db, "bob")
+    service.set_role(db, "bob", "admin", unheard)
+    service.remove_user(db, "bob", unheard)
     actions = [e.action for e in audit.recent(db)]
     assert sorted(actions) == ["user.add", "user.add", "user.remove", "user.role"]

@@ -6,6 +6,7 @@ from sqlmodel import Session, col, select
 from server.core.errors import Invalid, NotFound
 from server.devices.models import Device
 from server.users import audit, service
+from server.users.changes import AccessChange, unheard
 from server.users.devices import list_shares, may_use_device, share_device, shared_device_ids, unshare_device
 from tests.server.users.conftest import PASSWORD
 
@@ -25,9 +26,11 @@ def test_owner_shares_a_device_and_takes_it_back(db: Session):
     assert [d.id for d in usable] == [device.id]
     with pytest.raises(Invalid):
         share_device(db, alice, device, alice)
-    unshare_device(db, alice, device, bob)
+    told: list[AccessChange] = []
+    unshare_device(db, alice, device, bob, told.append)
     assert not may_use_device(db, bob, device)
+    assert told == [AccessChange(bob.id, "a device is no longer shared with you", device_id=device.id)]
     with pytest.raises(NotFound):
-        unshare_device(db, alice, device, bob)
+        unshare_device(db, alice, device, bob, unheard)
     actions = [e.action for e in audit.recent(db)]
     assert actions.count("device.share") == 1 and actions.count("device.unshare") == 1

@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 from server.core.db import utcnow
 from server.core.errors import NotFound, Unauthorized
 from server.users import audit, service, sessions
+from server.users.changes import AccessChange, unheard
 from server.users.models import LoginBody, UserSession
 from server.users.throttle import LoginThrottle, Throttled
 from tests.server.users.conftest import PASSWORD
@@ -42,14 +43,34 @@ def test_logout_ends_one_session_and_everywhere_ends_all(db: Session, throttle):
     first, second, third = (_login(db, throttle) for _ in range(3))
     one = sessions.session_credential(db, first)
     assert one is not None
-    sessions.logout(db, alice, one.id, everywhere=False, address=None)
+    told: list[AccessChange] = []
+    sessions.logout(db, alice, one.id, everywhere=False, address=None, notify=told.append)
     assert sessions.session_credential(db, first) is None
     assert sessions.session_credential(db, second) is not None
     token = sessions.create_token(db, alice, "ci", None).token
-    sessions.logout(db, alice, None, everywhere=True, address=None)
+    sessions.logout(db, alice, None, everywhere=True, address=None, notify=told.append)
     assert sessions.session_credential(db, second) is None
     assert sessions.session_credential(db, third) is None
     assert sessions.token_credential(db, token) is not None
+    assert told == [AccessChange(alice.id, "signed out")] * 2
+
+
+def test_live_credentials_are_those_still_signing_someone_in(db: Session, throttle):
+    alice = service.add_user(db, "alice", PASSWORD)
+    ended, expired, kept = (sessions.session_credential(db, _login(db, throttle)) for _ in range(3))
+    old, ci = (sessions.create_token(db, alice, name, None) for name in ("old", "ci"))
+    held = {ended, expired, kept, sessions.token_credential(db, old.token),
+            sessions.token_credential(db, ci.token)}
+    assert None not in held and ended and expired and kept
+    assert sessions.live_credentials(db, held) == held
+    sessions.logout(db, alice, ended.id, everywhere=False, address=None, notify=unheard)
+    row = db.get(UserSession, expired.id)
+    assert row is not None
+    row.expires_at = utcnow() - timedelta(seconds=1)
+    db.add(row)
+    db.commit()
+    sessions.revoke_token(db, alice, old.id, None, unheard)
+    assert {c.id for c in sessions.live_credentials(db, held)} == {kept.id, ci.id}
 
 
 def test_failed_logins_are_throttled_per_name(db: Session, throttle):
@@ -96,8 +117,10 @@ def test_api_tokens_are_shown_once_stored_hashed_and_revocable(db: Session):
     credential = sessions.token_credential(db, created.token)
     assert credential is not None and credential.user_id == alice.id
     assert sessions.token_credential(db, created.token + "x") is None
+    told: list[AccessChange] = []
     with pytest.raises(NotFound):
-        sessions.revoke_token(db, bob, created.id, None)
-    sessions.revoke_token(db, alice, created.id, None)
+        sessions.revoke_token(db, bob, created.id, None, told.append)
+    sessions.revoke_token(db, alice, created.id, None, told.append)
     assert sessions.token_credential(db, created.token) is None
+    assert told == [AccessChange(alice.id, "the API token was revoked")]
     assert [e.action for e in audit.recent(db)].count("token.revoke") == 1
