@@ -20,6 +20,7 @@ from server.core.errors import Conflict, Invalid
 from server.core.secrets import SecretBox
 from server.training.cloud import PaiCredentials, PaiDlcClient, PaiDlcSettings
 from server.training.models import PaiDlcConfig
+from server.training.stored_settings import still_valid
 
 CredentialSource = Literal["chain", "access_key"]
 
@@ -40,6 +41,8 @@ class PaiDlcSettingsUpdate(PaiDlcOptions):
 
 
 class PaiDlcSettingsPublic(PaiDlcOptions):
+    oss_prefix: str = Field(default="mnn-workbench/", max_length=1025,
+                            description="the folder's name and its trailing slash")
     configured: bool
     credentials: CredentialSource
     access_key_id: str | None = Field(default=None, description="masked")
@@ -82,7 +85,7 @@ class PaiDlcStore:
             except Conflict:  # unreadable with the current key: as good as none stored
                 sealed = {}
             return PaiDlcSettingsPublic(
-                **row.settings, configured=True,
+                **still_valid(PaiDlcOptions, row.settings), configured=True,
                 credentials="access_key" if row.credential_source == "access_key" else "chain",
                 access_key_id=mask(row.access_key_id), has_secret=bool(sealed.get("secret")),
                 has_security_token=bool(sealed.get("token")))
@@ -133,7 +136,7 @@ class PaiDlcStore:
             with self._lock:
                 if self._cached is not None and self._cached[0] == row.updated_at:
                     return self._cached[1]
-                options = PaiDlcOptions.model_validate(row.settings)
+                options = PaiDlcOptions.model_validate(still_valid(PaiDlcOptions, row.settings))
                 settings = PaiDlcSettings.model_validate(
                     options.model_dump(include=set(PaiDlcSettings.model_fields)))
                 connection = Connection(PaiDlcClient(settings, self._credentials(row)),

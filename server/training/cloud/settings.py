@@ -1,10 +1,13 @@
 """PAI-DLC settings and explicitly stored credentials (pydantic models)."""
 
+import re
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, Field, SecretStr, ValidatorFunctionWrapHandler, field_validator
 
 DEFAULT_IMAGE = "dsw-registry.cn-hangzhou.cr.aliyuncs.com/pai/pytorch-training:2.3-cpu-py311-ubuntu22.04"
+# A host name, an IPv4 or a bracketed IPv6 address, then an optional port.
+HOST_PORT = re.compile(r"(?:[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
 
 
 class PaiDlcSettings(BaseModel):
@@ -14,21 +17,24 @@ class PaiDlcSettings(BaseModel):
     endpoints of ``region``; set them (with ``protocol="http"``) to talk to a local emulator.
     """
 
-    region: str = "cn-hangzhou"
-    endpoint: str | None = None
-    workspace_endpoint: str | None = None
+    region: str = Field(default="cn-hangzhou", max_length=64, pattern=r"^[a-z0-9-]+$",
+                        description="a region id, e.g. cn-hangzhou")
+    endpoint: str | None = Field(default=None, max_length=2048)
+    workspace_endpoint: str | None = Field(default=None, max_length=2048)
     protocol: Literal["https", "http"] = "https"
-    workspace_id: str = ""
-    resource_id: str = ""
-    image: str = DEFAULT_IMAGE
-    ecs_spec: str = "ecs.g6.xlarge"
+    workspace_id: str = Field(default="", max_length=256)
+    resource_id: str = Field(default="", max_length=256)
+    image: str = Field(default=DEFAULT_IMAGE, max_length=2048)
+    ecs_spec: str = Field(default="ecs.g6.xlarge", max_length=256)
     pod_count: int = Field(default=1, ge=1, le=64)
-    job_type: str = "PyTorchJob"
-    oss_bucket: str = ""
-    oss_prefix: str = "mnn-workbench/"
-    oss_endpoint: str | None = None
+    job_type: str = Field(default="PyTorchJob", max_length=256)
+    oss_bucket: str = Field(default="", max_length=256)
+    oss_prefix: str = Field(default="mnn-workbench/", max_length=1024,
+                            description="a folder in the bucket; kept with one trailing slash")
+    oss_endpoint: str | None = Field(default=None, max_length=2048)
     oss_path_style: bool = False
-    timeout_seconds: float = Field(default=30.0, gt=0)
+    # Bounded: the SDK takes it in whole milliseconds, and infinity (JSON's 1e999) has none.
+    timeout_seconds: float = Field(default=30.0, ge=0.1, le=600)
 
     @field_validator("endpoint", "workspace_endpoint")
     @classmethod
@@ -36,13 +42,25 @@ class PaiDlcSettings(BaseModel):
         # The OpenAPI SDK builds the Host header from this string; a scheme would corrupt it.
         if value and "://" in value:
             raise ValueError("give host[:port] without a scheme; choose http/https with protocol")
+        if value and not HOST_PORT.fullmatch(value):
+            raise ValueError("give host[:port]: a host name or an IP address, then an optional port")
         return value or None
 
-    @field_validator("oss_prefix")
+    @field_validator("oss_endpoint")
     @classmethod
-    def _prefix_is_folder(cls, value: str) -> str:
-        value = value.strip("/")
-        return f"{value}/" if value else ""
+    def _url_or_host(cls, value: str | None) -> str | None:
+        host = value.split("://", 1)[1] if value and value.startswith(("http://", "https://")) else value
+        if host and not HOST_PORT.fullmatch(host.rstrip("/")):
+            raise ValueError("give http(s)://host[:port] or host[:port]")
+        return value or None
+
+    @field_validator("oss_prefix", mode="wrap")
+    @classmethod
+    def _prefix_is_folder(cls, value: object, check: ValidatorFunctionWrapHandler) -> str:
+        # The length limit is the folder's name without its slashes, so a stored prefix (one
+        # slash longer than a 1,024-character name) passes it again when read back.
+        name: str = check(value.strip("/") if isinstance(value, str) else value)
+        return f"{name}/" if name else ""
 
     @property
     def oss_url(self) -> str:

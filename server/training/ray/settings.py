@@ -6,9 +6,10 @@ team default.
 """
 
 import json
+import re
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, Field, SecretStr, ValidatorFunctionWrapHandler, field_validator
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -16,9 +17,12 @@ from server.core.db import utcnow
 from server.core.errors import Conflict, Invalid
 from server.core.secrets import SecretBox
 from server.training.models import RayClusterConfig
+from server.training.stored_settings import still_valid
 
 StorageKind = Literal["shared_path", "s3"]
 Scope = Literal["project", "default"]
+# No spaces or control characters: these reach URLs and HTTP headers.
+_PRINTABLE = re.compile(r"[^\x00-\x20\x7f]*")
 
 
 class RayOptions(BaseModel):
@@ -26,14 +30,17 @@ class RayOptions(BaseModel):
 
     address: str = Field(default="", max_length=2048,
                          description="the Ray dashboard URL, e.g. http://127.0.0.1:8265")
-    auth_header: str = Field(default="Authorization", max_length=256)
+    auth_header: str = Field(default="Authorization", max_length=256,
+                             pattern=r"^[!#$%&'*+.^_`|~0-9A-Za-z-]*$",
+                             description="an HTTP header name; empty for Authorization")
     storage: StorageKind = "shared_path"
-    shared_path: str = Field(default="", max_length=4096,
+    shared_path: str = Field(default="", max_length=4096, pattern=r"^[^\x00]*$",
                              description="a folder both the cluster and the workbench see")
     s3_endpoint: str = Field(default="", max_length=2048)
-    s3_region: str = Field(default="us-east-1", max_length=64)
-    s3_bucket: str = Field(default="", max_length=256)
-    s3_prefix: str = Field(default="mnn-workbench/", max_length=1024)
+    s3_region: str = Field(default="us-east-1", max_length=64, pattern=r"^[A-Za-z0-9_-]*$")
+    s3_bucket: str = Field(default="", max_length=256, pattern=r"^[A-Za-z0-9._-]*$")
+    s3_prefix: str = Field(default="mnn-workbench/", max_length=1024,
+                           description="a folder in the bucket; kept with one trailing slash")
     s3_access_key_id: str = Field(default="", max_length=256)
     poll_seconds: float = Field(default=2.0, ge=0.1, le=300)
 
@@ -43,13 +50,17 @@ class RayOptions(BaseModel):
         value = value.strip().rstrip("/")
         if value and not value.startswith(("http://", "https://")):
             raise ValueError("give an http:// or https:// URL")
+        if not _PRINTABLE.fullmatch(value):
+            raise ValueError("a URL has no spaces or control characters")
         return value
 
-    @field_validator("s3_prefix")
+    @field_validator("s3_prefix", mode="wrap")
     @classmethod
-    def _prefix_is_folder(cls, value: str) -> str:
-        value = value.strip("/")
-        return f"{value}/" if value else ""
+    def _prefix_is_folder(cls, value: object, check: ValidatorFunctionWrapHandler) -> str:
+        # The length limit is the folder's name without its slashes, so a stored prefix (one
+        # slash longer than a 1,024-character name) passes it again when read back.
+        name: str = check(value.strip("/") if isinstance(value, str) else value)
+        return f"{name}/" if name else ""
 
 
 class RaySettingsUpdate(RayOptions):
@@ -60,6 +71,8 @@ class RaySettingsUpdate(RayOptions):
 
 
 class RaySettingsPublic(RayOptions):
+    s3_prefix: str = Field(default="mnn-workbench/", max_length=1025,
+                           description="the folder's name and its trailing slash")
     configured: bool
     scope: Scope
     has_auth_token: bool
@@ -76,7 +89,7 @@ class RayCluster(BaseModel):
     @property
     def headers(self) -> dict[str, str]:
         token = self.auth_token.get_secret_value() if self.auth_token else ""
-        return {self.options.auth_header: token} if token else {}
+        return {self.options.auth_header or "Authorization": token} if token else {}
 
 
 class RaySettingsStore:
@@ -108,7 +121,8 @@ class RaySettingsStore:
                 return RaySettingsPublic(configured=False, scope=scope, has_auth_token=False,
                                          has_s3_secret=False)
             secrets = self._secrets(row)
-            return RaySettingsPublic(**row.settings, configured=bool(row.settings.get("address")),
+            return RaySettingsPublic(**still_valid(RayOptions, row.settings),
+                                     configured=bool(row.settings.get("address")),
                                      scope=scope, has_auth_token="token" in secrets,
                                      has_s3_secret="s3_secret" in secrets)
 
@@ -138,6 +152,6 @@ class RaySettingsStore:
                               code="ray_not_configured")
             secrets = self._secrets(row)
             token, s3_secret = secrets.get("token"), secrets.get("s3_secret")
-            return RayCluster(options=RayOptions.model_validate(row.settings),
+            return RayCluster(options=RayOptions.model_validate(still_valid(RayOptions, row.settings)),
                               auth_token=SecretStr(token) if token else None,
                               s3_secret_key=SecretStr(s3_secret) if s3_secret else None)

@@ -5,8 +5,11 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
 from server.core.config import Settings
+from server.core.db import utcnow
+from server.training.models import PaiDlcConfig
 from tests.conftest import make_client
 from tests.fakes.paidlc import Emulator
 
@@ -95,3 +98,41 @@ def test_a_replaced_key_file_makes_the_stored_secret_unreadable(
         assert client.get(URL).json()["has_secret"] is False
         response = client.get(f"{URL}/ecs-specs")
     assert (response.status_code, response.json()["code"]) == (409, "secret_unreadable")
+
+
+def test_values_the_client_cannot_use_are_refused_before_they_are_saved(client: TestClient) -> None:
+    """JSON's ``1e999`` is infinity to the parser; a NUL, a space or an over-long prefix would
+    only fail later, inside the cloud SDK. Each is a 422 naming the field, and nothing is saved."""
+    infinite = client.put(URL, content=b'{"timeout_seconds": 1e999}',
+                          headers={"Content-Type": "application/json"})
+    assert (infinite.status_code, infinite.json()["code"]) == (422, "invalid"), infinite.text
+    assert infinite.json()["detail"].startswith("timeout_seconds:")
+    for field, value in (("region", "cn-hangzhou\x00"), ("endpoint", "host name:80"),
+                         ("workspace_endpoint", "[::1"), ("oss_endpoint", "http://a\tb"),
+                         ("oss_prefix", "p" * 1025)):
+        refused = client.put(URL, json={field: value})
+        assert (refused.status_code, refused.json()["code"]) == (422, "invalid"), (field, refused.text)
+        assert refused.json()["detail"].startswith(f"{field}:")
+    assert client.get(URL).json()["configured"] is False
+    specs = client.get(f"{URL}/ecs-specs")
+    assert (specs.status_code, specs.json()["code"]) == (422, "pai_dlc_not_configured")
+
+
+def test_a_value_saved_before_its_limit_existed_reads_back_as_the_default(
+    client: TestClient, emulator: Emulator
+) -> None:
+    """A row an older server saved with an infinite timeout: reading the settings and calling
+    the service work, with the default timeout, until the settings are saved again."""
+    assert client.put(URL, json=settings_body(emulator)).status_code == 200
+    with Session(client.app.state.engine) as session:
+        row = session.get(PaiDlcConfig, 1)
+        assert row is not None
+        row.settings = {**row.settings, "timeout_seconds": float("inf")}
+        row.updated_at = utcnow()
+        session.add(row)
+        session.commit()
+    got = client.get(URL)
+    assert got.status_code == 200, got.text
+    assert (got.json()["timeout_seconds"], got.json()["workspace_id"]) == (30.0, "ws-test")
+    specs = client.get(f"{URL}/ecs-specs")
+    assert specs.status_code == 200, specs.text

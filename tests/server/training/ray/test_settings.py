@@ -53,6 +53,22 @@ def test_bad_settings_and_configs_are_refused_with_reasons(client: TestClient):
     assert unknown.status_code == 422 and unknown.json()["code"] == "bad_config"
 
 
+def test_settings_the_client_cannot_use_are_refused_before_they_are_saved(client: TestClient):
+    """A 1,024-character prefix is kept with its trailing slash, and reads back (it once failed
+    its own length check on the way out: a 500); a longer one is refused. A header name or URL
+    with a control character would only fail later, inside the HTTP client."""
+    longest = client.put("/api/settings/ray", json={"s3_prefix": "p" * 1024})
+    assert longest.status_code == 200, longest.text
+    assert longest.json()["s3_prefix"] == "p" * 1024 + "/"
+    for field, value in (("s3_prefix", "p" * 1025), ("auth_header", "X-Token\r\nX-Other: 1"),
+                         ("address", "http://host\x00:8265"), ("s3_bucket", "a bucket"),
+                         ("shared_path", "/srv/\x00x")):
+        refused = client.put("/api/settings/ray", json={field: value})
+        assert (refused.status_code, refused.json()["code"]) == (422, "invalid"), (field, refused.text)
+        assert refused.json()["detail"].startswith(f"{field}:")
+    assert client.get("/api/settings/ray").json()["s3_prefix"] == "p" * 1024 + "/"
+
+
 def test_without_ray_installed_the_backend_is_listed_unavailable(
         settings: Settings, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # what ``import ray`` failing looks like
