@@ -16,6 +16,7 @@ Statuses only some operations answer (413, 429, 503, …) are declared on those 
 ``errors(...)``; a route's own declaration is kept and given the error shape.
 """
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -161,14 +162,37 @@ def truthful(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _template_regex(template: str) -> str:
+    """A document path (``/api/projects/{pid}/files/{path:path}``) as a regular expression."""
+    parts = re.split(r"(\{[^}]+\})", template)
+    return "".join((".+" if part.endswith(":path}") else "[^/]+") if part.startswith("{")
+                   else re.escape(part) for part in parts)
+
+
+def _documented_methods(app: FastAPI, path: str) -> list[str] | None:
+    """The methods the document lists for ``path``: of its most specific template, a literal
+    one (``/api/devices/pairings``) before a templated one (``/api/devices/{did}``), as OpenAPI
+    reads paths. None when no documented path matches."""
+    paths = app.openapi()["paths"]
+    matching = [template for template in paths if re.fullmatch(_template_regex(template), path)]
+    if not matching:
+        return None
+    operations = paths[min(matching, key=lambda template: template.count("{"))]
+    return [method for method in METHODS if method.lower() in operations]
+
+
 def allowed_methods(request: Request) -> str:
-    """The ``Allow`` header of a 405: every method some route serves at this path (Starlette
-    names only those of the first route that matched the path)."""
-    allowed = [
-        method for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
-        if any(route.matches({**request.scope, "method": method})[0] == Match.FULL
-               for route in request.app.router.routes)
-    ]
+    """The ``Allow`` header of a 405: the methods the document lists for the path, else (for a
+    route left out of it) every method some route serves there. Starlette would name only the
+    methods of the first route that matched the path."""
+    allowed = _documented_methods(request.app, request.url.path)
+    if allowed is None:
+        allowed = [method for method in METHODS
+                   if any(route.matches({**request.scope, "method": method})[0] == Match.FULL
+                          for route in request.app.router.routes)]
     return ", ".join(allowed)
 
 

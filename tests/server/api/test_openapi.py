@@ -46,3 +46,15 @@ def test_a_405_names_every_method_of_the_path(client: TestClient) -> None:
     assert answer.status_code == 405
     assert answer.headers["allow"] == "GET, POST"
     assert answer.json()["code"] == "method_not_allowed"
+
+
+def test_a_405_on_a_literal_path_names_its_methods_not_those_of_a_template_it_matches(
+        client: TestClient) -> None:
+    """``/api/devices/pairings`` also matches ``/api/devices/{did}`` (GET, PATCH, DELETE); the
+    document lists only POST for it, and so does ``Allow``."""
+    paths = client.app.openapi()["paths"]
+    assert set(paths["/api/devices/pairings"]) == {"post"}
+    answer = client.request("OPTIONS", "/api/devices/pairings")
+    assert answer.status_code == 405
+    assert answer.headers["allow"] == "POST"
+    assert client.request("OPTIONS", "/api/devices/some-id").headers["allow"] == "GET, PATCH, DELETE"
