@@ -216,7 +216,7 @@ EARLY = pytest.StashKey[EarlyResources]()
 
 # Tests sharing one of these run in one process of the suite (``make test`` runs two), so each
 # is made once: the name of its group.
-SHARED = {"ray_cluster": "ray", "llms": "llm"}
+SHARED = {"ray_cluster": "ray", "llms": "llm", "fuzzed": "schemathesis"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

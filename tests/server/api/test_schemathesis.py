@@ -1,16 +1,21 @@
 """Schemathesis over every operation of ``app.openapi()``: what the server answers must match the
-document (status codes, error shape, response bodies), and no input may cause a 500.
+document (status codes, error shape, response bodies, content types), and no input may cause a 500.
 
-Operations come from the app's own schema, so routes added later are fuzzed too. The server is a
-real one on loopback; project-scoped operations get a real project id most of the time, so they
-reach the services instead of stopping at 404. The fuzzer acts as the local admin, so the run is
-fenced in: nothing in the server process may open a socket off loopback, child processes get a
-dead loopback proxy and no package index, and new projects are never opened on an existing folder.
+Operations come from the app's own schema, so routes added later are fuzzed too. Each gets
+schemathesis's coverage cases (every bound of every parameter, just inside and just outside: a
+string of exactly ``maxLength``, a number past its maximum) and a few generated ones; the run
+prints how many cases it made and fails if an operation got none. The server is a real one on
+loopback; project-scoped operations get a real project id most of the time, so they reach the
+services instead of stopping at 404. The fuzzer acts as the local admin, so the run is fenced in:
+nothing in the server process may open a socket off loopback, child processes get a dead
+loopback proxy and no package index, and new projects are never opened on an existing folder.
 """
 
 import ipaddress
 import socket
+import time
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +37,8 @@ CHILD_ENV = {
     "PIP_NO_INDEX": "1", "NO_PROXY": "", "no_proxy": "",
 }
 EXAMPLES = 3
+# About 3,300 cases are made over about 120 operations; far fewer means the run did not happen.
+MIN_CASES = 2000
 STATEFUL_SCENARIOS = 10
 # The services validate beyond the schema (a name that is taken or has a character a folder name
 # cannot have is a 422), and pydantic takes lax input on purpose ("1" for a boolean), so the two
@@ -105,6 +112,20 @@ def api_schema(fuzzed: tuple[LiveServer, str]) -> Any:
 schema = schemathesis.pytest.from_fixture("api_schema")
 
 
+@pytest.fixture
+def tally(api_schema: Any) -> Iterator[Counter[str]]:
+    """Cases per operation, printed at the end; every operation must have had some."""
+    cases: Counter[str] = Counter()
+    started = time.monotonic()
+    yield cases
+    total = sum(cases.values())
+    print(f"\nschemathesis: {total} cases over {len(cases)} operations in "
+          f"{time.monotonic() - started:.0f} s")
+    operations = {result.ok().label for result in api_schema.get_all_operations()}
+    assert not operations - set(cases), f"operations never called: {sorted(operations - set(cases))}"
+    assert total >= MIN_CASES, f"only {total} cases"
+
+
 def _fenced_case(case: Any) -> None:
     """Never let a new project open an existing folder of this machine."""
     if case.method == "POST" and case.path == "/api/projects" and isinstance(case.body, dict):
@@ -121,12 +142,13 @@ def _aimed(case: Any, project_id: str) -> None:
 @schema.parametrize()
 @pytest.mark.timeout(400)
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          phases=[Phase.generate],
+          phases=[Phase.explicit, Phase.generate],  # explicit: the coverage cases
           suppress_health_check=list(HealthCheck))
 def test_every_operation_answers_as_documented(case: Any, fuzzed: tuple[LiveServer, str],
-                                               http: requests.Session) -> None:
+                                               http: requests.Session, tally: Counter[str]) -> None:
     live, project_id = fuzzed
     _aimed(case, project_id)
+    tally[case.operation.label] += 1
     case.call_and_validate(base_url=live.url, session=http, headers=live.auth, timeout=30,
                            excluded_checks=BUSINESS_RULE_CHECKS)
 
