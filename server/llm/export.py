@@ -4,16 +4,23 @@ Runs ``llmexport``'s own ``main`` in this (already isolated) worker process, sea
 ``guard.seal()``. The 0.0.5 wheel imports its helpers as a top-level ``utils`` package, so its own
 folder goes first on ``sys.path``; it appends converter output to ``.export.log`` in the current
 folder, which is the run's folder here.
+
+``llmexport`` passes ``trust_remote_code=True`` to every transformers call it makes. Unless the
+server passed ``trust_remote_code`` (an administrator allowed a model's own code), the worker
+refuses a folder holding such code and fences off the rest of the run (``_fence``), so that flag
+finds nothing to run.
 """
 
 import importlib.util
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from server.llm import guard
+from server.llm.prepare import remote_code, remote_code_refusal
 from server.modeltools.errors import ToolFailed
 from server.modeltools.progress import report
 from server.modeltools.schemas import LlmExportArgs
@@ -42,6 +49,35 @@ def _check_source(folder: Path) -> dict[str, Any]:
     return meta
 
 
+def _fence(source: Path) -> None:
+    """From now on, compile or run no Python from the model folder, nor from transformers'
+    copies of a model's modules (``transformers_modules``), the only way it runs a model's code."""
+    root = os.path.join(os.path.realpath(source), "")
+    copies = f"{os.sep}transformers_modules{os.sep}"
+
+    def refuse(event: str, args: tuple[Any, ...]) -> None:
+        if event == "exec":
+            name = getattr(args[0], "co_filename", "")
+        elif event == "compile":
+            name = args[1]
+        else:
+            return
+        name = os.fsdecode(name) if isinstance(name, str | bytes) else ""
+        if name.startswith(root) or copies in name:
+            raise guard.Refused(f"{name} is the model's own code, which this server does not run")
+
+    sys.addaudithook(refuse)
+
+
+def _keep_out_model_code(source: Path) -> None:
+    """Refuse a folder holding code of its own (it may have changed since the server looked),
+    then fence off any that appears later."""
+    found = remote_code(source)
+    if found:
+        raise ToolFailed(remote_code_refusal(source.name, found).detail)
+    _fence(source)
+
+
 def _exporter() -> Any:
     spec = importlib.util.find_spec("llmexport")
     if spec is None or spec.origin is None:
@@ -68,6 +104,8 @@ def _sizes(output: Path) -> dict[str, int]:
 def run(args: LlmExportArgs) -> dict[str, Any]:
     source, output = Path(args.model), Path(args.output or "")
     meta = _check_source(source)
+    if not args.trust_remote_code:
+        _keep_out_model_code(source)
     if args.embedding != any(n in source.name.lower() for n in EMBEDDING_NAMES):
         # llmexport decides "embedding model" by the folder's name alone.
         raise ToolFailed("llmexport exports a folder as an embedding model exactly when its name "

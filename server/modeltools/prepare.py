@@ -108,12 +108,15 @@ def _existing(root: str, rel: str) -> Path:
     return path
 
 
-def worker_args(tool: str, root: str, args: ToolArgs) -> dict[str, Any]:
-    """The worker's arguments: the same fields with absolute, checked paths."""
+def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False) -> dict[str, Any]:
+    """The worker's arguments: the same fields with absolute, checked paths.
+
+    ``allow_remote_code`` is ``Settings.llm_allow_remote_code``: whether an LLM export may run a
+    model's own code."""
     if tool.startswith("llm-"):
         from server.llm import prepare as llm_prepare
 
-        return llm_prepare.worker_args(tool, root, args)
+        return llm_prepare.worker_args(tool, root, args, allow_remote_code)
     worker = args.model_dump()
     worker["model"] = _input(root, args.model, MODEL_INPUTS[tool])
     if tool in ("convert", "quantize"):

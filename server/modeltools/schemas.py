@@ -132,6 +132,8 @@ class LlmExportArgs(ToolArgs):
     quant_block: int = Field(default=64, ge=0, le=4096, description="0 = per channel")
     lm_quant_bit: QuantBit | None = None
     embedding: bool = Field(default=False, description="export as a text-embedding model")
+    # Set by the server, never by a request: a model's own code may run (docs/llm.md).
+    trust_remote_code: bool = Field(default=False, exclude=True)
 
 
 class LlmBenchArgs(ToolArgs):
