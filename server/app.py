@@ -79,7 +79,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
         app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
         app.state.device_bench = DeviceBench(devices, engine, asyncio.get_running_loop())
-        app.state.jobs = JobManager(engine, hub, settings.data_dir)
+        app.state.jobs = JobManager(engine, hub, settings.data_dir, per_user=settings.jobs_per_user)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
         register_ray(app.state.jobs, engine, hub, settings.data_dir)
         drop_abandoned(engine)

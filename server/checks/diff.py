@@ -43,7 +43,7 @@ def _existing(root: str, rel: str) -> str:
 
 
 def start_diff(
-    data_dir: Path, tools: ToolManager, session: Session, project: Project, body: DiffRequest
+    data_dir: Path, tools: ToolManager, session: Session, project: Project, body: DiffRequest, owner: str
 ) -> ToolRunPublic:
     worker = {
         "model": _side(data_dir, project, body.a, body.rev_a),
@@ -54,4 +54,4 @@ def start_diff(
         "loops": body.loops,
     }
     stored = body.model_dump(exclude_none=True)
-    return tools.launch(session, project, "diff", stored, worker)
+    return tools.launch(session, project, "diff", stored, worker, owner)

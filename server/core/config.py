@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     lsp_keep_seconds: float = 60.0
     # What one user may have going at a time, on any number of projects (docs/team.md, "Limits").
     terminals_per_user: int = Field(default=16, ge=1)
+    jobs_per_user: int = Field(default=64, ge=1)
+    tool_runs_per_user: int = Field(default=16, ge=1)
     # Team mode: how often the credentials of open sockets and terminals are looked up, so a
     # sign-out, password change or removal made by ``mnnwb user`` (another process) ends them.
     access_check_seconds: float = Field(default=0.5, gt=0)
@@ -90,8 +92,6 @@ class Settings(BaseSettings):
     keyfile: Path | None = None
     # Remote algorithm catalogs: a JSON list of MarketSource objects (docs/market.md).
     market_sources: list[MarketSource] = Field(default_factory=list)
-    # An LLM export may run a model's own code (transformers' trust_remote_code; docs/llm.md).
-    llm_allow_remote_code: bool = False
 
     @model_validator(mode="after")
     def _unique_market_sources(self) -> "Settings":

@@ -74,11 +74,11 @@ def _by_last_use(blobs: Path, keep: Path) -> list[tuple[Path, int]]:
 
 
 def inspect_blob(
-    data_dir: Path, tools: ToolManager, session: Session, project: Project, rev: str, path: str
+    data_dir: Path, tools: ToolManager, session: Session, project: Project, rev: str, path: str, owner: str
 ) -> ToolRunPublic:
     """Start Inspect on ``path`` as it is at ``rev``; the run is the project's, like any other."""
     data, sha = read_blob(project.path, rev, path)
     target = blob_file(data_dir, path, data, sha)
     # The run belongs to the project; only the folder the tool reads from is the blob's own.
     holder = Project(id=project.id, name=project.name, path=str(target.parent), owner_id=project.owner_id)
-    return tools.start(session, holder, "inspect", {"model": target.name})
+    return tools.start(session, holder, "inspect", {"model": target.name}, owner)

@@ -28,6 +28,7 @@ from server.modeltools.runner import Limits, LineHandler, Outcome, WorkerSpec
 from server.projects import service as projects
 from server.projects.models import Project
 from server.users.models import User
+from server.users.quota import Quota
 
 # (project id, project folder, worker arguments, cancel, on_line) -> the run's outcome
 DeviceRun = Callable[[str, str, dict[str, Any], threading.Event, LineHandler | None], Outcome]
@@ -49,10 +50,13 @@ class ToolManager:
         hub: EventHub,
         runs_dir: Path,
         *,
+        per_user: int,
         workers: int = DEFAULT_WORKERS,
         limits: Limits | None = None,
     ) -> None:
         self._engine, self._hub, self._runs_dir = engine, hub, runs_dir
+        # Queued and running runs by the user who started them: the pool is shared.
+        self._quota = Quota("active tool runs", "tool_run_limit", per_user)
         self._limits = limits or Limits()
         self._pool = WorkerPool(size=workers, limits=self._limits)
         self._handles: dict[str, RunHandle] = {}
@@ -71,20 +75,24 @@ class ToolManager:
             session.commit()
             return int(getattr(result, "rowcount", 0) or 0)
 
-    def start(self, session: Session, project: Project, tool: str, body: dict[str, Any]) -> ToolRunPublic:
+    def start(self, session: Session, project: Project, tool: str, body: dict[str, Any],
+              owner: str) -> ToolRunPublic:
         args = prepare.parse(tool, body)
         worker = prepare.worker_args(tool, project.path, args)
         stored = args.model_dump(exclude_none=True)
         if worker.get("output"):
             stored["output"] = prepare.relative(project.path, Path(worker["output"]))
-        return self.launch(session, project, tool, stored, worker)
+        return self.launch(session, project, tool, stored, worker, owner)
 
     def launch(
-        self, session: Session, project: Project, tool: str, stored: dict[str, Any], worker: dict[str, Any]
+        self, session: Session, project: Project, tool: str, stored: dict[str, Any], worker: dict[str, Any],
+        owner: str,
     ) -> ToolRunPublic:
         """Record and start a run whose worker arguments are already checked and absolute;
-        ``stored`` is what the run shows (project-relative)."""
+        ``stored`` is what the run shows (project-relative). It counts against ``owner``'s (a
+        user id) cap until it ends."""
         run = ToolRun(project_id=project.id, tool=tool, args=stored, log_path="")
+        self._quota.take(owner, run.id)
         run.log_path = str(self._runs_dir / run.id / "worker.log")
         session.add(run)
         session.commit()
@@ -112,6 +120,7 @@ class ToolManager:
         if handle is not None:
             handle.cancel.set()
         if run.status == "queued":
+            self._quota.give_back(run.id)
             self._update(run.id, status="cancelled", error="cancelled", finished_at=utcnow())
         session.refresh(run)
         return to_public(run)
@@ -126,6 +135,7 @@ class ToolManager:
     def _finished(self, run_id: str, root: str, outcome: Outcome) -> None:
         with self._lock:
             self._handles.pop(run_id, None)
+        self._quota.give_back(run_id)
         result = prepare.relative_result(root, outcome.result) if outcome.result else None
         if outcome.status == "succeeded":  # before the run shows as done: its lineage is there
             record_tool_run(self._engine, run_id, root, result or {})
@@ -223,6 +233,7 @@ def create_tool_manager(
 ) -> ToolManager:
     """The manager for ``app.state.tools``, with runs of a previous server reconciled."""
     runs_dir = settings.data_dir / "tool-runs"
-    manager = ToolManager(engine, hub, runs_dir, workers=workers, limits=limits)
+    manager = ToolManager(engine, hub, runs_dir, per_user=settings.tool_runs_per_user, workers=workers,
+                          limits=limits)
     manager.reconcile()
     return manager

@@ -46,6 +46,7 @@ from server.training.runner import (
 from server.training.runtime import resolve_interpreter
 from server.training.venv import VENV_DIR, check_can_create, create_venv
 from server.users.models import User
+from server.users.quota import Quota
 
 # Runs before a backend's job row exists (e.g. commit and push for a cloud run); returns the
 # commit the job runs and the config to store with it. A refusal raises an ``AppError``. Any push
@@ -74,10 +75,12 @@ def to_public(job: Job) -> JobPublic:
 
 
 class JobManager:
-    def __init__(self, engine: Engine, hub: EventHub, data_dir: Path, *,
+    def __init__(self, engine: Engine, hub: EventHub, data_dir: Path, *, per_user: int,
                  stop_grace: float = 5.0) -> None:
         self._engine = engine
         self._hub = hub
+        # Active jobs by the user who started them (resumed ones have no known starter).
+        self._quota = Quota("active jobs", "job_limit", per_user)
         self.jobs_dir = data_dir / "jobs"
         self._project_of: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -117,6 +120,8 @@ class JobManager:
     # -- JobSink: what runners report --------------------------------------------------------
 
     def transition(self, job_id: str, change: Transition) -> None:
+        if change.status not in ACTIVE_STATUSES:  # before the end shows: its owner may start more
+            self._quota.give_back(job_id)
         public = until_stored(lambda: self._store(job_id, change), f"job {job_id} {change.status}")
         if public is None:
             return
@@ -171,16 +176,23 @@ class JobManager:
                        interpreter=resolve_interpreter(session, project).interpreter,
                        job_dir=self.jobs_dir / job.id, commit=job.commit)
 
+    def ensure_room(self, owner: str, count: int) -> None:
+        """Refuse unless ``owner`` (a user id) may start ``count`` more jobs."""
+        self._quota.ensure_room(owner, count)
+
     def submit(
-        self, session: Session, project: Project, body: JobCreate, policy: UrlPolicy
+        self, session: Session, project: Project, body: JobCreate, policy: UrlPolicy, owner: str
     ) -> Job:
+        """Start a job for ``owner`` (a user id; counted against their cap until it ends)."""
         runner = self._runner(body.backend)
+        self.ensure_room(owner, 1)
         command = body.command or default_command(project)
         prepare = self._prepare.get(body.backend)
         commit, config = (prepare(project, body, policy) if prepare
                           else (head_commit(Path(project.path)), body.config))
         job = Job(project_id=project.id, backend=body.backend, command=command, config=config,
                   commit=commit)
+        self._quota.take(owner, job.id)
         session.add(job)
         session.commit()
         self._project_of[job.id] = project.id
@@ -189,6 +201,7 @@ class JobManager:
         except AppError:
             session.delete(job)  # refused before anything ran: no trace of it
             session.commit()
+            self._quota.give_back(job.id)
             raise
         except OSError as exc:
             self.transition(job.id, Transition(

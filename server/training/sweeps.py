@@ -98,15 +98,19 @@ def final_metrics(points: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def create_sweep(jobs: JobManager, session: Session, project: Project, body: SweepCreate,
-                 policy: UrlPolicy) -> SweepPublic:
+                 policy: UrlPolicy, owner: str) -> SweepPublic:
+    """Submit one job per combination for ``owner`` (a user id); refused up front when they
+    would not all fit under the owner's cap of active jobs."""
     base = body.command or default_command(project)
     runs = []
-    for index, args in enumerate(combinations(body.grid)):
+    grid = combinations(body.grid)
+    jobs.ensure_room(owner, len(grid))
+    for index, args in enumerate(grid):
         command = f"{base} {shlex.join(itertools.chain.from_iterable(args.items()))}"
         extra = body.model_dump(exclude={"grid", "command", "commit_and_push"})
         job = jobs.submit(session, project, JobCreate(
             **extra, command=command, commit_and_push=body.commit_and_push and index == 0),
-            policy)
+            policy, owner)
         runs.append({"job_id": job.id, "args": args})
     sweep = Sweep(project_id=project.id, backend=body.backend, command=base, grid=body.grid,
                   runs=runs)

@@ -200,9 +200,10 @@ async def blob_inspect(
     session: SessionDep,
     settings: SettingsDep,
     tools: Annotated[ToolManager, Depends(get_tools)],
+    user: CurrentUser,
 ) -> ToolRunPublic:
     return await run_in_threadpool(
-        blobs.inspect_blob, settings.data_dir, tools, session, project, body.rev, body.path
+        blobs.inspect_blob, settings.data_dir, tools, session, project, body.rev, body.path, user.id
     )
 
 

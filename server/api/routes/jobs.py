@@ -37,8 +37,8 @@ def list_jobs(project: ProjectDep, session: SessionDep, jobs: JobsDep) -> list[J
 
 @router.post("/projects/{pid}/jobs", status_code=201)
 async def submit_job(body: JobCreate, project: RunnerProject, session: SessionDep,
-                     jobs: JobsDep, policy: GitUrlPolicy) -> JobPublic:
-    return to_public(await run_in_threadpool(jobs.submit, session, project, body, policy))
+                     jobs: JobsDep, policy: GitUrlPolicy, user: CurrentUser) -> JobPublic:
+    return to_public(await run_in_threadpool(jobs.submit, session, project, body, policy, user.id))
 
 
 @router.get("/jobs/{jid}")

@@ -69,5 +69,5 @@ def get_sweeps(project: ProjectDep, session: SessionDep, jobs: JobsDep) -> list[
 
 @router.post("/projects/{pid}/sweeps", status_code=201)
 async def post_sweep(body: SweepCreate, project: RunnerProject, session: SessionDep,
-                     jobs: JobsDep, policy: GitUrlPolicy) -> SweepPublic:
-    return await run_in_threadpool(create_sweep, jobs, session, project, body, policy)
+                     jobs: JobsDep, policy: GitUrlPolicy, user: CurrentUser) -> SweepPublic:
+    return await run_in_threadpool(create_sweep, jobs, session, project, body, policy, user.id)

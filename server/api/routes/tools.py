@@ -29,9 +29,10 @@ ToolsDep = Annotated[ToolManager, Depends(get_tools)]
 # Before the generic route: "diff" is a tool name too, but its body names two models.
 @router.post("/projects/{pid}/tools/diff", status_code=202)
 async def start_model_diff(
-    body: DiffRequest, project: RunnerProject, session: SessionDep, settings: SettingsDep, tools: ToolsDep
+    body: DiffRequest, project: RunnerProject, session: SessionDep, settings: SettingsDep, tools: ToolsDep,
+    user: CurrentUser,
 ) -> ToolRunPublic:
-    return await run_in_threadpool(start_diff, settings.data_dir, tools, session, project, body)
+    return await run_in_threadpool(start_diff, settings.data_dir, tools, session, project, body, user.id)
 
 
 @router.post("/projects/{pid}/tools/{tool}", status_code=202)
@@ -40,9 +41,10 @@ async def start_run(
     project: RunnerProject,
     session: SessionDep,
     tools: ToolsDep,
+    user: CurrentUser,
     body: Annotated[dict[str, Any], Body()],
 ) -> ToolRunPublic:
-    return await run_in_threadpool(tools.start, session, project, tool, body)
+    return await run_in_threadpool(tools.start, session, project, tool, body, user.id)
 
 
 @router.get("/tool-runs/{rid}")
