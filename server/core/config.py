@@ -92,6 +92,8 @@ class Settings(BaseSettings):
     keyfile: Path | None = None
     # Remote algorithm catalogs: a JSON list of MarketSource objects (docs/market.md).
     market_sources: list[MarketSource] = Field(default_factory=list)
+    # An LLM export may run a model's own code (transformers' trust_remote_code; docs/llm.md).
+    llm_allow_remote_code: bool = False
 
     @model_validator(mode="after")
     def _unique_market_sources(self) -> "Settings":
