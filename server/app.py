@@ -56,9 +56,10 @@ def create_app(settings: Settings) -> FastAPI:
         migrate(engine)
         with Session(engine) as session:
             ensure_local_user(session)
-        # Off the start-up path: only files written before this start are swept.
-        sweep = asyncio.create_task(
-            run_in_threadpool(files_service.sweep_interrupted_saves, engine, time.time()))
+        # What a killed server left behind, off the start-up path: only files written before
+        # this start are swept (server/core/leftovers.py).
+        sweep = asyncio.create_task(run_in_threadpool(
+            files_service.sweep_leftovers, engine, settings.data_dir, time.time()))
         hub = EventHub(queue_size=settings.ws_queue_size, replay_size=settings.replay_size)
         hub.bind_loop(asyncio.get_running_loop())
         app.state.engine = engine

@@ -11,6 +11,7 @@ from typing import Any
 
 from server.checks.models import Budget, CheckResult, Metric
 from server.core.errors import AppError
+from server.core.leftovers import scratch_prefix
 from server.files.paths import relative, resolve
 from server.modeltools.formats import BadModelFile, check_model_file
 from server.modeltools.runner import Limits, WorkerSpec, run_worker
@@ -36,7 +37,7 @@ class MeasureFailed(Exception):
 
 def _worker(limits: Limits) -> Tool:
     def run(tool: str, args: dict[str, Any]) -> dict[str, Any]:
-        with tempfile.TemporaryDirectory(prefix="mnnwb-check-") as folder:
+        with tempfile.TemporaryDirectory(prefix=scratch_prefix("check")) as folder:
             outcome = run_worker(WorkerSpec(tool, args, Path(folder) / "run", limits))
         if outcome.status != "succeeded" or outcome.result is None:
             raise MeasureFailed(f"{tool} {outcome.status}: {outcome.error or 'no result'}")

@@ -1,7 +1,7 @@
 """Atomic file writes: temp file in the same folder → fsync → os.replace → fsync the folder.
 
 A temp file is named ``.<name>.<random>.tmp``; one left by a killed process is swept at start-up
-(``sweep_temp_files``) and never shown by the file tree, the watcher or Git status.
+(``server/core/leftovers.py``) and never shown by the file tree, the watcher or Git status.
 """
 
 import errno
@@ -98,24 +98,3 @@ def _write_replace(path: Path, chunks: Iterable[bytes], limit: int | None) -> in
         raise
     _fsync_dir(folder)
     return size
-
-
-def sweep_temp_files(roots: Iterable[str | Path], before: float) -> int:
-    """Delete the temp files interrupted atomic writes left under ``roots``; returns how many.
-
-    Only files named like ours and last written before ``before`` (the server's start) go, so
-    a save this server has begun since keeps its file. ``.git`` folders are not entered.
-    """
-    removed = 0
-    for root in roots:
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = [d for d in dirs if d != ".git"]
-            for name in filter(is_temp_name, files):
-                full = os.path.join(folder, name)
-                try:
-                    if os.lstat(full).st_mtime < before:
-                        os.unlink(full)
-                        removed += 1
-                except OSError:  # gone meanwhile, or not ours to delete
-                    continue
-    return removed

@@ -12,8 +12,9 @@ from charset_normalizer import from_bytes
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from server.core import leftovers
 from server.core.errors import AppError, Conflict, Invalid, NotFound, TooLarge
-from server.core.fsutil import atomic_write, sweep_temp_files
+from server.core.fsutil import atomic_write
 from server.files.models import Entry, FileContent, FileOp, Saved
 from server.files.paths import relative, resolve
 from server.projects.models import Project
@@ -189,8 +190,9 @@ def raw_path(root: str, rel: str) -> Path:
     return _existing_file(root, rel)
 
 
-def sweep_interrupted_saves(engine: Engine, before: float) -> int:
-    """Delete, in every project, the temp files of saves a killed server never finished."""
+def sweep_leftovers(engine: Engine, data_dir: Path, before: float) -> int:
+    """Delete what a killed server left in the data dir, every project and the temp dir
+    (``server/core/leftovers.py``): the temp files of saves it never finished among them."""
     with Session(engine) as session:
         folders = list(session.exec(select(Project.path)).all())
-    return sweep_temp_files(folders, before)
+    return leftovers.sweep(data_dir, folders, before)

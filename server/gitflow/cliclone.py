@@ -16,6 +16,7 @@ from pathlib import Path
 
 from dulwich.repo import Repo
 
+from server.core.leftovers import scratch_prefix
 from server.gitflow.gitcli import (
     Cancelled,
     GitRun,
@@ -40,7 +41,7 @@ def clone_with_git(
     env = git_env(username, password)
     options = git_options(credentials=bool(username or password))
     report = on_step or (lambda step: None)
-    with tempfile.TemporaryDirectory() as template:
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("clone")) as template:
         args = [*options, "clone", "--progress", "--no-checkout", "--no-recurse-submodules",
                 f"--template={template}", "--origin", "origin", "--", url, str(folder)]
         code, lines = GitRun(args, folder.parent, env, timeout, cancel).run(

@@ -23,6 +23,7 @@ from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
 from server.core.errors import Conflict
+from server.core.leftovers import scratch_prefix
 from server.gitflow.gitcli import git_env, git_options
 
 _CONFIG = b"[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
@@ -43,7 +44,7 @@ def usable(repo: Repo) -> bool:
 def stand_in(repo: Repo, head: ObjectID | None = None) -> Iterator[dict[str, str]]:
     """git's environment for ``repo`` (``GIT_DIR`` is the stand-in); its HEAD is detached at
     ``head``, or an unborn branch."""
-    with tempfile.TemporaryDirectory(prefix="mnnwb-git-") as gitdir:
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("git")) as gitdir:
         os.mkdir(os.path.join(gitdir, "refs"))
         Path(gitdir, "HEAD").write_bytes(head + b"\n" if head else b"ref: refs/heads/main\n")
         Path(gitdir, "config").write_bytes(_CONFIG)

@@ -72,7 +72,7 @@ def inspect_mnn(path: Path) -> dict[str, Any]:
 def _inspect_by_conversion(path: Path, framework: str) -> dict[str, Any]:
     from server.modeltools import convert
 
-    with tempfile.TemporaryDirectory(dir=".") as tmp:
+    with tempfile.TemporaryDirectory(prefix=".inspect-", dir=".") as tmp:
         out = Path(tmp) / "model.mnn"
         convert.run(
             ConvertArgs.model_validate({"model": str(path), "output": str(out), "framework": framework})

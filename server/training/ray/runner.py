@@ -14,6 +14,7 @@ from pathlib import Path
 from server.core.db import utcnow
 from server.core.errors import AppError, Conflict, Invalid, NotFound
 from server.core.events import EventHub
+from server.core.leftovers import scratch_prefix
 from server.training.cloud.artifacts import ProgressCallback
 from server.training.logfile import LOG_FILE, rebuild_metrics
 from server.training.ray.client import RayJobs, Resources
@@ -89,7 +90,7 @@ class RayRunner:
         spec.job_dir.mkdir(parents=True, exist_ok=True)
         save_state(spec.job_dir, state)  # before submitting: a restart then finds the job
         jobs = RayJobs(cluster.options.address, cluster.headers)
-        with tempfile.TemporaryDirectory(prefix="mnnwb-ray-") as folder:
+        with tempfile.TemporaryDirectory(prefix=scratch_prefix("ray")) as folder:
             packed = Path(folder)
             if config.snapshot or spec.commit is None:
                 copy_snapshot(spec.project_path, packed)
