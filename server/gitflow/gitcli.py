@@ -7,7 +7,8 @@ Every run ignores the system and global git config (``GIT_CONFIG_NOSYSTEM``,
 reads them from the child's environment, so they are never on a command line, in a file or in
 ``.git/config``. stderr is read as it comes (git ends progress lines with ``\\r``); a run that
 says nothing for ``timeout`` seconds, or whose ``cancel`` event is set, is killed with its whole
-process group.
+process group. That group dies with the server too, even when the server is killed outright
+(``tether.py``).
 """
 
 import os
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.core.errors import BadGateway, Forbidden, NotFound, Unavailable
+from server.gitflow.tether import tethered
 from server.gitflow.transport import redact
 
 PROTOCOLS = ("http", "https", "git", "file")
@@ -97,8 +99,9 @@ class GitRun:
 
     def run(self, on_line: Callable[[str], None]) -> tuple[int, list[str]]:
         """The exit status and the last lines git wrote to stderr."""
-        proc = subprocess.Popen(["git", *self.args], cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        proc = subprocess.Popen(tethered(["git", *self.args]), cwd=self.cwd, env=self.env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, start_new_session=True)
         assert proc.stderr is not None
         tail: deque[str] = deque(maxlen=40)
         try:
