@@ -1,20 +1,30 @@
 """Search and replace payloads."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 MAX_QUERY = 1000
+
+
+def _no_nul(value: str) -> str:
+    # git takes its arguments as C strings: a NUL would cut them short, or not start git at all.
+    if "\0" in value:
+        raise ValueError("must not contain a NUL character")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
 
 
 class SearchQuery(BaseModel):
     """What to look for; ``glob`` limits the files (``*.py``, ``src/**``), comma-separated."""
 
-    q: str = Field(min_length=1, max_length=MAX_QUERY)
+    q: Text = Field(min_length=1, max_length=MAX_QUERY)
     regex: bool = False
     case: bool = False
     word: bool = False
-    glob: str = Field(default="", max_length=MAX_QUERY)
+    glob: Text = Field(default="", max_length=MAX_QUERY)
 
 
 class SearchMatch(BaseModel):
@@ -39,9 +49,9 @@ class SearchEnd(BaseModel):
 
 
 class ReplaceRequest(SearchQuery):
-    replacement: str = Field(max_length=100_000)
+    replacement: Text = Field(max_length=100_000)
     # The files to change: all that match when empty (preview), or exactly these (apply).
-    paths: list[str] = Field(default_factory=list, max_length=10_000)
+    paths: list[Text] = Field(default_factory=list, max_length=10_000)
 
 
 class LineChange(BaseModel):
@@ -63,12 +73,12 @@ class ReplacePreview(BaseModel):
 
 
 class FileTarget(BaseModel):
-    path: str = Field(max_length=4096)
-    etag: str = Field(max_length=64)
+    path: Text = Field(max_length=4096)
+    etag: Text = Field(max_length=64)
 
 
 class ReplaceApply(SearchQuery):
-    replacement: str = Field(max_length=100_000)
+    replacement: Text = Field(max_length=100_000)
     files: list[FileTarget] = Field(min_length=1, max_length=10_000)
 
 
