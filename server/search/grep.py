@@ -12,16 +12,22 @@ submodules, the work tree fixed to the project's folder (whatever ``core.worktre
 the ``grep.*`` settings that would change the output's shape (``grep.column``,
 ``grep.fullName``) pinned. So a project cannot make the search run a program, read outside its
 folder or garble the answer.
+
+A search git gives up on is never an empty answer: PCRE refusing the pattern (``bad_regex``) or
+giving up on a line (its match limit: ``regex_too_complex``) is a 422 with git's reason, and any
+other failure of the last way to run it, or one after lines came out, a ``503 search_failed``.
 """
 
 import asyncio
 import contextlib
 import os
+import re
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from server.core.errors import Unavailable
+from server.core.errors import AppError, Invalid, Unavailable
 
 LINE_LIMIT = 16 * 1024 * 1024
 READ_SIZE = 256 * 1024
@@ -31,6 +37,32 @@ GIT_OPTIONS = (
 )
 GREP_OPTIONS = ("--exclude-standard", "--no-color", "--no-textconv", "--no-recurse-submodules")
 NO_INDEX = ("--no-index",)
+STDERR_KEPT = 4096
+# git's words (grep.c) when PCRE gives up on a line, and when it refuses the pattern.
+_PCRE_GAVE_UP = re.compile(r"pcre\w* failed with error code -?\d+: (.*)")
+_PATTERN_REFUSED = "fatal: -e option, '"
+
+
+@dataclass
+class GitEnd:
+    """How one ``git grep`` ended: its exit status (None: stopped here) and the end of stderr."""
+
+    status: int | None = None
+    stderr: bytes = b""
+
+    def message(self) -> str:
+        lines = self.stderr.decode(errors="replace").strip().splitlines() or [f"status {self.status}"]
+        return lines[-1].removeprefix("fatal: ").removeprefix("error: ")
+
+    def refusal(self) -> Invalid | None:
+        """The pattern's fault, as git tells it."""
+        text = self.stderr.decode(errors="replace")
+        if gave_up := _PCRE_GAVE_UP.search(text):
+            return Invalid(f"git grep gave up on the pattern: {gave_up[1]}", code="regex_too_complex")
+        if _PATTERN_REFUSED in text:  # -e option, '<pattern>': <PCRE's reason>
+            reason = self.message().rsplit("': ", 1)[-1]
+            return Invalid(f"git grep -P refuses the pattern: {reason}", code="bad_regex")
+        return None
 
 
 def _environment() -> dict[str, str]:
@@ -53,30 +85,38 @@ def walk_modes(root: str | Path) -> list[tuple[str, ...]]:
     return [NO_INDEX]
 
 
-async def grep_batches(root: str | Path, args: list[str]) -> AsyncIterator[list[bytes]]:
+async def grep_batches(root: str | Path, args: list[str]) -> AsyncGenerator[list[bytes]]:
     """The output lines of ``git grep <args>`` run in ``root``, in batches as they arrive (one
     read of the pipe each); the process ends with the loop."""
-    for mode in walk_modes(root):
-        status: list[int] = []
+    modes = walk_modes(root)
+    for mode in modes:
+        end = GitEnd()
         found = False
-        async for batch in _run(root, mode, args, status):
+        async for batch in _run(root, mode, args, end):
             found = True
             yield batch
-        if found or (status and status[0] <= 1):  # 1: git ran and found nothing
+        if end.status is None or end.status in (0, 1):  # 1: git ran and found nothing
             return
+        failure: AppError | None = end.refusal()  # another way to run it would fail the same way
+        if failure is None and (found or mode is modes[-1]):
+            failure = Unavailable(f"git grep failed: {end.message()}", code="search_failed")
+        if failure is not None:
+            raise failure
 
 
 async def _run(
-    root: str | Path, mode: tuple[str, ...], args: list[str], status: list[int],
+    root: str | Path, mode: tuple[str, ...], args: list[str], end: GitEnd,
 ) -> AsyncIterator[list[bytes]]:
-    """One ``git grep`` process; its exit status is appended to ``status`` when it ends."""
+    """One ``git grep`` process; ``end`` tells how it ended once it has."""
     work_tree = () if mode == NO_INDEX else ("--work-tree", os.path.abspath(root))
     process = await asyncio.create_subprocess_exec(
         _git(), *GIT_OPTIONS, *work_tree, "grep", *GREP_OPTIONS, *mode, *args,
         cwd=root, env=_environment(), stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
-    assert process.stdout is not None
+    assert process.stdout is not None and process.stderr is not None
+    # Read all along: warnings filling the stderr pipe would stall git.
+    stderr = asyncio.create_task(_tail(process.stderr))
     pending = b""
     try:
         while chunk := await process.stdout.read(READ_SIZE):
@@ -87,9 +127,19 @@ async def _run(
                 yield lines
         if pending:
             yield [pending]
+        end.status = await process.wait()
     finally:
         if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):  # it may have ended meanwhile
                 process.kill()
-        await process.communicate()  # reads the pipe to its end, so it is closed
-        status.append(process.returncode if process.returncode is not None else -1)
+        while await process.stdout.read(READ_SIZE):
+            pass  # to its end, so the pipe is closed
+        end.stderr = await stderr
+        await process.wait()
+
+
+async def _tail(stream: asyncio.StreamReader) -> bytes:
+    kept = b""
+    while chunk := await stream.read(READ_SIZE):
+        kept = (kept + chunk)[-STDERR_KEPT:]
+    return kept

@@ -48,6 +48,15 @@ class SearchEnd(BaseModel):
     truncated: bool
 
 
+class SearchError(BaseModel):
+    """The last line of a plain-text search stream that failed after its first matches went
+    out, in place of ``SearchEnd`` (a failure before them is an HTTP error answer)."""
+
+    kind: Literal["error"] = "error"
+    detail: str
+    code: str
+
+
 class ReplaceRequest(SearchQuery):
     replacement: Text = Field(max_length=100_000)
     # The files to change: all that match when empty (preview), or exactly these (apply).

@@ -1,7 +1,13 @@
-"""Search (a stream of matches, capped) and replace (a preview, then an apply checked by ETag)."""
+"""Search (a stream of matches, capped) and replace (a preview, then an apply checked by ETag).
 
-import re
-from collections.abc import AsyncIterator, Callable, Iterator
+``git grep`` finds the candidate lines (``server/search/grep.py``); a worker process places the
+matches and makes the replacements on a CPU-time budget (``server/search/engine.py``), so no
+pattern can stall the server: one that takes too long is a ``422 regex_too_slow``.
+"""
+
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
 
 from anyio import to_thread
 from pydantic_core import to_json
@@ -10,74 +16,102 @@ from server.core.errors import AppError, Conflict, Invalid
 from server.core.events import EventHub
 from server.files import service as files
 from server.files.watch import FileWatchers
+from server.search.engine import MatchWorker, Refused
 from server.search.grep import grep_batches
+from server.search.matching import matches_in
 from server.search.models import (
     FilePreview,
     FileReplaced,
     FileSkipped,
+    FileTarget,
     LineChange,
     ReplaceApply,
     ReplacePreview,
     ReplaceRequest,
     ReplaceResult,
     SearchEnd,
+    SearchError,
     SearchQuery,
 )
-from server.search.pattern import compile_query, grep_args, replacer
+from server.search.pattern import as_query, compile_query, grep_args
 
 MAX_MATCHES = 2000
 MAX_PREVIEW_FILES = 500
-PREVIEW_BEFORE = 40
-PREVIEW_CHARS = 200
+# A plain-text search is matched in this process while its worst case stays this small (each
+# character of the lines git found against each of the query's, ≈ 50 ms); past it, and for every
+# regular expression, in the worker (server/search/engine.py), which costs ~30 ms of CPU to start.
+IN_PROCESS_STEPS = 20_000_000
 
 
-# The stream's lines are written straight from plain values: building a SearchMatch per match
-# cost as much CPU as the rest of the search (tests check every line is a valid SearchMatch).
-def _matches_on(path: str, number: int, text: str, pattern: re.Pattern[str]) -> Iterator[bytes]:
-    """The line's matches as ``SearchMatch`` JSON."""
-    for match in pattern.finditer(text):
-        start, end = match.span()
-        if end == start:
-            continue  # an empty match (``x*``) says nothing
-        shown = max(0, start - PREVIEW_BEFORE)
-        yield to_json({
-            "kind": "match", "path": path, "line": number, "column": start + 1, "length": end - start,
-            "preview": text[shown : shown + PREVIEW_CHARS], "preview_start": shown,
-        })
+async def _chained(first: list[bytes], rest: AsyncIterator[list[bytes]]) -> AsyncIterator[list[bytes]]:
+    yield first
+    async for batch in rest:
+        yield batch
 
 
-def parse_batch(batch: list[bytes], pattern: re.Pattern[str]) -> list[bytes]:
-    """``path\\0line\\0text`` lines (``git grep -z -n``) → the matches on them, as JSON. One
-    decode for the whole batch: ``\\n`` and ``\\0`` never occur inside a UTF-8 sequence."""
-    found: list[bytes] = []
-    for line in b"\n".join(batch).decode(errors="replace").split("\n"):
-        parts = line.split("\0", 2)
-        if len(parts) == 3 and parts[1].isdigit():  # else the rest of a file name with a line break
-            found.extend(_matches_on(parts[0], int(parts[1]), parts[2], pattern))
-    return found
+async def _found(root: str, query: SearchQuery) -> AsyncGenerator[list[bytes]]:
+    """The matches' JSON lines, a list per read of Git's output (up to MAX_MATCHES + 1). The
+    worker starts with Git's first lines it must match: a search that finds nothing costs none."""
+    async with contextlib.aclosing(grep_batches(root, ["-n", "-z", *grep_args(query)])) as batches:
+        pattern, steps = compile_query(query), 0 if query.regex else IN_PROCESS_STEPS
+        async for batch in batches:
+            steps -= len(query.q) * sum(map(len, batch))
+            if steps <= 0:
+                break
+            yield matches_in(batch, pattern, MAX_MATCHES + 1, to_json)
+        else:
+            return  # Git is done, and all it found was matched here
+        async with MatchWorker.started(as_query(query), "search", limit=MAX_MATCHES + 1) as worker:
+            found_lines = worker.search(_chained(batch, batches), MAX_MATCHES + 1)
+            async with contextlib.aclosing(found_lines):
+                async for found in found_lines:
+                    yield found
 
 
-async def search(root: str, query: SearchQuery) -> AsyncIterator[bytes]:
+async def _search_chunks(root: str, query: SearchQuery) -> AsyncGenerator[bytes]:
     """NDJSON lines: ``SearchMatch`` objects, then one ``SearchEnd``; at most MAX_MATCHES.
-    Each read of Git's output becomes one chunk of the response."""
-    pattern = compile_query(query)
+    Each read of Git's output becomes one chunk."""
     count, truncated = 0, False
-    async for batch in grep_batches(root, ["-n", "-z", *grep_args(query)]):
-        found = parse_batch(batch, pattern)
-        if count + len(found) > MAX_MATCHES:
-            found, truncated = found[: MAX_MATCHES - count], True
-        count += len(found)
-        if found:
-            yield b"\n".join(found) + b"\n"
-        if truncated:
-            break
+    async with contextlib.aclosing(_found(root, query)) as found_lines:
+        async for found in found_lines:
+            if count + len(found) > MAX_MATCHES:
+                found, truncated = found[: MAX_MATCHES - count], True
+            count += len(found)
+            if found:
+                yield b"\n".join(found) + b"\n"
+            if truncated:
+                break
     yield SearchEnd(count=count, truncated=truncated).model_dump_json().encode() + b"\n"
 
 
-def check_query(query: SearchQuery) -> SearchQuery:
-    """Refuses a bad pattern before the response starts (a stream cannot turn into a 422)."""
+async def search(root: str, query: SearchQuery) -> AsyncIterator[bytes]:
+    """The response body of a search, begun: what fails before it is raised here, to be an HTTP
+    error answer. A regular expression's answer is held whole (≤ MAX_MATCHES lines), so a
+    pattern git or the worker gives up on is always a 422; plain text streams as found."""
     compile_query(query)
-    return query
+    chunks = _search_chunks(root, query)
+    if query.regex:
+        whole = [chunk async for chunk in chunks]
+        return _replay(whole)
+    first = await anext(chunks)
+    return _continued(first, chunks)
+
+
+async def _replay(chunks: list[bytes]) -> AsyncIterator[bytes]:
+    for chunk in chunks:
+        yield chunk
+
+
+async def _continued(first: bytes, rest: AsyncGenerator[bytes]) -> AsyncIterator[bytes]:
+    """The stream from its first chunk on; a failure after it ends the stream with a
+    ``SearchError`` line (the status line has gone out)."""
+    yield first
+    async with contextlib.aclosing(rest):
+        try:
+            async for chunk in rest:
+                yield chunk
+        except AppError as exc:
+            yield SearchError(detail=exc.detail, code=exc.code).model_dump_json().encode() + b"\n"
 
 
 async def _matching_files(root: str, query: SearchQuery) -> list[str]:
@@ -85,22 +119,6 @@ async def _matching_files(root: str, query: SearchQuery) -> list[str]:
     async for batch in grep_batches(root, ["-l", "-z", *grep_args(query)]):
         found.extend(p.decode(errors="replace") for raw in batch for p in raw.split(b"\0") if p)
     return found
-
-
-Replace = Callable[[re.Match[str]], str]
-
-
-def substitute(text: str, pattern: re.Pattern[str], replace: Replace) -> tuple[str, list[LineChange], int]:
-    """Replace line by line (as the search matched), keeping every line ending as it was."""
-    out, changes, count = [], [], 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        body = line.removesuffix("\r")
-        after, found = pattern.subn(replace, body)
-        if found and after != body:
-            changes.append(LineChange(line=number, before=body, after=after))
-            count += found
-        out.append(after + line[len(body):])
-    return "\n".join(out), changes, count
 
 
 def _read_text(root: str, rel: str) -> tuple[str, str | None, str]:
@@ -112,58 +130,92 @@ def _read_text(root: str, rel: str) -> tuple[str, str | None, str]:
     return text, encoding, files.etag_of(data)
 
 
-def _preview_file(
-    root: str, rel: str, pattern: re.Pattern[str], request: ReplaceRequest,
-) -> FilePreview | None:
-    try:
-        text, _, etag = _read_text(root, rel)
-    except (OSError, AppError):
-        return None
-    _, changes, count = substitute(text, pattern, replacer(request, request.replacement))
-    return FilePreview(path=rel, etag=etag, count=count, changes=changes) if changes else None
-
-
 async def preview_replace(root: str, request: ReplaceRequest) -> ReplacePreview:
-    pattern = compile_query(request)
-    paths = request.paths or await _matching_files(root, request)
-    truncated = len(paths) > MAX_PREVIEW_FILES
-    previews = []
-    for rel in paths[:MAX_PREVIEW_FILES]:
-        preview = await to_thread.run_sync(_preview_file, root, rel, pattern, request)
-        if preview is not None:
-            previews.append(preview)
-    return ReplacePreview(files=previews, truncated=truncated)
+    """What the replace would change in the files that match (or the given ones)."""
+    compile_query(request)
+    async with MatchWorker.started(as_query(request), "preview", replacement=request.replacement) as worker:
+        paths = request.paths or await _matching_files(root, request)
+        previews = []
+        for rel in paths[:MAX_PREVIEW_FILES]:
+            try:
+                text, _, etag = await to_thread.run_sync(_read_text, root, rel)
+            except (OSError, AppError):
+                continue
+            done = await worker.substitute(text)
+            if done["changes"]:
+                changes = [LineChange(line=n, before=b, after=a) for n, b, a in done["changes"]]
+                previews.append(FilePreview(path=rel, etag=etag, count=done["count"], changes=changes))
+    return ReplacePreview(files=previews, truncated=len(paths) > MAX_PREVIEW_FILES)
 
 
-def _replace_in(root: str, rel: str, etag: str, pattern: re.Pattern[str], replace: Replace) -> FileReplaced:
-    text, encoding, current = _read_text(root, rel)
-    if current != etag:
+@dataclass
+class _Planned:
+    """A file's new text, made and not yet written."""
+
+    path: str
+    etag: str
+    text: str
+    encoding: str | None
+    count: int
+
+
+def _current_text(root: str, target: FileTarget) -> tuple[str, str | None]:
+    text, encoding, current = _read_text(root, target.path)
+    if current != target.etag:
         raise Conflict("the file changed since the preview", code="changed")
-    new_text, _, count = substitute(text, pattern, replace)
-    # save_file checks the ETag again under its lock: nothing written in between is overwritten.
-    saved = files.save_file(root, rel, new_text, etag, encoding)
-    return FileReplaced(path=saved.path, etag=saved.etag, count=count)
+    return text, encoding
 
 
-def _apply_all(root: str, request: ReplaceApply) -> ReplaceResult:
-    pattern = compile_query(request)
-    replace = replacer(request, request.replacement)
-    result = ReplaceResult(replaced=[], skipped=[])
+def _skipped(path: str, exc: AppError | OSError) -> FileSkipped:
+    if isinstance(exc, AppError):
+        return FileSkipped(path=path, detail=exc.detail, code=exc.code)
+    return FileSkipped(path=path, detail=exc.strerror or str(exc), code="io")
+
+
+async def _plan(root: str, request: ReplaceApply, worker: MatchWorker) -> list[_Planned | FileSkipped]:
+    """Every file's new text, in the order asked; a file that cannot be replaced in is skipped."""
+    outcomes: list[_Planned | FileSkipped] = []
     for target in request.files:
         try:
-            result.replaced.append(_replace_in(root, target.path, target.etag, pattern, replace))
-        except AppError as exc:
-            result.skipped.append(FileSkipped(path=target.path, detail=exc.detail, code=exc.code))
-        except OSError as exc:
-            result.skipped.append(FileSkipped(path=target.path, detail=exc.strerror or str(exc), code="io"))
+            text, encoding = await to_thread.run_sync(_current_text, root, target)
+        except (AppError, OSError) as exc:
+            outcomes.append(_skipped(target.path, exc))
+            continue
+        try:
+            done = await worker.substitute(text)
+        except Refused as exc:  # this file's trouble; a worker out of time ends the whole apply
+            outcomes.append(_skipped(target.path, exc))
+            continue
+        outcomes.append(_Planned(target.path, target.etag, done["text"], encoding, done["count"]))
+    return outcomes
+
+
+def _write_all(root: str, outcomes: list[_Planned | FileSkipped]) -> ReplaceResult:
+    result = ReplaceResult(replaced=[], skipped=[])
+    for item in outcomes:
+        if isinstance(item, FileSkipped):
+            result.skipped.append(item)
+            continue
+        try:
+            # save_file checks the ETag again under its lock: nothing written since is overwritten.
+            saved = files.save_file(root, item.path, item.text, item.etag, item.encoding)
+        except (AppError, OSError) as exc:
+            result.skipped.append(_skipped(item.path, exc))
+        else:
+            result.replaced.append(FileReplaced(path=saved.path, etag=saved.etag, count=item.count))
     return result
 
 
 async def apply_replace(root: str, project_id: str, request: ReplaceApply, hub: EventHub,
                         watchers: FileWatchers) -> ReplaceResult:
-    """Replace in the previewed files whose ETag still holds. Every tab hears of every changed
-    file, the asking one too (no ``client``): its open editors reload as from any other change."""
-    result = await to_thread.run_sync(_apply_all, root, request)
+    """Replace in the previewed files whose ETag still holds. Every new text is made before the
+    first is written, so a pattern too slow for them changes no file. Every tab hears of every
+    changed file, the asking one too (no ``client``): its open editors reload as from any other
+    change."""
+    compile_query(request)
+    async with MatchWorker.started(as_query(request), "apply", replacement=request.replacement) as worker:
+        outcomes = await _plan(root, request, worker)
+    result = await to_thread.run_sync(_write_all, root, outcomes)
     for replaced in result.replaced:
         watchers.note_write(files.resolve(root, replaced.path))
     if result.replaced:
