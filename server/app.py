@@ -30,6 +30,7 @@ from server.llm.device import DeviceLlm
 from server.lsp.manager import LanguageServers
 from server.modeltools.service import create_tool_manager
 from server.projects.cloning import CloneJobs, drop_abandoned
+from server.sandbox import Sandbox
 from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
 from server.training.ray.setup import register_ray
@@ -46,6 +47,7 @@ THREADS = 128
 def create_app(settings: Settings) -> FastAPI:
     settings.ensure_dirs()
     token = load_or_create_token(settings.token_file)
+    sandbox = Sandbox.from_settings(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -67,12 +69,12 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
         fsmonitor.monitor.enabled = settings.git_status_watch
         app.state.tab_commands = {}
-        app.state.tools = create_tool_manager(settings, engine, hub)
+        app.state.tools = create_tool_manager(settings, engine, hub, sandbox=sandbox)
         app.state.connections = Connections(engine, settings.access_check_seconds)
         app.state.terminals = TerminalManager(settings.terminal_keep_seconds,
                                               settings.terminals_per_user, app.state.connections)
-        app.state.language_servers = LanguageServers(settings.lsp_keep_seconds)
-        app.state.chats = ChatManager()
+        app.state.language_servers = LanguageServers(settings.lsp_keep_seconds, sandbox)
+        app.state.chats = ChatManager(sandbox)
         devices = device_bridge.install(app.state, engine, hub)
         app.state.connections.end_device_sessions = devices.end_unshared
         if settings.team:
@@ -80,7 +82,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
         app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
         app.state.device_bench = DeviceBench(devices, engine, asyncio.get_running_loop())
-        app.state.jobs = JobManager(engine, hub, settings.data_dir, per_user=settings.jobs_per_user)
+        app.state.jobs = JobManager(engine, hub, settings.data_dir, per_user=settings.jobs_per_user,
+                                    sandbox=sandbox)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
         register_ray(app.state.jobs, engine, hub, settings.data_dir)
         drop_abandoned(engine)
@@ -107,6 +110,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="MNN Workbench", version=__version__, lifespan=lifespan)
     app.state.settings = settings
     app.state.token = token
+    app.state.sandbox = sandbox
     install_error_handlers(app)
     install_openapi(app)
     # The bundle first: a page load asks for a few dozen assets, none of which is an API route.

@@ -24,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 
 from server.core.errors import Invalid, Unavailable
 from server.modeltools.runner import Limits, environment, kill_group, limit_address_space
+from server.sandbox import Sandbox
 
 MAX_PROCESSES = 4
 LOAD_TIMEOUT_S = 120.0
@@ -154,7 +155,9 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 class ChatManager:
-    def __init__(self, idle_s: float = 300.0, limits: Limits | None = None) -> None:
+    def __init__(self, sandbox: Sandbox, idle_s: float = 300.0,
+                 limits: Limits | None = None) -> None:
+        self._sandbox = sandbox
         self._idle_s, self._limits = idle_s, limits or Limits()
         self._processes: list[_Process] = []
         self._chats: dict[str, _Process] = {}
@@ -259,8 +262,11 @@ class ChatManager:
     def _spawn(self, key: tuple[str, int, bool]) -> subprocess.Popen:
         folder, threads, embedding = key
         argv = [sys.executable, "-P", "-m", "server.llm.chat_worker", folder, str(threads)]
+        # The model's folder, read-only, and no network: a model file is untrusted input.
+        policy = self._sandbox.for_tool(Path(folder), readable=(Path(folder),))
+        argv += ["embedding"] if embedding else []
         return subprocess.Popen(
-            argv + (["embedding"] if embedding else []), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self._sandbox.wrap(argv, policy), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, bufsize=0, env=environment({}),
             start_new_session=True, preexec_fn=limit_address_space(self._limits.memory_mb),
         )

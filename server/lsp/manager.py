@@ -4,16 +4,21 @@ reload reattaches to the same process), and all ended when the server stops."""
 
 import asyncio
 import contextlib
+import os
+import signal
+from pathlib import Path
 
 from server.lsp.service import LanguageServerPlan
 from server.lsp.shared import Link, SharedLanguageServer
+from server.sandbox import Sandbox
 
 STOP_GRACE_SECONDS = 2.0
 
 
 class LanguageServers:
-    def __init__(self, keep_seconds: float) -> None:
+    def __init__(self, keep_seconds: float, sandbox: Sandbox) -> None:
         self.keep_seconds = keep_seconds
+        self._sandbox = sandbox
         self._servers: dict[str, SharedLanguageServer] = {}
         self._starting = asyncio.Lock()
         self._stopping: set[asyncio.Task[None]] = set()
@@ -22,7 +27,7 @@ class LanguageServers:
         async with self._starting:  # two tabs opening at once still share one process
             server = self._servers.get(project_id)
             if server is None or server.ended:
-                process = await start(plan)
+                process = await start(plan, self._sandbox)
                 server = SharedLanguageServer(process, lambda ended: self._forget(project_id, ended))
                 self._servers[project_id] = server
             return server, server.connect()
@@ -57,9 +62,14 @@ class LanguageServers:
         await asyncio.gather(*self._stopping, return_exceptions=True)
 
 
-async def start(plan: LanguageServerPlan) -> asyncio.subprocess.Process:
+async def start(plan: LanguageServerPlan, sandbox: Sandbox) -> asyncio.subprocess.Process:
+    """The language server in the sandbox: the project read-write (it may rename and format),
+    its interpreter's environment read-only."""
+    root = Path(plan.cwd)
+    policy = sandbox.for_user_code(root, writable=(root,),
+                                   readable=tuple(Path(p) for p in plan.readable))
     return await asyncio.create_subprocess_exec(
-        *plan.argv, cwd=plan.cwd, env=plan.env, stdin=asyncio.subprocess.PIPE,
+        *sandbox.wrap(plan.argv, policy), cwd=plan.cwd, env=plan.env, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, start_new_session=True,
     )
 
@@ -68,14 +78,14 @@ async def stop(server: SharedLanguageServer) -> None:
     """Ask the process to end, kill it after a grace period; its pipes are read to their end and
     closed either way."""
     process = server.process
-    if process.returncode is None:
+    if process.returncode is None:  # its group: a sandbox's launcher ignores the signal itself
         with contextlib.suppress(ProcessLookupError):
-            process.terminate()
+            os.killpg(process.pid, signal.SIGTERM)
     try:
         await asyncio.wait_for(process.wait(), STOP_GRACE_SECONDS)
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
         await process.wait()
     await server.wait_closed()
     if process.stdin is not None:

@@ -29,6 +29,8 @@ class LanguageServerPlan:
     env: dict[str, str]
     root_uri: str
     settings: dict[str, object]
+    # Outside the project, what the server may read: the project's interpreter environment.
+    readable: tuple[str, ...] = ()
 
 
 def admit(session: Session, principal: str | None, pid: str) -> Project:
@@ -49,4 +51,5 @@ def plan_for(engine: Engine, principal: str | None, pid: str) -> LanguageServerP
     return LanguageServerPlan(
         argv=[sys.executable, "-m", "pylsp"], cwd=root, env=env, root_uri=Path(root).as_uri(),
         settings={"pylsp": {"plugins": {"jedi": jedi, "pycodestyle": {"enabled": False}}}},
+        readable=(str(Path(runtime.interpreter).parent.parent),),
     )

@@ -74,7 +74,7 @@ class Standby:
 
     def take(self, spec: WorkerSpec) -> subprocess.Popen | None:
         """The idle process, now given ``spec``'s job; None if there is none that fits."""
-        if spec.limits != self.limits or spec.extra_env:
+        if spec.limits != self.limits or spec.extra_env or spec.wrap is not None:
             return None
         with self._lock:
             proc, self._proc = self._proc, None
@@ -130,11 +130,13 @@ class RunHandle:
 class WorkerPool:
     """At most ``size`` workers at once; the rest wait in order."""
 
-    def __init__(self, size: int = 2, limits: Limits | None = None) -> None:
+    def __init__(self, size: int = 2, limits: Limits | None = None, *, spare: bool = True) -> None:
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="modeltool")
         self._handles: set[RunHandle] = set()
         self._lock = threading.Lock()
         # Started after the first run, so a server that never runs a tool never starts one.
+        # Sandboxed runs never use it: a sandbox is made for one run's folders.
+        self._spare = spare
         self._standby = Standby(limits or Limits())
 
     def submit(
@@ -158,7 +160,8 @@ class WorkerPool:
             try:
                 return run_worker(spec, cancel=cancel, on_line=on_line, launcher=self._standby)
             finally:
-                self._standby.refill()
+                if self._spare:
+                    self._standby.refill()
 
         handle = RunHandle(self._executor.submit(job), cancel)
         with self._lock:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from server.sandbox.policy import exit_status
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 POLL_SECONDS = 0.05
 LOG_TAIL_CHARS = 4000
@@ -46,6 +48,9 @@ class WorkerSpec:
     run_dir: Path
     limits: Limits = field(default_factory=Limits)
     extra_env: dict[str, str] = field(default_factory=dict)
+    # The sandbox's wrapping of the worker's command (``server/sandbox/``); None runs it bare,
+    # as ``mnnwb check`` does on the developer's own machine.
+    wrap: Callable[[list[str]], list[str]] | None = None
 
     @property
     def log_path(self) -> Path:
@@ -89,10 +94,13 @@ def spawn(
     stdin: Any,
     stdout: Any,
     extra_env: dict[str, str] | None = None,
+    wrap: Callable[[list[str]], list[str]] | None = None,
 ) -> subprocess.Popen:
-    """Start ``python -m server.modeltools.worker …`` in a new session, under the memory limit."""
+    """Start ``python -m server.modeltools.worker …`` in a new session, under the memory limit
+    (and in the sandbox, through ``wrap``)."""
+    argv = [sys.executable, "-P", "-m", "server.modeltools.worker", *worker_argv]
     return subprocess.Popen(
-        [sys.executable, "-P", "-m", "server.modeltools.worker", *worker_argv],
+        wrap(argv) if wrap is not None else argv,
         cwd=cwd,
         stdin=stdin,
         stdout=stdout,
@@ -112,6 +120,7 @@ def _start(spec: WorkerSpec) -> subprocess.Popen:
             stdin=subprocess.DEVNULL,
             stdout=log,
             extra_env=spec.extra_env,
+            wrap=spec.wrap,
         )
 
 
@@ -226,6 +235,7 @@ def run_worker(
     tail = _LogTail(spec.log_path, on_line)
     stop = _wait(proc, spec, cancel or threading.Event(), tail)
     tail.poll()
-    outcome = stop or _finish(spec, proc.wait())
+    code = proc.wait()
+    outcome = stop or _finish(spec, exit_status(code) if spec.wrap is not None else code)
     outcome.seconds = time.monotonic() - started
     return outcome

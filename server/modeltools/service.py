@@ -27,6 +27,7 @@ from server.modeltools.progress import parse as parse_progress
 from server.modeltools.runner import Limits, LineHandler, Outcome, WorkerSpec
 from server.projects import service as projects
 from server.projects.models import Project
+from server.sandbox import Sandbox
 from server.users.models import User
 from server.users.quota import Quota
 
@@ -51,14 +52,18 @@ class ToolManager:
         runs_dir: Path,
         *,
         per_user: int,
+        sandbox: Sandbox,
         workers: int = DEFAULT_WORKERS,
         limits: Limits | None = None,
+        allow_remote_code: bool = False,
     ) -> None:
         self._engine, self._hub, self._runs_dir = engine, hub, runs_dir
+        self._sandbox = sandbox
+        self._allow_remote_code = allow_remote_code
         # Queued and running runs by the user who started them: the pool is shared.
         self._quota = Quota("active tool runs", "tool_run_limit", per_user)
         self._limits = limits or Limits()
-        self._pool = WorkerPool(size=workers, limits=self._limits)
+        self._pool = WorkerPool(size=workers, limits=self._limits, spare=sandbox.state == "off")
         self._handles: dict[str, RunHandle] = {}
         self._lock = threading.Lock()
         # tool → how a run with a ``device_id`` is done on that device (set up with the devices)
@@ -78,7 +83,7 @@ class ToolManager:
     def start(self, session: Session, project: Project, tool: str, body: dict[str, Any],
               owner: str) -> ToolRunPublic:
         args = prepare.parse(tool, body)
-        worker = prepare.worker_args(tool, project.path, args)
+        worker = prepare.worker_args(tool, project.path, args, self._allow_remote_code)
         stored = args.model_dump(exclude_none=True)
         if worker.get("output"):
             stored["output"] = prepare.relative(project.path, Path(worker["output"]))
@@ -91,6 +96,7 @@ class ToolManager:
         """Record and start a run whose worker arguments are already checked and absolute;
         ``stored`` is what the run shows (project-relative). It counts against ``owner``'s (a
         user id) cap until it ends."""
+        self._sandbox.require()
         run = ToolRun(project_id=project.id, tool=tool, args=stored, log_path="")
         self._quota.take(owner, run.id)
         run.log_path = str(self._runs_dir / run.id / "worker.log")
@@ -99,7 +105,8 @@ class ToolManager:
         session.refresh(run)
         public = to_public(run)
         self._publish(public)
-        spec = WorkerSpec(tool, worker, self._runs_dir / run.id, self._limits)
+        spec = WorkerSpec(tool, worker, self._runs_dir / run.id, self._limits,
+                          wrap=self._wrap(self._runs_dir / run.id, Path(project.path)))
         device_run = self.remote.get(tool) if worker.get("device_id") else None
         handle = self._pool.submit(
             spec,
@@ -111,6 +118,15 @@ class ToolManager:
             self._handles[run.id] = handle
         handle.future.add_done_callback(lambda future: self._finished(run.id, project.path, future.result()))
         return public
+
+    def _wrap(self, run_dir: Path, root: Path) -> Callable[[list[str]], list[str]] | None:
+        """A worker sees its run's folder and its project (inputs and outputs), no network:
+        it parses untrusted models."""
+        if self._sandbox.state == "off":
+            return None
+        run_dir.mkdir(parents=True, exist_ok=True)
+        policy = self._sandbox.for_tool(run_dir, writable=(run_dir, root))
+        return partial(self._sandbox.wrap, policy=policy)
 
     def cancel(self, session: Session, run: ToolRun) -> ToolRunPublic:
         if run.status not in ACTIVE:
@@ -228,12 +244,14 @@ def create_tool_manager(
     engine: Engine,
     hub: EventHub,
     *,
+    sandbox: Sandbox,
     workers: int = DEFAULT_WORKERS,
     limits: Limits | None = None,
 ) -> ToolManager:
     """The manager for ``app.state.tools``, with runs of a previous server reconciled."""
     runs_dir = settings.data_dir / "tool-runs"
-    manager = ToolManager(engine, hub, runs_dir, per_user=settings.tool_runs_per_user, workers=workers,
-                          limits=limits)
+    manager = ToolManager(engine, hub, runs_dir, per_user=settings.tool_runs_per_user, sandbox=sandbox,
+                          workers=workers, limits=limits,
+                          allow_remote_code=settings.llm_allow_remote_code)
     manager.reconcile()
     return manager

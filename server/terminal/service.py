@@ -1,6 +1,8 @@
 """Who may open a terminal, and the shell it runs.
 
-A terminal is a shell as the server's own user, so it is given like the keys to the machine:
+A terminal is a shell in the sandbox (``server/sandbox/``), which sees the project and not the
+rest of the machine; where an admin turned the sandbox off it is a shell as the server's own
+user, so it is given like the keys to the machine:
 in local mode to the token holder; in team mode to administrators, and to a project's owners and
 editors only when an administrator sets ``MNNWB_TEAM_TERMINAL=true``. Viewers never.
 """
@@ -19,6 +21,7 @@ from server.core.config import Settings
 from server.core.errors import Forbidden, Unavailable
 from server.projects import service as projects
 from server.projects.models import Project
+from server.sandbox import Sandbox
 from server.terminal.manager import Terminal, TerminalManager
 from server.training.runtime import resolve_interpreter
 from server.users.service import user_for_principal
@@ -27,14 +30,9 @@ from server.users.service import user_for_principal
 HIDDEN_PREFIXES = ("MNNWB_",)
 PYTHON_BIN_VAR = "WORKBENCH_PYTHON_BIN"
 # bash reads this instead of ~/.bashrc: the user's own first (it may put other Pythons on PATH,
-# as pyenv does), then the project's environment goes in front of them.
-BASH_RC = f"""[ -f ~/.bashrc ] && . ~/.bashrc
-if [ -n "${PYTHON_BIN_VAR}" ]; then
-  if [ -f "${PYTHON_BIN_VAR}/activate" ]; then . "${PYTHON_BIN_VAR}/activate"
-  else PATH="${PYTHON_BIN_VAR}:$PATH"; fi
-fi
-unset {PYTHON_BIN_VAR}
-"""
+# as pyenv does), then the project's environment goes in front of them. It lies beside this
+# module, so a sandboxed shell can read it too.
+BASH_RC = Path(__file__).resolve().parent / "workbench.bashrc"
 
 
 def terminal_project(session: Session, settings: Settings, principal: str | None, pid: str) -> Project:
@@ -54,32 +52,34 @@ def _login_shell() -> str:
     return shell if shell and os.access(shell, os.X_OK) else (shutil.which("bash") or "/bin/sh")
 
 
-def _shell_argv(data_dir: Path) -> list[str]:
+def _shell_argv() -> list[str]:
     shell = _login_shell()
     if Path(shell).name != "bash":
         return [shell, "-i"]
-    rc = data_dir / "terminal.bashrc"
-    if not rc.exists() or rc.read_text() != BASH_RC:
-        rc.write_text(BASH_RC)
-    return [shell, "--rcfile", str(rc), "-i"]
+    return [shell, "--rcfile", str(BASH_RC), "-i"]
 
 
-def shell_command(session: Session, settings: Settings, project: Project) -> tuple[list[str], dict[str, str]]:
-    """An interactive shell with the project's interpreter first on PATH (its venv activated)."""
+def shell_command(session: Session, sandbox: Sandbox, project: Project) -> tuple[list[str], dict[str, str]]:
+    """An interactive shell with the project's interpreter first on PATH (its venv activated),
+    in the sandbox: the project read-write, the interpreter's environment read-only."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(HIDDEN_PREFIXES)}
     env.update(TERM="xterm-256color", COLORTERM="truecolor")
     env.pop("VIRTUAL_ENV", None)
     runtime = resolve_interpreter(session, project)
+    root = Path(project.path)
+    policy = sandbox.for_user_code(root, writable=(root,),
+                                   readable=(Path(runtime.interpreter).parent.parent,))
     if runtime.source != "server":
         bin_dir = Path(runtime.interpreter).parent
         env[PYTHON_BIN_VAR] = str(bin_dir)
         # Shells other than bash get the PATH alone.
         env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', os.defpath)}"
-    return _shell_argv(settings.data_dir), env
+    return sandbox.wrap(_shell_argv(), policy), env
 
 
-def open_terminal(engine: Engine, settings: Settings, manager: TerminalManager, scope_state: dict[str, Any],
-                  pid: str, terminal_id: str | None, cols: int, rows: int) -> tuple[Terminal, bool]:
+def open_terminal(engine: Engine, settings: Settings, sandbox: Sandbox, manager: TerminalManager,
+                  scope_state: dict[str, Any], pid: str, terminal_id: str | None, cols: int,
+                  rows: int) -> tuple[Terminal, bool]:
     """Reattach to the caller's terminal ``terminal_id`` if it still runs, else start one;
     ``True`` with a new terminal. ``scope_state`` holds the caller's principal and credential."""
     principal = scope_state.get("principal")
@@ -90,7 +90,7 @@ def open_terminal(engine: Engine, settings: Settings, manager: TerminalManager, 
         if found is not None:
             manager.reattached(found, scope_state)
             return found, False
-        argv, env = shell_command(session, settings, project)
+        argv, env = shell_command(session, sandbox, project)
     # Checked again whenever the owner's access changes (server/users/connections.py).
     recheck = partial(terminal_project, settings=settings, principal=principal, pid=pid)
     try:

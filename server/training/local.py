@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from server.core.db import utcnow
 from server.core.errors import Conflict, Invalid, NotFound
+from server.sandbox import Sandbox
+from server.sandbox.limits import to_record
 from server.training.logfile import rebuild_metrics
 from server.training.process import JobProcess
 from server.training.runner import (
@@ -27,11 +29,10 @@ from server.training.runner import (
     Transition,
     log_chunk,
 )
-from server.training.watcher import JobWatcher, outcome
+from server.training.watcher import SPEC_FILE, JobWatcher, outcome
 from server.training.watchers import Watchers
 from server.training.wrapper import EXIT_FILE
 
-SPEC_FILE = "spec.json"
 PYTHON_NAMES = frozenset({"python", "python3"})
 RESTART_LOST = "the job's process was gone when the server restarted and left no exit status"
 
@@ -72,7 +73,9 @@ def job_env(spec: JobSpec, config: LocalConfig, output_dir: Path) -> dict[str, s
 class LocalRunner:
     """Runs jobs as local processes; see the module docstring for the files it keeps."""
 
-    def __init__(self, sink: JobSink, jobs_dir: Path, *, stop_grace: float = 5.0) -> None:
+    def __init__(self, sink: JobSink, jobs_dir: Path, sandbox: Sandbox, *,
+                 stop_grace: float = 5.0) -> None:
+        self._sandbox = sandbox
         self._sink = sink
         self._jobs_dir = jobs_dir
         self._stop_grace = stop_grace
@@ -84,17 +87,29 @@ class LocalRunner:
         except ValidationError as exc:
             raise Invalid(f"bad local job config: {exc.errors()[0]['msg']}",
                           code="bad_config") from exc
+        self._sandbox.require()
         argv = command_argv(spec.command, spec.interpreter)
         output_dir = spec.project_path / "outputs" / spec.id
         output_dir.mkdir(parents=True, exist_ok=True)
         spec.job_dir.mkdir(parents=True, exist_ok=True)
-        record = {"argv": argv, "cwd": str(spec.project_path), "output_dir": str(output_dir)}
+        record = {"argv": argv, "cwd": str(spec.project_path), "output_dir": str(output_dir),
+                  "limits": to_record(self._sandbox.limits)}
         (spec.job_dir / SPEC_FILE).write_text(json.dumps(record))
-        process = JobProcess.spawn(spec.job_dir, spec.project_path, argv,
-                                   job_env(spec, config, output_dir))
+        process = JobProcess.spawn(spec.job_dir, spec.project_path, self._sandboxed(spec, argv),
+                                   job_env(spec, config, output_dir),
+                                   sandboxed=self._sandbox.state == "on")
         self._sink.transition(spec.id, Transition(
             "running", pid=process.pid, pid_started_at=process.started_at, started_at=utcnow()))
         self._watch(spec, process, offset=0)
+
+    def _sandboxed(self, spec: JobSpec, argv: list[str]) -> list[str]:
+        """The job sees its project (outputs included) read-write and the interpreter's own
+        environment read-only, wherever it lives."""
+        project = spec.project_path
+        interpreter_env = Path(spec.interpreter).parent.parent
+        policy = self._sandbox.for_user_code(project, writable=(project,),
+                                             readable=(interpreter_env,))
+        return self._sandbox.wrap(argv, policy)
 
     def resume(self, spec: JobSpec, record: ProcessRecord) -> None:
         """Re-attach to a job a previous server started, or settle how it ended."""

@@ -29,14 +29,16 @@ class JobProcess:
             self._proc = None
 
     @classmethod
-    def spawn(cls, job_dir: Path, cwd: Path, argv: list[str], env: dict[str, str]) -> "JobProcess":
+    def spawn(cls, job_dir: Path, cwd: Path, argv: list[str], env: dict[str, str], *,
+              sandboxed: bool) -> "JobProcess":
         """Start the wrapper (which runs ``argv``) as the leader of a new session.
 
         ``posix_spawn`` rather than ``Popen``: the server keeps no process object, so a fresh
         job and one re-attached after a restart are followed the same way.
         """
         log = str(job_dir / LOG_FILE)
-        command = [sys.executable, str(WRAPPER), str(job_dir), str(cwd), "--", *argv]
+        flags = ["--sandboxed"] if sandboxed else []
+        command = [sys.executable, str(WRAPPER), str(job_dir), str(cwd), *flags, "--", *argv]
         pid = os.posix_spawn(sys.executable, command, env, setsid=True, file_actions=[
             (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
             (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600),

@@ -25,6 +25,7 @@ from server.lineage.record import record_job_outputs
 from server.projects import service as projects
 from server.projects.models import Project
 from server.projects.templates import get_template
+from server.sandbox import Sandbox
 from server.training.local import LocalRunner
 from server.training.logfile import read_metrics
 from server.training.models import (
@@ -76,7 +77,7 @@ def to_public(job: Job) -> JobPublic:
 
 class JobManager:
     def __init__(self, engine: Engine, hub: EventHub, data_dir: Path, *, per_user: int,
-                 stop_grace: float = 5.0) -> None:
+                 sandbox: Sandbox, stop_grace: float = 5.0) -> None:
         self._engine = engine
         self._hub = hub
         # Active jobs by the user who started them (resumed ones have no known starter).
@@ -86,7 +87,7 @@ class JobManager:
         self._lock = threading.Lock()
         self._venv_builds: set[str] = set()
         self.runners: dict[str, Runner] = {
-            "local": LocalRunner(self, self.jobs_dir, stop_grace=stop_grace)}
+            "local": LocalRunner(self, self.jobs_dir, sandbox, stop_grace=stop_grace)}
         self._prepare: dict[str, Prepare] = {}
 
     def register(self, backend: str, runner: Runner, prepare: Prepare | None = None) -> None:

@@ -11,16 +11,19 @@ from pathlib import Path
 from typing import BinaryIO
 
 from server.core.db import utcnow
+from server.sandbox import Limits
+from server.sandbox.limits import from_record, limit_reason
 from server.training.logfile import LOG_FILE, append_metrics, parse_metrics, utf8_cut
 from server.training.process import JobProcess
 from server.training.runner import JobSink, Transition
 from server.training.wrapper import EXIT_FILE
 
 STOP_FILE = "stop-requested"
+SPEC_FILE = "spec.json"  # written by the local runner when it starts the job
 POLL_INTERVAL = 0.05
 MAX_BATCH = 64 * 1024  # bounds one event; the hub keeps a replay buffer of events per project
 LOST_REASON = "the process ended without recording an exit status (killed from outside?)"
-
+LIMIT_TAIL_BYTES = 4096  # of the log, read for the sign of a memory limit
 
 def read_exit(job_dir: Path) -> tuple[int | None, int]:
     """The command's exit code (None if it was not recorded) and the bytes of its output a full
@@ -42,6 +45,23 @@ def outcome(job_dir: Path, lost_reason: str = LOST_REASON) -> Transition:
     return replace(ended, reason=f"{ended.reason}; {full}" if ended.reason else full)
 
 
+def _limits(job_dir: Path) -> Limits:
+    """The limits the job ran under, as its runner recorded them (``local.py``, SPEC_FILE)."""
+    try:
+        return from_record(json.loads((job_dir / SPEC_FILE).read_text()).get("limits"))
+    except (OSError, ValueError, TypeError):
+        return Limits()
+
+
+def _log_tail(job_dir: Path) -> str:
+    try:
+        with (job_dir / LOG_FILE).open("rb") as log:
+            log.seek(max(0, log.seek(0, 2) - LIMIT_TAIL_BYTES))
+            return log.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def _ending(job_dir: Path, code: int | None, lost_reason: str) -> Transition:
     done = utcnow()
     if (job_dir / STOP_FILE).exists():
@@ -50,6 +70,8 @@ def _ending(job_dir: Path, code: int | None, lost_reason: str) -> Transition:
         return Transition("succeeded", exit_code=0, finished_at=done)
     if code is None:
         return Transition("failed", reason=lost_reason, finished_at=done)
+    if reason := limit_reason(code, _log_tail(job_dir), _limits(job_dir)):
+        return Transition("failed", reason=reason, exit_code=code, finished_at=done)
     if code < 0:
         name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
         return Transition("failed", reason=f"killed by signal {name}", exit_code=code,

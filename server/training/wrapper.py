@@ -10,8 +10,10 @@ A restarted server is not this process's parent and cannot wait for it, so the e
 to ``exit.json``, whose space is reserved when the job starts: the status is recorded even if the
 disk is full by then.
 
-Usage: ``python wrapper.py JOB_DIR CWD -- ARGV...``. Standard library only: it runs with the
-server's interpreter, whatever environment the command itself uses.
+Usage: ``python wrapper.py JOB_DIR CWD [--sandboxed] -- ARGV...``. Standard library only: it
+runs with the server's interpreter, whatever environment the command itself uses. A sandboxed
+command's signal deaths come back as exit codes 128 + N (``server/sandbox/policy.py``,
+``exit_status``); ``--sandboxed`` records them as the signal, as for a direct child.
 """
 
 import errno
@@ -83,9 +85,11 @@ def copy_output(source: int, log: int) -> int:
 
 
 def main(argv: list[str]) -> int:
-    job_dir, cwd, separator, *command = argv
+    job_dir, cwd, *rest = argv
+    sandboxed = rest[:1] == ["--sandboxed"]
+    separator, *command = rest[1:] if sandboxed else rest
     if separator != "--" or not command:
-        print("usage: wrapper.py JOB_DIR CWD -- ARGV...", file=sys.stderr)
+        print("usage: wrapper.py JOB_DIR CWD [--sandboxed] -- ARGV...", file=sys.stderr)
         return 2
     reserve_exit(job_dir)
     # A stop signals the whole group; this process outlives the command to record how it ended.
@@ -106,6 +110,8 @@ def main(argv: list[str]) -> int:
     copier = threading.Thread(target=lambda: lost.append(copy_output(read_end, 1)), daemon=True)
     copier.start()
     code = process.wait()
+    if sandboxed and 128 < code <= 128 + 64:
+        code = 128 - code
     copier.join(LINGER_SECONDS)
     write_exit(job_dir, code, lost[0] if lost else 0)
     return 0

@@ -63,7 +63,9 @@ def render_shell(
     request: Request, title: str, config: dict[str, Any], status: int = 200, cache: str = "no-cache"
 ) -> HTMLResponse:
     bundle = _bundle(request.app.state.settings.webui_dist, config.get("page", ""))
-    config = {"version": __version__, **config}
+    sandbox_now = request.app.state.sandbox.status()
+    sandbox = {"state": sandbox_now.state, "reason": sandbox_now.reason}
+    config = {"version": __version__, "sandbox": sandbox, **config}
     page = _templates.get_template("shell.html")
     html = page.render(title=title, bundle=bundle, config=config)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": cache})

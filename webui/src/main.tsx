@@ -2,7 +2,7 @@
 // The entry stays small: the project page's data requests start before its code arrives.
 import { render } from 'preact';
 import './styles/base.css';
-import type { PageConfig } from './api/types';
+import type { PageConfig, SandboxStatus } from './api/types';
 import { prefetchWorkbench } from './features/workbench/prefetch';
 
 function readConfig(): PageConfig {
@@ -19,8 +19,25 @@ function MissingPage({ message }: { message: string }) {
   );
 }
 
+/** Every page says so when users' code does not run sandboxed: an admin's choice, or a machine
+ * where the sandbox cannot start (then nothing that runs code starts either). */
+function SandboxBanner({ status }: { status: SandboxStatus }) {
+  const text = status.state === 'off'
+    ? 'The sandbox is off on this server: code run here (jobs, terminals, tools) runs as the server\'s own user.'
+    : `The sandbox is unavailable, so jobs, terminals and tools cannot start: ${status.reason ?? ''}`;
+  return <div class="sandbox-banner" role="alert" data-testid="sandbox-banner">{text}</div>;
+}
+
+function showSandboxState(status: SandboxStatus | undefined): void {
+  if (!status || status.state === 'on') return;
+  const holder = document.createElement('div');
+  document.body.prepend(holder);
+  render(<SandboxBanner status={status} />, holder);
+}
+
 function mount(): void {
   const config = readConfig();
+  showSandboxState(config.sandbox);
   const root = document.getElementById('app')!;
   if (config.page === 'project' && config.project && config.ws_path) {
     prefetchWorkbench(config.project.id, config.first_view);

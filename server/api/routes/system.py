@@ -1,6 +1,8 @@
-"""Health and identity."""
+"""Health, identity and the sandbox's state."""
 
-from fastapi import APIRouter
+from typing import Literal
+
+from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
 from server import __version__
@@ -23,3 +25,18 @@ def health() -> Health:
 @router.get("/auth/me")
 def me(user: CurrentUser, settings: SettingsDep) -> UserPublic:
     return UserPublic(id=user.id, name=user.name, mode=settings.mode, role=user.role)
+
+
+class SandboxStatus(BaseModel):
+    """``on``: users' code runs sandboxed; ``off``: an admin turned it off; ``unavailable``: it
+    cannot run here (``reason``), and nothing that runs users' code starts."""
+
+    state: Literal["on", "off", "unavailable"]
+    reason: str | None
+    network: Literal["none", "outbound"]
+
+
+@router.get("/sandbox")
+def sandbox_status(request: Request, _user: CurrentUser) -> SandboxStatus:
+    status = request.app.state.sandbox.status()
+    return SandboxStatus(state=status.state, reason=status.reason, network=status.network)

@@ -15,7 +15,7 @@ async def terminal_socket(websocket: WebSocket, pid: str, id: str | None = None,
     state = websocket.app.state
     size = max(1, min(cols, 1000)), max(1, min(rows, 1000))
     try:
-        terminal, created = open_terminal(state.engine, state.settings, state.terminals,
+        terminal, created = open_terminal(state.engine, state.settings, state.sandbox, state.terminals,
                                           websocket.scope.get("state", {}), pid, id, *size)
     except AppError as exc:
         await websocket.close(1008, exc.detail)

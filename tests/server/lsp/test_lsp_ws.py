@@ -102,7 +102,8 @@ def test_viewers_get_no_language_server(team: Team):
 
 
 def _language_servers(folder: str) -> set[int]:
-    """Process ids of the pylsp processes running in ``folder``."""
+    """Process ids of the pylsp processes running in ``folder`` (the interpreters themselves,
+    not the sandbox's processes that started them)."""
     found = set()
     for entry in Path("/proc").iterdir():
         try:
@@ -110,7 +111,7 @@ def _language_servers(folder: str) -> set[int]:
             cwd = os.readlink(entry / "cwd")
         except OSError:
             continue  # not a process, or it ended meanwhile
-        if b"pylsp" in argv and cwd == os.path.realpath(folder):
+        if argv[1:3] == [b"-m", b"pylsp"] and cwd == os.path.realpath(folder):
             found.add(int(entry.name))
     return found
 

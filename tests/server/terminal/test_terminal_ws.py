@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from tests.sandboxed import host_pid
 from tests.waiting import process_running, wait_until
 
 WS = "ws://127.0.0.1:8765"
@@ -37,9 +38,11 @@ def until_closed(ws) -> int:
 
 
 
-def _shell_pid(ws) -> int:
+def _shell_pids(ws) -> tuple[int, int]:
+    """The shell's pid in its sandbox (what ``$$`` says) and here."""
     ws.send_json({"type": "input", "data": "echo pid=$$=\n"})
-    return int(re.findall(r"pid=(\d+)=", read_until(ws, r"pid=\d+=", regex=True))[-1])
+    inner = int(re.findall(r"pid=(\d+)=", read_until(ws, r"pid=\d+=", regex=True))[-1])
+    return inner, host_pid(inner)
 
 
 def test_type_see_output_resize_and_reattach(client, project):
@@ -54,7 +57,7 @@ def test_type_see_output_resize_and_reattach(client, project):
         ws.send_json({"type": "resize", "cols": 120, "rows": 33})
         ws.send_json({"type": "input", "data": "stty size\n"})
         read_until(ws, "33 120")
-        pid = _shell_pid(ws)
+        inner, pid = _shell_pids(ws)
     # The socket dropped (a reload): the shell keeps running and its output is replayed.
     assert process_running(pid)
     with client.websocket_connect(_url(project, f"?id={hello['id']}")) as ws:
@@ -62,7 +65,7 @@ def test_type_see_output_resize_and_reattach(client, project):
         assert again == {"type": "hello", "id": hello["id"], "created": False}
         assert "33 120" in ws.receive_json()["data"]
         ws.send_json({"type": "input", "data": "echo still-$$\n"})
-        read_until(ws, f"still-{pid}")
+        read_until(ws, f"still-{inner}")
         ws.send_json({"type": "close"})
         assert until_closed(ws) == 1000
     wait_until(lambda: not process_running(pid), what="the shell to end with its terminal")
@@ -73,7 +76,7 @@ def test_processes_started_in_the_terminal_end_with_it(client, project):
         ws.receive_json()
         ws.send_json({"type": "input", "data": "sleep 300 & echo child=$!=\n"})
         text = read_until(ws, r"child=\d+=", regex=True)
-        child = int(re.findall(r"child=(\d+)=", text)[-1])
+        child = host_pid(int(re.findall(r"child=(\d+)=", text)[-1]))
         assert process_running(child)
         ws.send_json({"type": "close"})
         assert until_closed(ws) == 1000
@@ -117,5 +120,5 @@ def test_a_detached_terminal_ends_after_the_keep_time(settings, keep):
         project = client.post("/api/projects", json={"name": "t"}).json()
         with client.websocket_connect(_url(project)) as ws:
             ws.receive_json()
-            pid = _shell_pid(ws)
+            _inner, pid = _shell_pids(ws)
         wait_until(lambda: not process_running(pid), what="the detached shell to be ended")

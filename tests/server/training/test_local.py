@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from server.core.errors import Conflict, Invalid
+from server.sandbox import Sandbox
 from server.training.local import LocalRunner
 from server.training.watcher import MAX_BATCH
 from tests.server.training.recorder import RecordingSink, make_spec
@@ -18,7 +19,8 @@ def sink() -> RecordingSink:
 
 @pytest.fixture
 def runner(sink: RecordingSink, tmp_path: Path):
-    runner = LocalRunner(sink, tmp_path / "jobs", stop_grace=1.0)
+    runner = LocalRunner(sink, tmp_path / "jobs", Sandbox(True, hidden=(tmp_path / "jobs",)),
+                         stop_grace=1.0)
     yield runner
     runner.close()
 
@@ -61,7 +63,8 @@ def test_a_missing_program_fails_with_the_reason_in_the_log(runner, sink, tmp_pa
     runner.submit(spec)
     done = sink.wait_status(spec.id, "succeeded", "failed")
     assert done.exit_code == 127
-    assert "cannot start 'no-such-program-here'" in sink.text(spec.id)
+    # Looked up inside the sandbox, which names the program and the reason.
+    assert "‘no-such-program-here’: No such file or directory" in sink.text(spec.id)
 
 
 def test_bad_commands_and_configs_are_refused(runner, tmp_path):

@@ -7,6 +7,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from server.sandbox import Sandbox
 from server.training.local import RESTART_LOST, LocalRunner
 from server.training.logfile import read_metrics
 from server.training.runner import JobSpec, ProcessRecord
@@ -29,7 +30,8 @@ def runners(tmp_path: Path):
     made: list[LocalRunner] = []
 
     def make(sink: RecordingSink) -> LocalRunner:
-        made.append(LocalRunner(sink, tmp_path / "jobs", stop_grace=1.0))
+        sandbox = Sandbox(True, hidden=(tmp_path / "jobs",))
+        made.append(LocalRunner(sink, tmp_path / "jobs", sandbox, stop_grace=1.0))
         return made[-1]
 
     yield make

@@ -81,6 +81,13 @@ export interface PageConfig {
   /** A project page's saved layout and the files it shows, sent with the page
    * (server/web/first_view.py). */
   first_view?: { ui_state: Record<string, unknown>; files: Record<string, FileContent> };
+  /** Whether users' code runs sandboxed (docs/security.md, "The sandbox"). */
+  sandbox?: SandboxStatus;
+}
+
+export interface SandboxStatus {
+  state: 'on' | 'off' | 'unavailable';
+  reason: string | null;
 }
 
 export interface Envelope<D = Record<string, unknown>> {
