@@ -6,9 +6,20 @@ UI_OUT := webui/dist/.vite/manifest.json
 UI_SRC := $(shell find webui/src -type f 2>/dev/null) webui/package.json webui/vite.config.ts webui/tsconfig.json
 NODE_STAMP := webui/node_modules/.package-lock.json
 
-.PHONY: run test test-load check bench setup ui clean
+.PHONY: run test test-load check bench setup ui clean sandbox-tools
 
-setup: $(STAMP) $(UI_OUT)
+setup: $(STAMP) $(UI_OUT) sandbox-tools
+
+# The sandbox users' code runs in (docs/security.md): Debian's bubblewrap and slirp4netns,
+# installed here when this is root and they are missing; otherwise the server says what is missing.
+sandbox-tools:
+	@missing=""; command -v bwrap >/dev/null 2>&1 || missing="$$missing bubblewrap"; \
+	command -v slirp4netns >/dev/null 2>&1 || missing="$$missing slirp4netns"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "the sandbox needs:$$missing (sudo apt-get install$$missing)"; fi; \
+	fi
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)

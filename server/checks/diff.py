@@ -45,13 +45,17 @@ def _existing(root: str, rel: str) -> str:
 def start_diff(
     data_dir: Path, tools: ToolManager, session: Session, project: Project, body: DiffRequest, owner: str
 ) -> ToolRunPublic:
+    model = _side(data_dir, project, body.a, body.rev_a)
+    other = _side(data_dir, project, body.b or body.a, body.rev_b)
     worker = {
-        "model": _side(data_dir, project, body.a, body.rev_a),
-        "other": _side(data_dir, project, body.b or body.a, body.rev_b),
+        "model": model,
+        "other": other,
         "reference": body.reference and _checked(resolve(project.path, body.reference), (".onnx", ".mnn")),
         "inputs": {name: _existing(project.path, rel) for name, rel in (body.inputs or {}).items()},
         "threads": body.threads,
         "loops": body.loops,
     }
     stored = body.model_dump(exclude_none=True)
-    return tools.launch(session, project, "diff", stored, worker, owner)
+    # The two sides live in the data directory's blob store, which the sandbox does not show.
+    return tools.launch(session, project, "diff", stored, worker, owner,
+                        readable=(Path(model), Path(other)))

@@ -66,8 +66,7 @@ async def start(plan: LanguageServerPlan, sandbox: Sandbox) -> asyncio.subproces
     """The language server in the sandbox: the project read-write (it may rename and format),
     its interpreter's environment read-only."""
     root = Path(plan.cwd)
-    policy = sandbox.for_user_code(root, writable=(root,),
-                                   readable=tuple(Path(p) for p in plan.readable))
+    policy = sandbox.for_user_code(root, writable=(root,), interpreter=plan.interpreter)
     return await asyncio.create_subprocess_exec(
         *sandbox.wrap(plan.argv, policy), cwd=plan.cwd, env=plan.env, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, start_new_session=True,

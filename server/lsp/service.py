@@ -29,8 +29,8 @@ class LanguageServerPlan:
     env: dict[str, str]
     root_uri: str
     settings: dict[str, object]
-    # Outside the project, what the server may read: the project's interpreter environment.
-    readable: tuple[str, ...] = ()
+    # The project's interpreter, whose environment the server reads (jedi's).
+    interpreter: str | None = None
 
 
 def admit(session: Session, principal: str | None, pid: str) -> Project:
@@ -51,5 +51,5 @@ def plan_for(engine: Engine, principal: str | None, pid: str) -> LanguageServerP
     return LanguageServerPlan(
         argv=[sys.executable, "-m", "pylsp"], cwd=root, env=env, root_uri=Path(root).as_uri(),
         settings={"pylsp": {"plugins": {"jedi": jedi, "pycodestyle": {"enabled": False}}}},
-        readable=(str(Path(runtime.interpreter).parent.parent),),
+        interpreter=runtime.interpreter,
     )

@@ -82,6 +82,7 @@ class ToolManager:
 
     def start(self, session: Session, project: Project, tool: str, body: dict[str, Any],
               owner: str) -> ToolRunPublic:
+        self._sandbox.require()  # before the input is read: nothing of it runs here anyway
         args = prepare.parse(tool, body)
         worker = prepare.worker_args(tool, project.path, args, self._allow_remote_code)
         stored = args.model_dump(exclude_none=True)
@@ -91,11 +92,12 @@ class ToolManager:
 
     def launch(
         self, session: Session, project: Project, tool: str, stored: dict[str, Any], worker: dict[str, Any],
-        owner: str,
+        owner: str, readable: tuple[Path, ...] = (),
     ) -> ToolRunPublic:
         """Record and start a run whose worker arguments are already checked and absolute;
         ``stored`` is what the run shows (project-relative). It counts against ``owner``'s (a
-        user id) cap until it ends."""
+        user id) cap until it ends. ``readable`` names files outside the project the worker
+        reads (a model taken out of Git)."""
         self._sandbox.require()
         run = ToolRun(project_id=project.id, tool=tool, args=stored, log_path="")
         self._quota.take(owner, run.id)
@@ -106,7 +108,7 @@ class ToolManager:
         public = to_public(run)
         self._publish(public)
         spec = WorkerSpec(tool, worker, self._runs_dir / run.id, self._limits,
-                          wrap=self._wrap(self._runs_dir / run.id, Path(project.path)))
+                          wrap=self._wrap(self._runs_dir / run.id, Path(project.path), readable))
         device_run = self.remote.get(tool) if worker.get("device_id") else None
         handle = self._pool.submit(
             spec,
@@ -119,13 +121,14 @@ class ToolManager:
         handle.future.add_done_callback(lambda future: self._finished(run.id, project.path, future.result()))
         return public
 
-    def _wrap(self, run_dir: Path, root: Path) -> Callable[[list[str]], list[str]] | None:
+    def _wrap(self, run_dir: Path, root: Path,
+              readable: tuple[Path, ...]) -> Callable[[list[str]], list[str]] | None:
         """A worker sees its run's folder and its project (inputs and outputs), no network:
         it parses untrusted models."""
         if self._sandbox.state == "off":
             return None
         run_dir.mkdir(parents=True, exist_ok=True)
-        policy = self._sandbox.for_tool(run_dir, writable=(run_dir, root))
+        policy = self._sandbox.for_tool(run_dir, writable=(run_dir, root), readable=readable)
         return partial(self._sandbox.wrap, policy=policy)
 
     def cancel(self, session: Session, run: ToolRun) -> ToolRunPublic:

@@ -86,9 +86,7 @@ def bwrap_argv(argv: list[str], policy: Policy, hidden: tuple[Path, ...],
                unset_env: Iterable[str]) -> list[str]:
     """The full command that runs ``argv`` under ``policy``; ``hidden`` is never visible."""
     secrets = [p.resolve() for p in hidden]
-    asked = [p.resolve() for p in policy.readable]
-    # Nothing inside the hidden folders is readable: only the policy's writable folders are.
-    readable = [*python_paths(), *(p for p in asked if not _inside(p, secrets))]
+    readable = [*python_paths(), *(p.resolve() for p in policy.readable)]
     writable = [p.resolve() for p in policy.writable]
     args = ["bwrap", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
             "--hostname", "sandbox", *system_binds(),

@@ -72,8 +72,16 @@ class Sandbox:
                    hidden=(settings.data_dir,), secret_env=secret_env)
 
     def for_user_code(self, cwd: Path, *, writable: tuple[Path, ...] = (),
-                      readable: tuple[Path, ...] = ()) -> Policy:
-        """What a user's job, terminal or language server gets."""
+                      interpreter: str | None = None) -> Policy:
+        """What a user's job, terminal or language server gets: ``writable`` and, read-only, the
+        environment of its ``interpreter`` (a project's setting may name any) unless that lies
+        in a hidden folder (another project's ``.venv``), where it is not mounted at all."""
+        readable: tuple[Path, ...] = ()
+        if interpreter is not None:
+            environment = Path(interpreter).parent.parent.resolve()
+            hidden = [p.resolve() for p in self._hidden]
+            if not any(environment.is_relative_to(folder) for folder in hidden):
+                readable = (environment,)
         return Policy(cwd=cwd, writable=writable, readable=readable, network=self.network,
                       limits=self.limits)
 

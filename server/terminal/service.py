@@ -67,8 +67,7 @@ def shell_command(session: Session, sandbox: Sandbox, project: Project) -> tuple
     env.pop("VIRTUAL_ENV", None)
     runtime = resolve_interpreter(session, project)
     root = Path(project.path)
-    policy = sandbox.for_user_code(root, writable=(root,),
-                                   readable=(Path(runtime.interpreter).parent.parent,))
+    policy = sandbox.for_user_code(root, writable=(root,), interpreter=runtime.interpreter)
     if runtime.source != "server":
         bin_dir = Path(runtime.interpreter).parent
         env[PYTHON_BIN_VAR] = str(bin_dir)

@@ -106,9 +106,8 @@ class LocalRunner:
         """The job sees its project (outputs included) read-write and the interpreter's own
         environment read-only, wherever it lives."""
         project = spec.project_path
-        interpreter_env = Path(spec.interpreter).parent.parent
         policy = self._sandbox.for_user_code(project, writable=(project,),
-                                             readable=(interpreter_env,))
+                                             interpreter=spec.interpreter)
         return self._sandbox.wrap(argv, policy)
 
     def resume(self, spec: JobSpec, record: ProcessRecord) -> None:

@@ -37,6 +37,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/redoc"): "signed-in",
     ("GET", "/api/health"): "public",
     ("GET", "/api/auth/me"): "signed-in",
+    ("GET", "/api/sandbox"): "signed-in",
     ("GET", "/api/templates"): "signed-in",
     ("GET", "/api/projects"): "signed-in",
     ("POST", "/api/projects"): "signed-in",

@@ -16,32 +16,7 @@ from server.core.errors import Unavailable
 from server.sandbox import Limits, Policy, Sandbox, exit_status
 from server.sandbox.limits import limit_reason
 
-# Run inside the sandbox: tries each thing a hostile member's code would, prints what happened.
-PROBE = r"""
-import json, os, socket, sys
-data, port = sys.argv[1], int(sys.argv[2])
-seen = {}
-def attempt(name, action):
-    try:
-        action()
-        seen[name] = "allowed"
-    except OSError as exc:
-        seen[name] = type(exc).__name__
-attempt("read_other_project", lambda: open(f"{data}/projects/b/train.py").read())
-attempt("read_secrets_key", lambda: open(f"{data}/secrets.key").read())
-attempt("read_database", lambda: open(f"{data}/workbench.db", "rb").read())
-attempt("write_own_project", lambda: open(f"{data}/projects/a/out.txt", "w").write("mine"))
-attempt("write_outside", lambda: open(f"{data}/planted.txt", "w").write("x"))
-attempt("write_system", lambda: open("/usr/planted.txt", "w").write("x"))
-attempt("write_root", lambda: open("/planted.txt", "w").write("x"))
-attempt("connect_server", lambda: socket.create_connection(("127.0.0.1", port), timeout=5))
-seen["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
-seen["server_pid_visible"] = os.path.exists(f"/proc/{sys.argv[3]}")
-seen["env"] = sorted(k for k in os.environ if k.startswith("MNNWB_"))
-seen["home"] = os.environ["HOME"]
-seen["routes"] = open("/proc/net/route").read().splitlines()[1:]
-print(json.dumps(seen))
-"""
+PROBE = Path(__file__).with_name("probe.py")
 
 
 @pytest.fixture
@@ -63,11 +38,28 @@ def server_port() -> Iterator[int]:
         yield listener.getsockname()[1]
 
 
+def assert_confined(seen: dict) -> None:
+    """What the probe saw from inside: nothing of the data directory but its own project, no
+    write to the system, no server port, no processes but its own. (A write to the other
+    project's path lands in the sandbox's own /tmp when the data directory lies in /tmp, as the
+    tests' do: the callers check that nothing reached the real folder.)"""
+    assert seen["read_other_project"] == seen["list_other_project"] == "FileNotFoundError"
+    assert seen["read_secrets_key"] == seen["read_database"] == "FileNotFoundError"
+    assert seen["write_own_project"] == "allowed"
+    assert seen["write_system"] == seen["write_root"] == "OSError"  # read-only file system
+    assert not Path("/usr/planted.txt").exists() and not Path("/planted.txt").exists()
+    assert seen["connect_server"] == "ConnectionRefusedError"
+    assert not seen["server_pid_visible"] and max(seen["pids"]) < 100  # type: ignore[operator]
+    assert seen["env"] == [] and seen["home"] == "/home/sandbox"
+
+
 def run_probe(sandbox: Sandbox, data: Path, port: int, network: str) -> dict:
     project = data / "projects" / "a"
-    policy = Policy(cwd=project, writable=(project,), network=network)  # type: ignore[arg-type]
-    argv = sandbox.wrap([sys.executable, "-c", PROBE, str(data), str(port), str(os.getpid())],
-                        policy)
+    policy = Policy(cwd=project, writable=(project,), readable=(PROBE.parent,),
+                    network=network)  # type: ignore[arg-type]
+    other = data / "projects" / "b"
+    argv = sandbox.wrap([sys.executable, str(PROBE), str(data), str(other), str(port),
+                         str(os.getpid())], policy)
     env = {**os.environ, "MNNWB_DATABASE_URL": "postgresql://u:secret@db/wb"}
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -80,22 +72,10 @@ def test_a_member_reaches_only_their_own_project(data_dir, server_port, network)
                       secret_env=("MNNWB_DATABASE_URL",))
     assert sandbox.state == "on", sandbox.reason
     seen = run_probe(sandbox, data_dir, server_port, network)
-    assert seen["read_other_project"] == "FileNotFoundError"
-    assert seen["read_secrets_key"] == "FileNotFoundError"
-    assert seen["read_database"] == "FileNotFoundError"
-    assert seen["write_own_project"] == "allowed"
-    assert (data_dir / "projects" / "a" / "out.txt").read_text() == "mine"
-    # The data directory's path lies in the private /tmp here (the tests' folders are in /tmp):
-    # what is written there stays in the sandbox.
-    assert not (data_dir / "planted.txt").exists()
-    assert seen["write_system"] == seen["write_root"] == "OSError"  # read-only file system
-    assert not Path("/usr/planted.txt").exists() and not Path("/planted.txt").exists()
-    assert seen["connect_server"] in ("ConnectionRefusedError", "OSError")
-    # a process namespace of its own: the server and the rest of the machine are not there
-    assert not seen["server_pid_visible"] and max(seen["pids"]) < 100
-    assert seen["env"] == [] and seen["home"] != os.environ.get("HOME")
-    default_routes = [line for line in seen["routes"] if line.split()[1] == "00000000"]
-    assert bool(default_routes) == (network == "outbound")
+    assert_confined(seen)
+    assert (data_dir / "projects" / "a" / "written-by-probe.txt").read_text() == "planted"
+    assert not (data_dir / "projects" / "b" / "planted.txt").exists()
+    assert seen["default_route"] == (network == "outbound")
 
 
 def test_the_data_directory_stays_hidden_inside_a_readable_folder(tmp_path, server_port):
@@ -115,13 +95,16 @@ def test_the_data_directory_stays_hidden_inside_a_readable_folder(tmp_path, serv
     assert "No such file" in done.stderr
 
 
-def test_a_readable_folder_inside_the_data_directory_is_not_mounted(tmp_path):
+def test_an_interpreter_inside_the_data_directory_is_not_mounted(tmp_path):
+    """A project's interpreter setting naming another project's environment mounts nothing."""
     data = tmp_path / "data"
-    (data / "projects" / "b" / ".venv").mkdir(parents=True)
+    (data / "projects" / "b" / ".venv" / "bin").mkdir(parents=True)
     (data / "projects" / "a").mkdir(parents=True)
     sandbox = Sandbox(True, hidden=(data,))
     project = data / "projects" / "a"
-    policy = Policy(cwd=project, writable=(project,), readable=(data / "projects" / "b" / ".venv",))
+    interpreter = str(data / "projects" / "b" / ".venv" / "bin" / "python")
+    policy = sandbox.for_user_code(project, writable=(project,), interpreter=interpreter)
+    assert policy.readable == ()
     done = subprocess.run(sandbox.wrap(["ls", str(data / "projects")], policy),
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["a"]

@@ -9,6 +9,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
 
+from tests.sandboxed import host_pid
 from tests.server.team.conftest import LiveTeam
 from tests.waiting import wait_until
 
@@ -41,13 +42,15 @@ def greeted(ws: ClientConnection) -> dict:
 
 
 def shell_pid(ws: ClientConnection) -> int:
+    """The pid, seen from here, of the shell behind a terminal socket (it prints its pid in
+    its sandbox)."""
     assert greeted(ws)["type"] == "hello"
     ws.send(json.dumps({"type": "input", "data": "echo pid=$$=\n"}))
     text = ""
     while not (found := re.search(r"pid=(\d+)=", text)):
         message = json.loads(ws.recv(timeout=30))
         text += message.get("data", "") if message["type"] == "output" else ""
-    return int(found.group(1))
+    return host_pid(int(found.group(1)))
 
 
 def still_served(team: LiveTeam, pid: str, ws: ClientConnection, name: str) -> None:
