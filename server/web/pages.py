@@ -64,7 +64,8 @@ def render_shell(
 ) -> HTMLResponse:
     bundle = _bundle(request.app.state.settings.webui_dist, config.get("page", ""))
     sandbox_now = request.app.state.sandbox.status()
-    sandbox = {"state": sandbox_now.state, "reason": sandbox_now.reason}
+    sandbox = {"state": sandbox_now.state, "reason": sandbox_now.reason,
+               "network": sandbox_now.network}
     config = {"version": __version__, "sandbox": sandbox, **config}
     page = _templates.get_template("shell.html")
     html = page.render(title=title, bundle=bundle, config=config)

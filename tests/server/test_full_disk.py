@@ -144,10 +144,12 @@ print("after the disk had room again", flush=True)
 """
 
 
-def test_a_job_s_output_lost_to_a_full_disk_is_marked_and_counted(api, disk, project, tmp_path):
+def test_a_job_s_output_lost_to_a_full_disk_is_marked_and_counted(api, disk, project):
     base = f"/api/projects/{project['id']}"
     (Path(project["path"]) / "job.py").write_text(JOB)
-    signals = tmp_path / "signals"
+    # In the project: the job runs in the sandbox, which sees nothing else of this machine.
+    # Empty files need no room, even on the full disk.
+    signals = Path(project["path"]) / "signals"
     signals.mkdir()
     job = api.post(f"{base}/jobs", json={"command": f"python job.py {signals}"}).json()
     wait_until(lambda: (signals / "started").exists(), what="the job to start printing")

@@ -41,7 +41,7 @@ RESPONSES = {
     "MarketEntry": "MarketEntry", "MarketCard": "MarketCard", "VersionInfo": "VersionInfo",
     "PackageFile": "FileEntry", "PackageMetrics": "Metrics", "LatencyFigure": "LatencyFigure",
     "InstallResult": "InstallResult", "BackendInfo": "BackendInfo", "RaySettings": "RaySettingsPublic",
-    "Sweep": "SweepPublic", "SweepRun": "SweepRun",
+    "Sweep": "SweepPublic", "SweepRun": "SweepRun", "SandboxStatus": "SandboxStatus",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",

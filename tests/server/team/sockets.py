@@ -9,7 +9,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
 
-from tests.sandboxed import host_pid
+from tests.sandboxed import PID_ECHO, PID_PATTERN, host_pid
 from tests.server.team.conftest import LiveTeam
 from tests.waiting import wait_until
 
@@ -45,12 +45,12 @@ def shell_pid(ws: ClientConnection) -> int:
     """The pid, seen from here, of the shell behind a terminal socket (it prints its pid in
     its sandbox)."""
     assert greeted(ws)["type"] == "hello"
-    ws.send(json.dumps({"type": "input", "data": "echo pid=$$=\n"}))
+    ws.send(json.dumps({"type": "input", "data": PID_ECHO + "\n"}))
     text = ""
-    while not (found := re.search(r"pid=(\d+)=", text)):
+    while not (found := re.search(PID_PATTERN, text)):
         message = json.loads(ws.recv(timeout=30))
         text += message.get("data", "") if message["type"] == "output" else ""
-    return host_pid(int(found.group(1)))
+    return host_pid(int(found.group(1)), found.group(2))
 
 
 def still_served(team: LiveTeam, pid: str, ws: ClientConnection, name: str) -> None:

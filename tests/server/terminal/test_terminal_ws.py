@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests.sandboxed import host_pid
+from tests.sandboxed import PID_ECHO, PID_PATTERN, host_pid
 from tests.waiting import process_running, wait_until
 
 WS = "ws://127.0.0.1:8765"
@@ -38,11 +38,11 @@ def until_closed(ws) -> int:
 
 
 
-def _shell_pids(ws) -> tuple[int, int]:
-    """The shell's pid in its sandbox (what ``$$`` says) and here."""
-    ws.send_json({"type": "input", "data": "echo pid=$$=\n"})
-    inner = int(re.findall(r"pid=(\d+)=", read_until(ws, r"pid=\d+=", regex=True))[-1])
-    return inner, host_pid(inner)
+def _shell_pids(ws) -> tuple[int, int, str]:
+    """The shell's pid in its sandbox (what ``$$`` says), here, and its pid namespace."""
+    ws.send_json({"type": "input", "data": PID_ECHO + "\n"})
+    inner, namespace = re.findall(PID_PATTERN, read_until(ws, PID_PATTERN, regex=True))[-1]
+    return int(inner), host_pid(int(inner), namespace), namespace
 
 
 def test_type_see_output_resize_and_reattach(client, project):
@@ -57,7 +57,7 @@ def test_type_see_output_resize_and_reattach(client, project):
         ws.send_json({"type": "resize", "cols": 120, "rows": 33})
         ws.send_json({"type": "input", "data": "stty size\n"})
         read_until(ws, "33 120")
-        inner, pid = _shell_pids(ws)
+        inner, pid, _namespace = _shell_pids(ws)
     # The socket dropped (a reload): the shell keeps running and its output is replayed.
     assert process_running(pid)
     with client.websocket_connect(_url(project, f"?id={hello['id']}")) as ws:
@@ -74,9 +74,10 @@ def test_type_see_output_resize_and_reattach(client, project):
 def test_processes_started_in_the_terminal_end_with_it(client, project):
     with client.websocket_connect(_url(project)) as ws:
         ws.receive_json()
+        _inner, _pid, namespace = _shell_pids(ws)
         ws.send_json({"type": "input", "data": "sleep 300 & echo child=$!=\n"})
         text = read_until(ws, r"child=\d+=", regex=True)
-        child = host_pid(int(re.findall(r"child=(\d+)=", text)[-1]))
+        child = host_pid(int(re.findall(r"child=(\d+)=", text)[-1]), namespace)
         assert process_running(child)
         ws.send_json({"type": "close"})
         assert until_closed(ws) == 1000
@@ -120,5 +121,5 @@ def test_a_detached_terminal_ends_after_the_keep_time(settings, keep):
         project = client.post("/api/projects", json={"name": "t"}).json()
         with client.websocket_connect(_url(project)) as ws:
             ws.receive_json()
-            _inner, pid = _shell_pids(ws)
+            _inner, pid, _namespace = _shell_pids(ws)
         wait_until(lambda: not process_running(pid), what="the detached shell to be ended")

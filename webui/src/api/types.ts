@@ -85,9 +85,11 @@ export interface PageConfig {
   sandbox?: SandboxStatus;
 }
 
+/** `GET /api/sandbox`, also sent with every page. */
 export interface SandboxStatus {
   state: 'on' | 'off' | 'unavailable';
   reason: string | null;
+  network: 'none' | 'outbound';
 }
 
 export interface Envelope<D = Record<string, unknown>> {
