@@ -1,0 +1,171 @@
+"""docs/security.md states what the running server does: each check reads a fact from the doc's
+text and holds it against the code or a live team-mode server, so a wrong edit of the doc, or a
+change of the server the doc does not follow, fails here."""
+
+import re
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from argon2 import PasswordHasher
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect as ws_connect
+
+from server.api.ws_limits import DEVICE_MAX_BYTES, TAB_MAX_BYTES
+from server.core.config import REPO_ROOT, Settings
+from server.users import passwords
+from tests.server.team.conftest import ROLES, LiveTeam, start_live_team, team_settings
+from tests.server.team.sockets import expect_closed, greeted
+
+DOC = (REPO_ROOT / "docs" / "security.md").read_text()
+SETTINGS = {f"MNNWB_{name.upper()}": name for name in Settings.model_fields}
+MIB = 1024 * 1024
+
+
+def section(title: str, level: str = "##") -> str:
+    """The text under ``title`` up to the next heading of the same or a higher level."""
+    found = re.search(rf"^{level} {re.escape(title)}\n(.*?)(?=^#{{1,{len(level)}}} |\Z)", DOC, re.M | re.S)
+    assert found, f"docs/security.md has no section {level} {title}"
+    return found.group(1)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_setting_the_doc_names_is_a_setting():
+    named = set(re.findall(r"\bMNNWB_[A-Z][A-Z0-9_]*", DOC))
+    assert len(named) >= 10, named
+    assert sorted(named - SETTINGS.keys()) == [], "not fields of Settings (server/core/config.py)"
+
+
+def test_the_admins_decisions_name_every_setting_that_widens_or_narrows_what_people_may_do():
+    decisions = section("What an admin must decide", "###")
+    named = {SETTINGS[name] for name in re.findall(r"\bMNNWB_[A-Z][A-Z0-9_]*", decisions) if name in SETTINGS}
+    required = {name for name in Settings.model_fields
+                if name.startswith("sandbox") or name.endswith("_per_user")}
+    required |= {"mode", "host", "allowed_hosts", "certfile", "keyfile", "team_terminal",
+                 "llm_allow_remote_code", "git_allowed_hosts", "market_sources"}
+    assert sorted(required - named) == []
+
+
+def _raised_in_server(code: str, source: str) -> bool:
+    """``code`` given as an error's code: ``code="x"``, ``code = "x"`` (an exception class),
+    ``"code": "x"``, or an argument (``Quota("active jobs", "job_limit", …)``)."""
+    quoted = rf"""["']{re.escape(code)}["']"""
+    return re.search(rf"""(?:\bcode\s*=\s*|["']code["']:\s*|[(,]\s*){quoted}""", source) is not None
+
+
+def test_every_error_code_the_threat_model_names_is_answered_by_the_server():
+    threat_model = section("Threat model")
+    codes = set(re.findall(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`", threat_model))
+    codes |= set(re.findall(r"`\d{3} ([a-z][a-z0-9_]*)`", DOC))
+    assert len(codes) >= 10, codes
+    source = "\n".join(path.read_text() for path in sorted((REPO_ROOT / "server").rglob("*.py")))
+    assert sorted(code for code in codes if not _raised_in_server(code, source)) == []
+
+
+def test_the_frame_limits_written_are_the_servers():
+    limits = {"tab": TAB_MAX_BYTES, "device agent": DEVICE_MAX_BYTES}
+    written = re.findall(r"\b(tab|device agent) (\d+) MiB\b", flat(DOC))
+    assert {kind for kind, _ in written} == set(limits), written
+    assert [(kind, int(mib) * MIB) for kind, mib in written] == [(kind, limits[kind]) for kind, _ in written]
+
+
+# --- against a live team-mode server --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveTeam]:
+    """One person may have one terminal here, so a limit is reached with one."""
+    with pytest.MonkeyPatch.context() as patch:
+        # Real argon2id at a test-sized cost: the default takes about a second per account.
+        cheap = passwords.Hasher(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+        patch.setattr(passwords, "current", cheap)
+        data = tmp_path_factory.mktemp("security-doc") / "data"
+        yield from start_live_team(team_settings(data, terminals_per_user=1))
+
+
+def _websocket_facts() -> tuple[list[str], int, bool, int]:
+    """From the bullet "Websocket refusals": the refusals it lists, the HTTP status of a refused
+    handshake, whether it has a body, and the close code of an open socket losing its right."""
+    bullet = re.search(r"^\* \*\*Websocket refusals:\*\*(.*?)(?=^\* |^\n)", DOC, re.M | re.S)
+    assert bullet, "docs/security.md has no bullet **Websocket refusals:**"
+    text = flat(bullet.group(1))
+    cases = re.search(r"a handshake the server refuses \(([^)]*)\)", text)
+    status = re.search(r"answers with HTTP `(\d{3})`", text)
+    close = re.search(r"already open is closed with `(\d{4})`", text)
+    assert cases and status and close, text
+    return cases.group(1).split(", "), int(status.group(1)), "no body" in text, int(close.group(1))
+
+
+def _refused(team: LiveTeam, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
+    url = team.url.replace("http", "ws", 1) + path
+    with pytest.raises(InvalidStatus) as caught:
+        ws_connect(url, additional_headers=headers).close()
+    return caught.value.response.status_code, bytes(caught.value.response.body or b"")
+
+
+def _refusal(team: LiveTeam, case: str, pid: str) -> tuple[int, bytes]:
+    """A handshake refused for ``case``, one of the reasons the doc lists."""
+    tab = f"/api/projects/{pid}/ws"
+    if case == "no or bad credentials":
+        nothing, bad = _refused(team, tab, {}), _refused(team, tab, {"Authorization": "Bearer mnnwb_forged"})
+        assert nothing == bad, (nothing, bad)
+        return nothing
+    if case == "a foreign `Origin`":
+        return _refused(team, tab, {**team.auth("owner"), "Origin": "http://attacker.example"})
+    if case == "no right to the project":
+        return _refused(team, tab, team.auth("outsider"))
+    if case == "a limit reached":
+        assert greeted(team.socket(f"/api/projects/{pid}/terminal", "admin"))["type"] == "hello"
+        return _refused(team, f"/api/projects/{pid}/terminal", team.auth("admin"))
+    raise AssertionError(f"the doc lists a websocket refusal this test cannot make: {case!r}")
+
+
+def test_a_refused_handshake_is_answered_as_the_doc_says(team: LiveTeam):
+    cases, status, no_body, _ = _websocket_facts()
+    pid = team.new_project("refusals")
+    assert greeted(team.socket(f"/api/projects/{pid}/ws", "owner"))["type"] == "hello"
+    for case in cases:
+        answered, body = _refusal(team, case, pid)
+        assert answered == status, (case, answered)
+        assert body == b"" or not no_body, (case, body)
+
+
+def test_an_open_socket_whose_right_is_taken_away_closes_with_the_code_the_doc_says(team: LiveTeam,
+                                                                                    record_property):
+    *_, close = _websocket_facts()
+    pid = team.new_project("revoked")
+    tab = team.socket(f"/api/projects/{pid}/ws", "viewer")
+    assert greeted(tab)["type"] == "hello"
+    since = time.monotonic()
+    removed = httpx.delete(f"{team.url}/api/projects/{pid}/members/viewer", headers=team.auth("owner"))
+    assert removed.status_code == 204, removed.text
+    code, reason = expect_closed(tab, since, record_property, "tab")
+    assert (code, bool(reason)) == (close, True), (code, reason)
+
+
+def _listing_users() -> str:
+    """The sentence of "Who may list users." that says who may call ``GET /api/users``."""
+    paragraph = re.search(r"\*\*Who may list users\.\*\*(.*?)(?:\n\n|\Z)", DOC, re.S)
+    assert paragraph, "docs/security.md does not say who may list users"
+    sentence = re.search(r"`GET /api/users`(.*?)\.(?:\s|\Z)", flat(paragraph.group(1)))
+    assert sentence, paragraph.group(1)
+    return sentence.group(1)
+
+
+def test_exactly_the_roles_the_doc_names_may_list_users(team: LiveTeam):
+    sentence = _listing_users()
+    allowed = {who for who in ROLES if re.search(rf"\b{who}s?\b", sentence)}
+    assert allowed, sentence
+    answers = {who: httpx.get(f"{team.url}/api/users", headers=team.auth(who)).status_code for who in ROLES}
+    assert answers == {who: 200 if who in allowed else 403 for who in ROLES}
+    assert httpx.get(f"{team.url}/api/users").status_code == 401
+
+
+def test_listing_users_in_local_mode_answers_as_the_doc_says(client):
+    said = re.search(r"In local mode it is `(\d{3}) ([a-z_]+)`", flat(DOC))
+    assert said, "docs/security.md does not say what GET /api/users answers in local mode"
+    response = client.get("/api/users")
+    assert (response.status_code, response.json()["code"]) == (int(said.group(1)), said.group(2))
