@@ -25,6 +25,16 @@ export interface SearchEnd {
   truncated: boolean;
 }
 
+/** The last line of a plain-text search that failed after its first matches went out, in place
+ * of the end line (docs/ide.md). */
+interface SearchFailed {
+  kind: 'error';
+  detail: string;
+  code: string;
+}
+
+type SearchLine = SearchMatch | SearchEnd | SearchFailed;
+
 export interface FilePreview {
   path: string;
   etag: string;
@@ -37,7 +47,8 @@ export interface ReplaceResult {
   skipped: { path: string; detail: string; code: string }[];
 }
 
-/** Calls `onMatches` with each batch as it arrives; resolves with the end line. */
+/** Calls `onMatches` with each batch as it arrives; resolves with the end line. Rejects with the
+ * server's reason when it refuses the search, or when the stream ends with an error line. */
 export async function streamSearch(pid: string, options: SearchOptions, onMatches: (found: SearchMatch[]) => void,
   signal: AbortSignal): Promise<SearchEnd> {
   const query = { q: options.q, regex: options.regex, case: options.case, word: options.word, glob: options.glob };
@@ -56,10 +67,11 @@ export async function streamSearch(pid: string, options: SearchOptions, onMatche
     buffered += value;
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
-    const parsed = lines.filter(Boolean).map((line) => JSON.parse(line) as SearchMatch | SearchEnd);
-    const end = parsed.find((item): item is SearchEnd => item.kind === 'end');
+    const parsed = lines.filter(Boolean).map((line) => JSON.parse(line) as SearchLine);
+    const last = parsed.find((item): item is SearchEnd | SearchFailed => item.kind !== 'match');
     onMatches(parsed.filter((item): item is SearchMatch => item.kind === 'match'));
-    if (end) return end;
+    if (last?.kind === 'error') throw new ApiError(res.status, last.code, last.detail, { ...last });
+    if (last) return last;
   }
   throw new ApiError(0, 'network', 'The search stopped before its end.', {});
 }
