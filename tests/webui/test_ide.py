@@ -91,6 +91,50 @@ def test_search_opens_a_match_and_replace_applies_after_a_preview(
     expect(editor_lines(page, "b.txt")).to_contain_text("gamma beta")
 
 
+# The server's words when the matching used up its CPU time (server/search/engine.py).
+TOO_SLOW = "matching the pattern took too long"
+
+
+def _search_for(page: Page, query: str, *, regex: bool = False) -> None:
+    page.keyboard.press("Control+Shift+F")
+    if regex:
+        page.get_by_test_id("search-regex").click()
+        expect(page.get_by_test_id("search-regex")).to_have_attribute("aria-pressed", "true")
+    page.get_by_test_id("search-input").fill(query)
+
+
+def test_search_shows_why_the_server_refused_a_regex(
+    context: BrowserContext, live_server, console_errors,
+) -> None:
+    console_errors.allow(r"422 .*/search\?")  # the refused search
+    project = create_project(live_server, "slow-regex")
+    # Git finds "ab" at the start at once; Python's re then backtracks for ever on the run of a.
+    (Path(project["path"]) / "run.txt").write_text("ab" + "a" * 30_000 + "\n")
+    page = open_project(context, live_server, project)
+    _search_for(page, "(a+)+b", regex=True)
+    expect(page.get_by_test_id("search-summary")).to_contain_text(TOO_SLOW)
+    expect(page.get_by_test_id("search-match")).to_have_count(0)
+
+
+def test_search_that_fails_midway_keeps_its_first_matches_and_shows_why(
+    context: BrowserContext, live_server,
+) -> None:
+    project = create_project(live_server, "slow-text")
+    root = Path(project["path"])
+    # A case-insensitive literal is matched character by character: the first file's line is
+    # matched in the server and streamed; the second's, long enough to go to the worker, takes
+    # it past its CPU time, and the stream ends with an error line (no 422: the console stays
+    # clean).
+    query = "a" * 999 + "b"
+    (root / "a.txt").write_text(query + "\n")
+    (root / "b.txt").write_text("a" * 3_000_000 + query + "\n")
+    page = open_project(context, live_server, project)
+    _search_for(page, query)
+    expect(page.get_by_test_id("search-summary")).to_contain_text(TOO_SLOW)
+    expect(page.get_by_test_id("search-file")).to_have_count(1)
+    expect(page.locator("[data-testid=search-match][data-path='a.txt']")).to_be_visible()
+
+
 def test_palette_lists_actions_with_shortcuts_and_go_to_line(context: BrowserContext, live_server) -> None:
     project = create_project(live_server, "palette")
     (Path(project["path"]) / "lines.txt").write_text("one\ntwo\nthree\nfour\n")
