@@ -48,6 +48,22 @@ def probe(network: Network) -> str | None:
     return None
 
 
+def interpreter_folders(interpreter: Path) -> list[Path]:
+    """The folders an interpreter needs: its environment, and for a virtual environment the
+    installation it was made from (``home`` in its ``pyvenv.cfg``)."""
+    environment = interpreter.parent.parent.resolve()
+    folders = [environment]
+    try:
+        config = (environment / "pyvenv.cfg").read_text()
+    except OSError:
+        return folders
+    for line in config.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "home" and value.strip():
+            folders.append(Path(value.strip()).parent.resolve())
+    return folders
+
+
 class Sandbox:
     """Built once by the app from its settings (``from_settings``). ``hidden`` (the data
     directory) is never seen inside, and ``secret_env`` (the server's own settings) is removed
@@ -78,10 +94,9 @@ class Sandbox:
         in a hidden folder (another project's ``.venv``), where it is not mounted at all."""
         readable: tuple[Path, ...] = ()
         if interpreter is not None:
-            environment = Path(interpreter).parent.parent.resolve()
             hidden = [p.resolve() for p in self._hidden]
-            if not any(environment.is_relative_to(folder) for folder in hidden):
-                readable = (environment,)
+            readable = tuple(folder for folder in interpreter_folders(Path(interpreter))
+                             if not any(folder.is_relative_to(h) for h in hidden))
         return Policy(cwd=cwd, writable=writable, readable=readable, network=self.network,
                       limits=self.limits)
 

@@ -159,3 +159,20 @@ def test_off_runs_the_command_itself_and_unavailable_refuses(tmp_path, monkeypat
     with pytest.raises(Unavailable) as refused:
         broken.wrap(["true"], Policy(cwd=tmp_path))
     assert refused.value.code == "sandbox_unavailable" and "MNNWB_SANDBOX=off" in refused.value.detail
+
+
+def test_a_projects_virtual_environment_runs_with_the_python_it_was_made_from(tmp_path):
+    """A project's ``.venv`` links to the installation it was made from, wherever that is."""
+    data = tmp_path / "data"
+    project = data / "projects" / "a"
+    project.mkdir(parents=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")],
+                   check=True)
+    sandbox = Sandbox(True, hidden=(data,))
+    interpreter = str(project / ".venv" / "bin" / "python")
+    policy = sandbox.for_user_code(project, writable=(project,), interpreter=interpreter)
+    home = Path(sys.base_prefix).resolve()
+    assert home in policy.readable
+    done = subprocess.run(sandbox.wrap([interpreter, "-c", "import sys; print(sys.prefix)"],
+                                       policy), capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == str(project / ".venv"), done.stderr
