@@ -32,7 +32,7 @@ def started(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
     """Seconds from the start until the command writes ``ready``."""
     begin = time.perf_counter()
     process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=None,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                start_new_session=True)
     assert process.stdout is not None and process.stdin is not None
     seen = b""

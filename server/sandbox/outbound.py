@@ -6,18 +6,26 @@ containers get theirs. With ``--disable-host-loopback`` the sandbox reaches the 
 never this machine's loopback, so not the server. The sandboxed command waits (``--block-fd``)
 until the network is up. This process stays as the sandbox's parent and exits with the
 sandbox's status; like bubblewrap, it ignores the stop signals its caller sends the whole process
-group (``command.py``), which reach the sandboxed command directly. Standard library only: it
-runs with ``-I -S``.
+group (``command.py``), which reach the sandboxed command directly.
+
+It runs for every start of a job or a terminal, so it imports nothing but ``os`` and ``time``
+(``subprocess`` and ``json`` would double its start-up).
 """
 
-import json
 import os
-import signal
-import subprocess
 import sys
 import time
 
 LOOPBACK_WAIT_SECONDS = 5.0
+
+
+def _spawn(argv: list[str], keep: tuple[int, ...], quiet: bool = False) -> int:
+    for fd in keep:
+        os.set_inheritable(fd, True)
+    actions = []
+    if quiet:
+        actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    return os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
 
 
 def _wait_for_loopback(pid: int) -> None:
@@ -34,17 +42,32 @@ def _wait_for_loopback(pid: int) -> None:
         time.sleep(0.0005)
 
 
-def _start_network(pid: int, exit_fd: int) -> subprocess.Popen:
+def _start_network(pid: int, exit_fd: int) -> int:
+    """slirp4netns for the sandbox ``pid``, once it says it is ready; it ends when ``exit_fd``
+    closes."""
     ready_r, ready_w = os.pipe()
-    slirp = subprocess.Popen(
-        ["slirp4netns", "--configure", "--disable-host-loopback", "--exit-fd", str(exit_fd),
-         "--ready-fd", str(ready_w), str(pid), "tap0"],
-        pass_fds=(exit_fd, ready_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+    slirp = _spawn(["slirp4netns", "--configure", "--disable-host-loopback", "--exit-fd",
+                    str(exit_fd), "--ready-fd", str(ready_w), str(pid), "tap0"],
+                   (exit_fd, ready_w), quiet=True)
     os.close(ready_w)
     os.read(ready_r, 1)  # empty when slirp4netns failed: the sandbox then has no network
     os.close(ready_r)
     return slirp
+
+
+def _child_pid(info: bytes) -> int | None:
+    """``child-pid`` of bubblewrap's JSON info: ``{"child-pid": 123, ...}``."""
+    _, found, rest = info.partition(b'"child-pid"')
+    digits = rest.lstrip(b" \t\n:").split(b",")[0].split(b"}")[0].strip()
+    return int(digits) if found and digits.isdigit() else None
+
+
+def _read_all(fd: int) -> bytes:
+    data = b""
+    while chunk := os.read(fd, 65536):  # bubblewrap closes it once it is all written
+        data += chunk
+    os.close(fd)
+    return data
 
 
 def main(bwrap_argv: list[str]) -> int:
@@ -52,30 +75,22 @@ def main(bwrap_argv: list[str]) -> int:
     block_r, block_w = os.pipe()
     exit_r, exit_w = os.pipe()
     argv = [bwrap_argv[0], "--info-fd", str(info_w), "--block-fd", str(block_r), *bwrap_argv[1:]]
-    sandbox = subprocess.Popen(argv, pass_fds=(info_w, block_r))
+    sandbox = _spawn(argv, (info_w, block_r))
     os.close(info_w)
     os.close(block_r)
-    info = b""
-    while chunk := os.read(info_r, 65536):  # bubblewrap closes it once it is all written
-        info += chunk
-    os.close(info_r)
+    pid = _child_pid(_read_all(info_r))
     slirp = None
-    if info:
-        pid = json.loads(info)["child-pid"]
+    if pid is not None:
         _wait_for_loopback(pid)
         slirp = _start_network(pid, exit_r)
     os.close(exit_r)
     os.write(block_w, b"1")
     os.close(block_w)
-    code = sandbox.wait()
+    code = os.waitstatus_to_exitcode(os.waitpid(sandbox, 0)[1])
     os.close(exit_w)  # slirp4netns ends with it
     if slirp is not None:
-        slirp.wait()
-    if code < 0:  # end the same way, so the caller sees the signal
-        signal.signal(-code, signal.SIG_DFL)
-        os.kill(os.getpid(), -code)
-        return 128 - code
-    return code
+        os.waitpid(slirp, 0)
+    return code if code >= 0 else 128 - code
 
 
 if __name__ == "__main__":
