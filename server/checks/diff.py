@@ -5,6 +5,7 @@ Git diff's model summaries use), then both sides go to one ``diff`` worker run o
 """
 
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import Session
 
@@ -12,8 +13,10 @@ from server.checks.models import DiffRequest
 from server.core.errors import Invalid
 from server.files.paths import resolve
 from server.gitflow.blobs import blob_file, read_blob
+from server.modeltools import shapes
 from server.modeltools.formats import BadModelFile, check_model_file
 from server.modeltools.models import ToolRunPublic
+from server.modeltools.prepare import checked_shapes
 from server.modeltools.service import ToolManager
 from server.projects.models import Project
 
@@ -42,6 +45,17 @@ def _existing(root: str, rel: str) -> str:
     return str(path)
 
 
+def _check_shapes(worker: dict[str, Any]) -> None:
+    """Refuse, before a worker starts, a dynamic dim of A nobody gave, or a B (or reference)
+    that fixes an input to another shape than A runs at: the two are compared at one shape."""
+    sizes = checked_shapes(shapes.declared(worker["model"]), worker["input_shapes"], worker["inputs"])
+    for side in (worker["other"], worker["reference"]):
+        found = shapes.declared(side) if side and sizes is not None else None
+        if found is not None and sizes is not None:
+            shared = [spec for spec in found if spec.name in sizes]
+            checked_shapes(shared, {spec.name: sizes[spec.name] for spec in shared})
+
+
 def start_diff(
     data_dir: Path, tools: ToolManager, session: Session, project: Project, body: DiffRequest, owner: str
 ) -> ToolRunPublic:
@@ -52,9 +66,11 @@ def start_diff(
         "other": other,
         "reference": body.reference and _checked(resolve(project.path, body.reference), (".onnx", ".mnn")),
         "inputs": {name: _existing(project.path, rel) for name, rel in (body.inputs or {}).items()},
+        "input_shapes": body.input_shapes,
         "threads": body.threads,
         "loops": body.loops,
     }
+    _check_shapes(worker)
     stored = body.model_dump(exclude_none=True)
     # The two sides live in the data directory's blob store, which the sandbox does not show.
     return tools.launch(session, project, "diff", stored, worker, owner,

@@ -40,7 +40,8 @@ def _worker(limits: Limits) -> Tool:
         with tempfile.TemporaryDirectory(prefix=scratch_prefix("check")) as folder:
             outcome = run_worker(WorkerSpec(tool, args, Path(folder) / "run", limits))
         if outcome.status != "succeeded" or outcome.result is None:
-            raise MeasureFailed(f"{tool} {outcome.status}: {outcome.error or 'no result'}")
+            kind = f" ({outcome.code})" if outcome.code else ""
+            raise MeasureFailed(f"{tool} {outcome.status}{kind}: {outcome.error or 'no result'}")
         return outcome.result
 
     return run
@@ -78,6 +79,7 @@ def _speed(root: Path, budget: Budget, tools: Tools) -> dict[Metric, float]:
         "loops": budget.loops,
         "warmup": WARMUP,
         "per_op": False,
+        "input_shapes": budget.input_shapes,
     }
     bench = tools.run("benchmark", args)
     return {"latency_ms": bench["median_ms"], "memory_mb": bench["memory_mb"]}
@@ -86,7 +88,8 @@ def _speed(root: Path, budget: Budget, tools: Tools) -> dict[Metric, float]:
 def _accuracy(root: Path, budget: Budget, tools: Tools) -> dict[Metric, float]:
     model = _model_file(root, budget.model, (".mnn",))
     reference = _model_file(root, budget.reference or "", (".onnx", ".mnn"))
-    args = {"model": model, "reference": reference, "per_layer": False, "threshold": 1e6}
+    args = {"model": model, "reference": reference, "per_layer": False, "threshold": 1e6,
+            "input_shapes": budget.input_shapes}
     compared = tools.run("compare", args)
     return {"cosine": compared["cosine"], "max_abs_error": compared["max_abs_error"]}
 

@@ -4,6 +4,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from server.modeltools.schemas import InputShapes
+
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
 RevStr = Annotated[str, Field(min_length=1, max_length=256)]
 Metric = Literal["latency_ms", "size_mb", "cosine", "max_abs_error", "memory_mb"]
@@ -21,6 +23,7 @@ class DiffRequest(BaseModel):
     rev_b: RevStr | None = None
     reference: PathStr | None = None
     inputs: dict[str, PathStr] | None = None
+    input_shapes: InputShapes | None = Field(default=None, description="needed for dynamic dims")
     threads: int = Field(default=1, ge=1, le=64)
     loops: int = Field(default=20, ge=1, le=10_000)
 
@@ -46,6 +49,7 @@ class Budget(BaseModel):
     threads: int = Field(default=1, ge=1, le=64)
     loops: int = Field(default=50, ge=1, le=100_000)
     device: str = Field(default="local", min_length=1, max_length=128)
+    input_shapes: InputShapes | None = Field(default=None, description="needed for dynamic dims")
 
     @model_validator(mode="after")
     def _accuracy_needs_reference(self) -> "Budget":

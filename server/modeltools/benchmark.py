@@ -123,7 +123,8 @@ def per_op_table(loaded: tensors.Loaded, loops: int) -> dict[str, Any]:
 def run(args: BenchmarkArgs) -> dict[str, Any]:
     config = session_config(args)
     loaded = tensors.load(args.model, config)
-    tensors.feed(loaded, tensors.random_inputs(loaded, 0))
+    sizes = tensors.run_shapes(tensors.declared(loaded), args.input_shapes)
+    tensors.feed(loaded, tensors.random_inputs(loaded, 0, sizes))
     report(0.05, "warm-up")
     for _ in range(args.warmup):
         loaded.net.runSession(loaded.session)
@@ -132,6 +133,8 @@ def run(args: BenchmarkArgs) -> dict[str, Any]:
         **latency_stats(timed_loop(loaded, args.loops)),
         "mflops": float(loaded.net.getSessionInfo(loaded.session, 1)),
         "memory_mb": float(loaded.net.getSessionInfo(loaded.session, 0)),
+        "input_shapes": sizes,
+        "output_shapes": {name: list(t.getShape()) for name, t in sorted(loaded.outputs().items())},
         "ops": [],
     }
     if args.per_op:

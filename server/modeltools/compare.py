@@ -3,7 +3,9 @@
 Per output: max / mean absolute error, error relative to the reference's largest magnitude, and
 cosine; per layer wherever a tensor name exists in both models; a verdict against ``threshold``
 (the largest relative error allowed on any output). Outputs pair by name, else by position (see
-``outputs``); a collapsed output (constant, NaN, Inf) fails and is named in ``warnings``.
+``outputs``); a collapsed output (constant, NaN, Inf) of either side fails and is named in
+``warnings``. Both sides run at the shapes the model's inputs resolve to (``shapes``); a
+reference that fixes a dim to another size is refused, never compared at another shape.
 """
 
 from pathlib import Path
@@ -15,6 +17,7 @@ from server.modeltools import mnnfile, tensors
 from server.modeltools.errors import ToolFailed
 from server.modeltools.outputs import collapse, collapse_warnings, pair
 from server.modeltools.schemas import CompareArgs
+from server.modeltools.shapes import Shapes
 
 MAX_LAYERS = 500
 _ORT_TYPES = {
@@ -41,10 +44,25 @@ def user_inputs(given: dict[str, str] | None, names: set[str]) -> dict[str, np.n
     return values
 
 
-def _inputs(model: tensors.Loaded, args: CompareArgs) -> dict[str, np.ndarray]:
-    values = tensors.random_inputs(model, args.seed)
-    values.update(user_inputs(args.inputs, set(values)))
+def run_inputs(
+    model: tensors.Loaded, given: dict[str, str] | None, input_shapes: Shapes | None, seed: int
+) -> dict[str, np.ndarray]:
+    """Inputs for one run: the given ``.npy`` files, random values (with ``seed``) of the
+    resolved shapes for the rest; a dynamic dim of a random input must be in ``input_shapes``."""
+    declared = tensors.declared(model)
+    files = user_inputs(given, {spec.name for spec in declared})
+    sizes = tensors.run_shapes(declared, input_shapes, exempt=tuple(files))
+    for spec in declared:
+        if spec.name in files:  # drawn and replaced, so the other inputs' random values stay put
+            fixed = [d for d in spec.dims if d is not None]
+            sizes[spec.name] = list(files[spec.name].shape) if spec.dynamic else fixed
+    values = tensors.random_inputs(model, seed, sizes)
+    values.update(files)
     return values
+
+
+def shapes_of(values: dict[str, np.ndarray]) -> Shapes:
+    return {name: list(value.shape) for name, value in sorted(values.items())}
 
 
 def onnx_reference(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
@@ -138,8 +156,12 @@ def error_table(
         if ours != name:
             row["model_name"] = ours
         if threshold is not None:
+            # A constant reference matches a broken model as well as a right one: it proves
+            # nothing, so the output fails whatever the error.
             row["collapsed"] = collapse(actual[ours])
-            row["passed"] = row["relative_error"] <= threshold and row["collapsed"] is None
+            row["reference_collapsed"] = collapse(ref)
+            row["passed"] = (row["relative_error"] <= threshold and row["collapsed"] is None
+                             and row["reference_collapsed"] is None)
         rows.append(row)
     return rows
 
@@ -174,7 +196,8 @@ def worst(rows: list[dict[str, Any]]) -> dict[str, float]:
 
 def run(args: CompareArgs) -> dict[str, Any]:
     probe = tensors.load(args.model)
-    inputs = _inputs(probe, args)
+    inputs = run_inputs(probe, args.inputs, args.input_shapes, args.seed)
+    tensors.accepts(args.reference, shapes_of(inputs), "the reference: ")
     layers = candidate_layers(args.model, args.reference) if args.per_layer else []
     onnx_ref = args.reference.lower().endswith(".onnx")
     runner = onnx_reference if onnx_ref else run_mnn
@@ -191,6 +214,7 @@ def run(args: CompareArgs) -> dict[str, Any]:
             }
             for n, v in inputs.items()
         ],
+        "input_shapes": shapes_of(inputs),
         "seed": args.seed,
         "threshold": args.threshold,
         "outputs": rows,

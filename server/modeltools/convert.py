@@ -46,7 +46,34 @@ def converter_argv(args: ConvertArgs, output: Path) -> list[str]:
             argv += ["--weightQuantBlock", str(args.weight_quant_block)]
     if args.batch:
         argv += ["--batch", str(args.batch)]
+    if args.static and args.input_shapes:
+        argv += ["--inputConfigFile", str(_input_config(args.input_shapes))]
     return argv
+
+
+def _input_config(sizes: dict[str, list[int]]) -> Path:
+    """The converter's input file for a static model: every key must be there (a missing one
+    prints ``Key Error!`` and crashes MNN 3.6.1). Written in the run's folder."""
+    path = Path("static-inputs.txt").resolve()
+    path.write_text(
+        f"input_size = {len(sizes)}\n"
+        f"input_names = {','.join(sizes)}\n"
+        f"input_dims = {','.join('x'.join(str(d) for d in dims) for dims in sizes.values())}\n"
+    )
+    return path
+
+
+def require_usable(path: Path, text: str) -> None:
+    """A written model MNN would refuse (no op, no tensor names, an unreadable FlatBuffer) fails
+    the conversion: MNN 3.6.1 prints ``Converted Success!`` for a static conversion whose shapes
+    it could not compute, after writing a 132-byte model that holds nothing."""
+    try:
+        model = mnnfile.read_model(path)
+    except ValueError as exc:
+        raise ToolFailed(f"conversion failed: MNN cannot load the written model ({exc})") from None
+    if not model["ops"]:
+        reason = native.error_summary(text) or "the converter gave no reason"
+        raise ToolFailed(f"conversion failed: the written model holds no op ({reason})")
 
 
 def io_summary(path: Path) -> dict[str, Any]:
@@ -100,6 +127,7 @@ def run(args: ConvertArgs) -> dict[str, Any]:
         argv = converter_argv(args, partial)
         text = native.convert(argv)
         native.check_written(partial, text, native.CONVERT_SUCCESS, "conversion")
+        require_usable(partial, text)
     input_size = model.stat().st_size
     output_size = output.stat().st_size
     return {
@@ -109,5 +137,6 @@ def run(args: ConvertArgs) -> dict[str, Any]:
         "output_size": output_size,
         "compression_ratio": round(input_size / output_size, 4),
         **io_summary(output),
+        **({"input_shapes": args.input_shapes} if args.input_shapes else {}),
         "warnings": _warnings(text),
     }

@@ -90,8 +90,11 @@ def _versus_reference(reference: str, inputs: Arrays, a_out: Arrays, b_out: Arra
 
 
 def _inputs(args: DiffArgs) -> Arrays:
-    values = tensors.random_inputs(tensors.load(args.model), args.seed)
-    values.update(compare.user_inputs(args.inputs, set(values)))
+    """Inputs of A's shapes; B (and the reference) must run at the same ones."""
+    values = compare.run_inputs(tensors.load(args.model), args.inputs, args.input_shapes, args.seed)
+    tensors.accepts(args.other, compare.shapes_of(values), "model B: ")
+    if args.reference:
+        tensors.accepts(args.reference, compare.shapes_of(values), "the reference: ")
     return values
 
 
@@ -110,6 +113,7 @@ def run(args: DiffArgs) -> dict[str, Any]:
     b_time = _timing(b_path, inputs, args)
     result: dict[str, Any] = {
         "size": {"a": Path(a_path).stat().st_size, "b": Path(b_path).stat().st_size},
+        "input_shapes": compare.shapes_of(inputs),
         "latency": {
             "a_median_ms": a_time["median_ms"],
             "b_median_ms": b_time["median_ms"],

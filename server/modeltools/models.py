@@ -23,6 +23,7 @@ class ToolRun(SQLModel, table=True):
     args: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     error: str | None = Field(default=None, max_length=8000)
+    error_code: str | None = Field(default=None, max_length=64)
     log_path: str = Field(max_length=4096)
     created_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime | None = None
@@ -36,6 +37,7 @@ class ToolRunPublic(BaseModel):
     args: dict[str, Any]
     result: dict[str, Any] | None
     error: str | None
+    error_code: str | None = None
     created_at: datetime
     finished_at: datetime | None
 

@@ -43,7 +43,8 @@ def collapse(value: np.ndarray) -> str | None:
 
 def collapse_warnings(values: dict[str, np.ndarray], model: str) -> list[str]:
     return [
-        f"output {name!r} of {model} {reason}: the model's result carries no information"
+        f"output {name!r} of {model} {reason}: it carries no information, so no comparison "
+        "with it can pass"
         for name, value in values.items()
         if (reason := collapse(value)) is not None
     ]

@@ -1,9 +1,12 @@
 """Turn an API body (project-relative paths) into a worker's arguments (absolute, confined).
 
 Every path is resolved inside the project with the files domain's confinement; inputs are given
-the quick file checks, and outputs get a default name next to the input.
+the quick file checks and their input shapes checked (``shapes``), and outputs get a default
+name next to the input — a fresh one when that file exists, unless the body says ``overwrite``.
 """
 
+import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +14,7 @@ from pydantic import ValidationError
 
 from server.core.errors import Invalid
 from server.files.paths import relative, resolve
+from server.modeltools import shapes
 from server.modeltools.formats import (
     MODEL_SUFFIXES,
     BadModelFile,
@@ -19,11 +23,14 @@ from server.modeltools.formats import (
 )
 from server.modeltools.schemas import (
     ARG_MODELS,
+    BenchmarkArgs,
     CompareArgs,
     ConvertArgs,
     QuantizeArgs,
     ToolArgs,
+    WritesModel,
 )
+from server.modeltools.shapes import Declared, ShapeError, Shapes, declared, with_labels
 
 MODEL_INPUTS: dict[str, tuple[str, ...]] = {
     "convert": MODEL_SUFFIXES,
@@ -74,7 +81,25 @@ def default_output(model: str, args: ToolArgs) -> str:
     return str(candidate)
 
 
-def _output(root: str, rel: str | None, model_rel: str, args: ToolArgs) -> str:
+_NUMBERED = re.compile(r"^(?P<base>.+)-(?P<n>\d+)$")
+
+
+def fresh_output(path: Path, taken: Collection[str]) -> Path:
+    """``path``, or when that file exists (or a run still going will write it) the first free
+    ``<stem>-2.mnn``, ``<stem>-3.mnn``, …: running a tool again never replaces its last model."""
+    if not path.exists() and str(path) not in taken:
+        return path
+    stem = path.name[: -len(path.suffix)]
+    numbered = _NUMBERED.match(stem)
+    base, n = (numbered["base"], int(numbered["n"]) + 1) if numbered else (stem, 2)
+    while True:
+        candidate = path.with_name(f"{base}-{n}{path.suffix}")
+        if not candidate.exists() and str(candidate) not in taken:
+            return candidate
+        n += 1
+
+
+def _output(root: str, rel: str | None, model_rel: str, args: ToolArgs, taken: Collection[str]) -> str:
     rel = rel or default_output(model_rel, args)
     if not rel.lower().endswith(".mnn"):
         raise Invalid("output must be a .mnn file", code="bad_output")
@@ -83,7 +108,56 @@ def _output(root: str, rel: str | None, model_rel: str, args: ToolArgs) -> str:
         raise Invalid(f"output folder {Path(rel).parent} does not exist", code="bad_output")
     if path.is_dir():
         raise Invalid(f"{rel} is a folder", code="bad_output")
+    if isinstance(args, WritesModel) and not args.overwrite:
+        path = fresh_output(path, taken)
     return str(path)
+
+
+def refuse(exc: ShapeError) -> Invalid:
+    """A shape refusal as the API's 422, with the input and dim it names."""
+    return Invalid(exc.detail, code=exc.code, **exc.where)
+
+
+def checked_shapes(
+    inputs: list[Declared] | None, given: Shapes | None, exempt: Collection[str] = ()
+) -> Shapes | None:
+    """The run's input shapes when the file told the inputs; None leaves it to the worker."""
+    if inputs is None:
+        return None
+    try:
+        return shapes.resolve(inputs, given, exempt)
+    except ShapeError as exc:
+        raise refuse(exc) from None
+
+
+def _with_batch(inputs: list[Declared], given: Shapes | None, batch: int | None) -> Shapes | None:
+    """``batch`` stands for a dynamic dim 0 (what the converter does with it) of an input that
+    input_shapes leaves out; its other dynamic dims are still required."""
+    filled = dict(given or {})
+    for spec in inputs:
+        if batch and spec.dims and spec.dims[0] is None and spec.name not in filled:
+            rest = spec.dims[1:]
+            filled[spec.name] = [batch] if None in rest else [batch, *(d for d in rest if d is not None)]
+    return filled or None
+
+
+def _run_shapes(args: ToolArgs, worker: dict[str, Any]) -> None:
+    """Refuse a run that would meet a dynamic dim nobody gave, before any worker starts."""
+    if isinstance(args, BenchmarkArgs | QuantizeArgs):
+        checked_shapes(declared(worker["model"]), args.input_shapes)
+    elif isinstance(args, CompareArgs):
+        labelled = declared(worker["reference"]) if worker["reference"].lower().endswith(".onnx") else None
+        inputs = declared(worker["model"])
+        sizes = checked_shapes(inputs and with_labels(inputs, labelled), args.input_shapes, worker["inputs"])
+        if sizes is not None and labelled is not None:
+            shared = [spec for spec in labelled if spec.name in sizes]
+            checked_shapes(shared, {spec.name: sizes[spec.name] for spec in shared})
+    elif isinstance(args, ConvertArgs) and args.static:
+        inputs = declared(worker["model"])
+        if inputs is not None:
+            sizes = checked_shapes(inputs, _with_batch(inputs, args.input_shapes, args.batch))
+            if any(spec.dynamic for spec in inputs):  # a fixed model converts as it always did
+                worker["input_shapes"] = sizes
 
 
 def _tool_specific(tool: str, root: str, args: ToolArgs, worker: dict[str, Any]) -> None:
@@ -108,11 +182,12 @@ def _existing(root: str, rel: str) -> Path:
     return path
 
 
-def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False) -> dict[str, Any]:
+def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False,
+                taken: Collection[str] = ()) -> dict[str, Any]:
     """The worker's arguments: the same fields with absolute, checked paths.
 
     ``allow_remote_code`` is ``Settings.llm_allow_remote_code``: whether an LLM export may run a
-    model's own code."""
+    model's own code. ``taken``: outputs (absolute) that runs still going will write."""
     if tool.startswith("llm-"):
         from server.llm import prepare as llm_prepare
 
@@ -120,8 +195,9 @@ def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = 
     worker = args.model_dump()
     worker["model"] = _input(root, args.model, MODEL_INPUTS[tool])
     if tool in ("convert", "quantize"):
-        worker["output"] = _output(root, args.output, args.model, args)
+        worker["output"] = _output(root, args.output, args.model, args, taken)
     _tool_specific(tool, root, args, worker)
+    _run_shapes(args, worker)
     return worker
 
 

@@ -20,6 +20,7 @@ from server.modeltools.errors import ToolFailed
 from server.modeltools.formats import BadModelFile, calibration_files
 from server.modeltools.outputs import collapse, pair
 from server.modeltools.schemas import QuantizeArgs
+from server.modeltools.shapes import Shapes
 
 QUANT_DONE = "Quantize model done!"
 _LAYER = re.compile(
@@ -73,21 +74,20 @@ def _stage_sequences(samples: list[Path], staged: Path, inputs: dict[str, list[i
         (folder / "input.json").write_text(json.dumps({"inputs": shapes}))
 
 
-def _stage(samples: list[Path], args: QuantizeArgs, model: tensors.Loaded) -> Path:
+def _stage(samples: list[Path], args: QuantizeArgs, sizes: Shapes) -> Path:
     staged = Path("calibration")
     staged.mkdir(exist_ok=True)
     chosen = samples[: args.max_samples]
     if args.input_type == "image":
         _stage_images(chosen, staged)
     else:
-        inputs = {name: list(t.getShape()) for name, t in model.inputs().items()}
-        _stage_sequences(chosen, staged, inputs)
+        _stage_sequences(chosen, staged, sizes)
     return staged
 
 
-def _default_size(model: tensors.Loaded) -> tuple[int, int]:
-    tensor = next(iter(model.inputs().values()))
-    shape = tensor.getShape()
+def _default_size(model: tensors.Loaded, sizes: Shapes) -> tuple[int, int]:
+    name, tensor = next(iter(model.inputs().items()))
+    shape = sizes[name]
     if len(shape) != 4:
         raise ToolFailed("image calibration needs a 4-D input; set input_type to sequence")
     if tensors.layout_name(tensor) == "NHWC":
@@ -95,8 +95,8 @@ def _default_size(model: tensors.Loaded) -> tuple[int, int]:
     return shape[3], shape[2]
 
 
-def _config(args: QuantizeArgs, staged: Path, count: int, model: tensors.Loaded) -> dict:
-    width, height = _default_size(model) if args.input_type == "image" else (0, 0)
+def _config(args: QuantizeArgs, staged: Path, count: int, model: tensors.Loaded, sizes: Shapes) -> dict:
+    width, height = _default_size(model, sizes) if args.input_type == "image" else (0, 0)
     config: dict[str, Any] = {
         "format": args.format,
         "mean": args.mean,
@@ -141,9 +141,9 @@ def _require_quantized(output: Path, text: str, layers: list[dict[str, Any]]) ->
     )
 
 
-def _collapsed_outputs(float_model: str, int8_model: str) -> list[str]:
+def _collapsed_outputs(float_model: str, int8_model: str, sizes: Shapes) -> list[str]:
     """Outputs the int8 model reduces to NaN, Inf or one constant where the float model does not."""
-    inputs = tensors.random_inputs(tensors.load(float_model), 0)
+    inputs = tensors.random_inputs(tensors.load(float_model), 0, sizes)
     before, _ = run_mnn(float_model, inputs, [])
     after, _ = run_mnn(int8_model, inputs, [])
     warnings = []
@@ -176,13 +176,14 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
     if args.output is None:
         raise ToolFailed("quantize needs an output path")
     model = tensors.load(args.model)
+    sizes = tensors.run_shapes(tensors.declared(model), args.input_shapes)
     try:
         files = calibration_files(Path(args.calibration), args.input_type)
     except BadModelFile as exc:
         raise ToolFailed(str(exc)) from None
-    staged = _stage(files, args, model)
+    staged = _stage(files, args, sizes)
     count = len(list(staged.iterdir()))
-    Path("quant.json").write_text(json.dumps(_config(args, staged, count, model)))
+    Path("quant.json").write_text(json.dumps(_config(args, staged, count, model, sizes)))
     output = Path(args.output)
     with native.atomic_output(output) as partial:
         text = native.quantize(args.model, str(partial), "quant.json")
@@ -200,5 +201,6 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         "layers": layers,
         "cosine": min(finite) if finite else None,
         **io_summary(output),
-        "warnings": _warnings(text, layers) + _collapsed_outputs(args.model, str(output)),
+        "input_shapes": sizes,
+        "warnings": _warnings(text, layers) + _collapsed_outputs(args.model, str(output), sizes),
     }

@@ -63,6 +63,8 @@ class Outcome:
     result: dict[str, Any] | None = None
     error: str | None = None
     returncode: int | None = None
+    # what kind of failure, where the tool names one (``input_shape_required``)
+    code: str | None = None
     seconds: float = 0.0
 
 
@@ -178,7 +180,8 @@ def _finish(spec: WorkerSpec, code: int) -> Outcome:
     data = json.loads(result_file.read_text())
     if data.get("ok"):
         return Outcome("succeeded", result=data["result"], returncode=code)
-    return Outcome("failed", error=data.get("error") or "the tool failed", returncode=code)
+    return Outcome("failed", error=data.get("error") or "the tool failed", returncode=code,
+                   code=data.get("code"))
 
 
 def _explain(spec: WorkerSpec, error: str) -> str:

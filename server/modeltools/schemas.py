@@ -14,6 +14,18 @@ ToolName = Literal[
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
 OpName = Annotated[str, Field(min_length=1, max_length=256)]
+Dim = Annotated[int, Field(ge=1, le=1_000_000)]
+# input name → its whole shape; required for every dynamic dim (docs/model-tools.md)
+InputShapes = Annotated[
+    dict[OpName, Annotated[list[Dim], Field(min_length=1, max_length=8)]], Field(max_length=256)
+]
+_SHAPES_HELP = "input name → shape, e.g. {\"image\": [1, 3, 640, 640]}; needed for dynamic dims"
+
+
+class WritesModel(BaseModel):
+    """A tool that writes a model: an existing output gets a fresh name unless ``overwrite``."""
+
+    overwrite: bool = False
 
 
 class ToolArgs(BaseModel):
@@ -25,7 +37,7 @@ class ToolArgs(BaseModel):
     output: PathStr | None = None
 
 
-class ConvertArgs(ToolArgs):
+class ConvertArgs(ToolArgs, WritesModel):
     """ONNX / TFLite / TF frozen graph / Caffe / MNN → .mnn (``framework`` from the extension)."""
 
     framework: Literal["ONNX", "TFLITE", "TF", "CAFFE", "MNN"] | None = None
@@ -38,6 +50,7 @@ class ConvertArgs(ToolArgs):
     static: bool = False
     batch: int | None = Field(default=None, ge=1, le=4096)
     biz_code: str = Field(default="MNN", max_length=64, pattern=r"^[A-Za-z0-9_.\-]*$")
+    input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP + " (with static)")
 
     @field_validator("weight_quant_bits")
     @classmethod
@@ -50,10 +63,12 @@ class ConvertArgs(ToolArgs):
     def _block_needs_bits(self) -> "ConvertArgs":
         if self.weight_quant_block and not self.weight_quant_bits:
             raise ValueError("weight_quant_block needs weight_quant_bits")
+        if self.input_shapes and not self.static:
+            raise ValueError("input_shapes fix the shapes of a static model: set static")
         return self
 
 
-class QuantizeArgs(ToolArgs):
+class QuantizeArgs(ToolArgs, WritesModel):
     """Full int8 quantization of a .mnn model with a calibration folder."""
 
     calibration: PathStr
@@ -69,6 +84,7 @@ class QuantizeArgs(ToolArgs):
     feature_method: Literal["KL", "EMA", "ADMM"] = "KL"
     weight_method: Literal["MAX_ABS", "ADMM"] = "MAX_ABS"
     skip_ops: list[OpName] = Field(default_factory=list, max_length=10_000)
+    input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
 
     @field_validator("feature_method")
     @classmethod
@@ -95,6 +111,7 @@ class CompareArgs(ToolArgs):
     threshold: float = Field(default=0.01, gt=0, le=1e6)
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
     per_layer: bool = True
+    input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
 
 
 class BenchmarkArgs(ToolArgs):
@@ -107,6 +124,7 @@ class BenchmarkArgs(ToolArgs):
     loops: int = Field(default=50, ge=1, le=100_000)
     per_op: bool = True
     per_op_loops: int = Field(default=20, ge=1, le=10_000)
+    input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
 
 
 class DiffArgs(ToolArgs):
@@ -119,6 +137,7 @@ class DiffArgs(ToolArgs):
     warmup: int = Field(default=5, ge=0, le=10_000)
     loops: int = Field(default=20, ge=1, le=10_000)
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
+    input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
 
 
 QuantBit = Literal[4, 8, 16]

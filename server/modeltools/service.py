@@ -19,6 +19,7 @@ from server.core.config import Settings
 from server.core.db import until_stored, utcnow
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
+from server.files.paths import resolve
 from server.lineage.record import record_tool_run
 from server.modeltools import prepare
 from server.modeltools.models import ACTIVE, ToolLog, ToolRun, ToolRunPublic
@@ -84,7 +85,8 @@ class ToolManager:
               owner: str) -> ToolRunPublic:
         self._sandbox.require()  # before the input is read: nothing of it runs here anyway
         args = prepare.parse(tool, body)
-        worker = prepare.worker_args(tool, project.path, args, self._allow_remote_code)
+        worker = prepare.worker_args(tool, project.path, args, self._allow_remote_code,
+                                     taken=active_outputs(session, project))
         stored = args.model_dump(exclude_none=True)
         if worker.get("output"):
             stored["output"] = prepare.relative(project.path, Path(worker["output"]))
@@ -163,6 +165,7 @@ class ToolManager:
             status=outcome.status,
             result=result,
             error=(outcome.error or None) and outcome.error[:8000],
+            error_code=outcome.code,
             finished_at=utcnow(),
         ), f"the end of tool run {run_id}")
         output = (result or {}).get("output")
@@ -213,6 +216,13 @@ def get_run(session: Session, user: User, run_id: str, need: str = "read") -> To
         raise NotFound("no such tool run", code="run_not_found")
     projects.get_project(session, user, run.project_id, need)
     return run
+
+
+def active_outputs(session: Session, project: Project) -> set[str]:
+    """The models (absolute paths) that the project's queued and running runs will write."""
+    query = select(ToolRun).where(ToolRun.project_id == project.id, col(ToolRun.status).in_(ACTIVE))
+    outputs = (run.args.get("output") for run in session.exec(query))
+    return {str(resolve(project.path, rel)) for rel in outputs if isinstance(rel, str)}
 
 
 def list_runs(session: Session, project: Project, limit: int = 100) -> list[ToolRunPublic]:

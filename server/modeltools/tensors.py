@@ -12,7 +12,7 @@ from typing import Any
 import MNN
 import numpy as np
 
-from server.modeltools import mnnfile
+from server.modeltools import mnnfile, shapes
 from server.modeltools.errors import ToolFailed
 
 _TF_LAYOUT = MNN.Tensor_DimensionType_Tensorflow
@@ -115,12 +115,39 @@ def feed(loaded: Loaded, values: dict[str, np.ndarray]) -> None:
         write(inputs[name], value, loaded.dtypes.get(name, "float32"))
 
 
-def random_inputs(loaded: Loaded, seed: int) -> dict[str, np.ndarray]:
-    """Reproducible inputs: floats in [-1, 1), integers in [0, 10)."""
+def declared(loaded: Loaded) -> list[shapes.Declared]:
+    """The session's inputs as MNN reports them before any resize: -1 for a dynamic dim."""
+    return [shapes.from_dims(name, t.getShape()) for name, t in sorted(loaded.inputs().items())]
+
+
+def run_shapes(
+    inputs: list[shapes.Declared], given: shapes.Shapes | None, exempt: tuple[str, ...] = (),
+    what: str = "",
+) -> shapes.Shapes:
+    """``shapes.resolve`` with its refusal as the run's error, code and all; ``what`` names
+    the model when it is not the one the run is about (``"the reference: "``)."""
+    try:
+        return shapes.resolve(inputs, given, exempt)
+    except shapes.ShapeError as exc:
+        raise ToolFailed(what + exc.detail, exc.code, **exc.where) from None
+
+
+def accepts(path: str, sizes: shapes.Shapes, what: str) -> None:
+    """Refuse (``input_shape_mismatch``) when another model of the run, read from its file,
+    fixes a dim of an input it shares to another size: two models compared at different
+    shapes are not compared."""
+    found = shapes.declared(path)
+    if found:
+        shared = [spec for spec in found if spec.name in sizes]
+        run_shapes(shared, {spec.name: sizes[spec.name] for spec in shared}, what=what)
+
+
+def random_inputs(loaded: Loaded, seed: int, sizes: shapes.Shapes) -> dict[str, np.ndarray]:
+    """Reproducible inputs of the given shapes: floats in [-1, 1), integers in [0, 10)."""
     rng = np.random.default_rng(seed)
     values = {}
-    for name, tensor in sorted(loaded.inputs().items()):
-        shape = tuple(max(1, d) for d in tensor.getShape())
+    for name in sorted(sizes):
+        shape = tuple(sizes[name])
         if loaded.dtypes.get(name, "float32").startswith("int"):
             values[name] = rng.integers(0, 10, shape).astype(np.int32)
         else:

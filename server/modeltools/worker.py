@@ -105,7 +105,9 @@ def main(argv: list[str]) -> int:
     _test_fault()
     try:
         outcome = {"ok": True, "result": _run(tool, args_path)}
-    except (ToolFailed, BadModelFile) as exc:
+    except ToolFailed as exc:
+        outcome = {"ok": False, "error": str(exc), "code": exc.code}
+    except BadModelFile as exc:
         outcome = {"ok": False, "error": str(exc)}
     except Exception as exc:
         # An unforeseen failure (a library's own error, say): one line in the run, the whole

@@ -7,7 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.modeltools.runner import Limits, Outcome, WorkerSpec, run_worker
-from tests.fakes import models
+from tests.fakes import dynamic_models, models
 from tests.waiting import wait_until
 
 
@@ -49,6 +49,25 @@ def zoo(tmp_path_factory: pytest.TempPathFactory) -> Models:
         medium_mnn=_convert(medium, folder / "runs" / "medium"),
         calibration=models.calibration_images(folder / "calibration", count=6, size=40),
     )
+
+
+@dataclass(frozen=True)
+class DynamicModels:
+    detector: Path  # image [1, 3, height, width] → score [1, 1, height, width]
+    detector_mnn: Path
+    recogniser: Path  # crop [batch, 3, 48, width]
+    recogniser_mnn: Path
+    constant: Path  # the detector's shape, 0 everywhere
+    constant_mnn: Path
+
+
+@pytest.fixture(scope="session")
+def dynamic_zoo(tmp_path_factory: pytest.TempPathFactory) -> DynamicModels:
+    folder = tmp_path_factory.mktemp("dynamic")
+    made = {name: getattr(dynamic_models, name)(folder / f"{name}.onnx")
+            for name in ("detector", "recogniser", "constant")}
+    converted = {f"{name}_mnn": _convert(path, folder / "runs" / name) for name, path in made.items()}
+    return DynamicModels(**made, **converted)
 
 
 @pytest.fixture

@@ -169,12 +169,24 @@ def test_inspect_through_a_temporary_conversion(
 
 
 def test_a_library_error_is_reported_with_the_traceback_in_the_log(zoo: Models, tmp_path: Path) -> None:
-    data = tmp_path / "small.npy"
-    np.save(data, np.zeros((1, 3, 8, 8), np.float32))  # the ONNX graph declares 32×32
+    data = tmp_path / "text.npy"
+    np.save(data, np.full((1, 3, 32, 32), "abc"))  # the right shape, but no numbers
     args = {"model": str(zoo.conv_mnn), "reference": str(zoo.conv), "inputs": {"input": str(data)}}
     run_dir = tmp_path / "run"
     outcome = run_tool("compare", args, run_dir)
     assert outcome.status == "failed"
-    assert "invalid dimensions" in outcome.error.lower()
+    assert "could not convert string to float" in outcome.error
     assert "Traceback" not in outcome.error
     assert "Traceback" in (run_dir / "worker.log").read_text()
+
+
+def test_an_input_file_of_another_shape_than_the_reference_fixes_is_refused(
+    zoo: Models, tmp_path: Path
+) -> None:
+    """Once left to ONNX Runtime (``invalid dimensions``), now refused by name before it runs."""
+    data = tmp_path / "small.npy"
+    np.save(data, np.zeros((1, 3, 8, 8), np.float32))  # the ONNX graph declares 32×32
+    args = {"model": str(zoo.conv_mnn), "reference": str(zoo.conv), "inputs": {"input": str(data)}}
+    outcome = run_tool("compare", args, tmp_path / "run")
+    assert outcome.status == "failed" and outcome.code == "input_shape_mismatch"
+    assert outcome.error == "the reference: input 'input' has a fixed dim 2 of 32; input_shapes gives 8"
