@@ -15,6 +15,8 @@ export interface ToolRun {
   args: Record<string, unknown>;
   result: Record<string, unknown> | null;
   error: string | null;
+  /** The kind of a failure a client acts on (`input_shape_required`), else null. */
+  error_code?: string | null;
   created_at: string;
   finished_at: string | null;
 }

@@ -2,8 +2,8 @@
 // and the panel's earlier runs. A new run replaces the one shown; the form and the run shown are
 // kept in the panel's parameters, so a reload finds them as they were.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { errorMessage } from '../../api/client';
-import { cancelRun, startRun, type ToolRun } from '../../api/tools';
+import { ApiError, errorMessage } from '../../api/client';
+import { cancelRun, startRun, type ToolName, type ToolRun } from '../../api/tools';
 import { notify } from '../../ui/toast';
 import { isViewer } from '../team/account';
 import type { PanelProps } from '../workbench/panels';
@@ -15,6 +15,8 @@ import { RunResult } from './RunResult';
 import { usePanelRuns, useShownRunId, sourceOf } from './panelRuns';
 import { RunHistory } from './RunHistory';
 import { fetchRun, history, isActive, progress, putRun, runs as liveRuns } from './store';
+import { ShapeFields, type ShapeRefusal } from './ShapeFields';
+import { shapesOf, shapeValues } from './shapes';
 import { ToolForm } from './ToolForm';
 import { StatusBadge } from './StatusBadge';
 
@@ -25,7 +27,18 @@ interface Runner {
   loadError: string | null;
   starting: boolean;
   startError: string | null;
+  refusal: ShapeRefusal | null;
   start: (values: FormValues) => Promise<void>;
+}
+
+/** The tools that run the model, so take `input_shapes` (convert only for a static model). */
+const takesShapes = (tool: ToolName, values: FormValues): boolean =>
+  tool === 'compare' || tool === 'benchmark' || tool === 'quantize' || (tool === 'convert' && Boolean(values.static));
+
+/** A refusal that names the input whose shape is missing or wrong, shown beside its field. */
+function shapeRefusal(err: unknown): ShapeRefusal | null {
+  const named = err instanceof ApiError && err.code.startsWith('input_shape_') && typeof err.body.input === 'string';
+  return named ? { input: String(err.body.input), detail: err.message } : null;
 }
 
 /** The run the panel shows (remembered in the panel's parameters), and starting a new one. */
@@ -35,6 +48,7 @@ function useRunner(api: PanelProps['api'], params: ToolPanelParams): Runner {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ShapeRefusal | null>(null);
   useEffect(() => {
     setLoadError(null);
     if (runId && !runs.some((r) => r.id === runId) && !liveRuns.value[runId]) fetchRun(runId).catch((err) => setLoadError(errorMessage(err)));
@@ -43,21 +57,25 @@ function useRunner(api: PanelProps['api'], params: ToolPanelParams): Runner {
   async function start(values: FormValues): Promise<void> {
     setStarting(true);
     setStartError(null);
+    setRefusal(null);
     try {
       const args = buildArgs(params.tool, values);
+      if (takesShapes(params.tool, values)) args.input_shapes = shapesOf(values);
       const started = await startRun(pid(), params.tool, args);
       putRun(started);
       pick(started.id);
       api.updateParameters({ autorun: false });
     } catch (err) {
-      setStartError(errorMessage(err));
+      const named = shapeRefusal(err);
+      if (named) setRefusal(named);
+      else setStartError(errorMessage(err));
     } finally {
       setStarting(false);
     }
   }
 
   const run = runId ? liveRuns.value[runId] ?? null : null;
-  return { run, runs, pick, loadError, starting, startError, start };
+  return { run, runs, pick, loadError, starting, startError, refusal, start };
 }
 
 function Progress({ run }: { run: ToolRun }) {
@@ -119,14 +137,20 @@ function useForm(api: PanelProps['api'], params: ToolPanelParams, run: ToolRun |
   useEffect(() => {
     if (!run) return;
     if (keepSaved.current) keepSaved.current = false;
-    else update(initialValues(params.tool, run.args));
+    else update({ ...initialValues(params.tool, run.args), ...shapeValues(run.args) });
   }, [run?.id]);
   useEffect(() => {
     // Compare's reference defaults to the model this one was converted from.
     const source = params.tool === 'compare' && !values.reference ? sourceOf(params.model) : undefined;
     if (source) update({ ...values, reference: source });
   }, [history.value]);
-  return { values, change: (key: string, value: FieldValue) => update({ ...values, [key]: value }) };
+  // From the newest values: the shape fields may fill several keys in one go.
+  const change = (key: string, value: FieldValue) => setValues((before) => {
+    const next = { ...before, [key]: value };
+    api.updateParameters({ values: next });
+    return next;
+  });
+  return { values, change };
 }
 
 export function ToolPanel({ api, params: raw }: PanelProps) {
@@ -150,6 +174,9 @@ export function ToolPanel({ api, params: raw }: PanelProps) {
       <div class="tool-body">
         <aside class="tool-side">
           <ToolForm tool={params.tool} values={values} disabled={locked} onChange={change} />
+          {takesShapes(params.tool, values) && (
+            <ShapeFields model={params.model} values={values} refusal={runner.refusal} disabled={locked} onChange={change} />
+          )}
           <Actions runner={runner} values={values} />
           {runner.startError && <div class="form-error" data-testid="tool-start-error">{runner.startError}</div>}
           <RunHistory runs={runner.runs} shown={run?.id} onPick={runner.pick} />
