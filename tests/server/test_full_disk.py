@@ -118,7 +118,9 @@ def test_a_tool_run_that_fills_the_disk_says_so_and_keeps_the_old_output(api, di
     stacked_net(folder / "m.onnx", 16, [64, 128, 256])  # 1.5 MB of weights
     (folder / "m.mnn").write_bytes(b"the model that was there")
     with filled(disk, leave=512 * 1024):
-        started = api.post(f"{base}/tools/convert", json={"model": "m.onnx", "output": "m.mnn"})
+        # Replacing the model that is there (without ``overwrite`` the run would pick m-2.mnn).
+        started = api.post(f"{base}/tools/convert",
+                           json={"model": "m.onnx", "output": "m.mnn", "overwrite": True})
         assert started.status_code == 202, started.text
         run = wait_for_run(api, started.json()["id"])
     assert run["status"] == "failed", run

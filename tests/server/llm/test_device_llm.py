@@ -127,11 +127,12 @@ def test_a_chat_on_the_device_stops_when_asked(
     device_id, _ = device
     for seed in range(3, 8):
         stop, reply = _chat_and_stop(live_server, project, device_id, seed)
-        if stop.json() != {"stopped": False}:
+        if reply.json()["finish_reason"] == "stopped":
             break
         # The answer ended (an end token drawn, or all its tokens made) before the stop reached
-        # it, as a busy machine can make happen: another answer, with another seed.
-        assert reply.json()["finish_reason"] != "stopped"
+        # the device, as a busy machine can make happen — before the server saw the stop
+        # (``stopped: False``) or after it had passed it on: another answer, with another seed.
+        assert reply.json()["finish_reason"] in ("stop", "length")
     assert stop.json() == {"stopped": True}
     answer = reply.json()
     assert answer["finish_reason"] == "stopped" and 0 < answer["generated_tokens"] < 4000

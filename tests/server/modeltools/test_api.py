@@ -9,6 +9,7 @@ from sqlmodel import Session
 
 from server.modeltools.models import ToolRun
 from tests.server.modeltools.conftest import Models, wait_for_run
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -48,13 +49,22 @@ def test_events_on_the_tools_channel(client: TestClient, project: dict) -> None:
     run = _start(client, project, "convert", {"model": "conv.onnx"}).json()
     assert wait_for_run(client, run["id"])["status"] == "succeeded"
     hub = client.app.state.hub
-    sub, _ = hub.subscribe(project["id"], since=0)
-    events = []
-    while not sub.queue.empty():
-        events.append(sub.queue.get_nowait())
-    hub.unsubscribe(sub)
-    statuses = [e.data["status"] for e in events if e.channel == "tools" and e.type == "run"]
-    assert statuses == ["queued", "running", "succeeded"]
+
+    def replayed() -> list:
+        sub, _ = hub.subscribe(project["id"], since=0)
+        events = []
+        while not sub.queue.empty():
+            events.append(sub.queue.get_nowait())
+        hub.unsubscribe(sub)
+        return events
+
+    def run_statuses(events: list) -> list[str]:
+        return [e.data["status"] for e in events if e.channel == "tools" and e.type == "run"]
+
+    # The row is final before its event reaches the hub's loop: wait for the event itself.
+    events = wait_until(lambda: (found := replayed()) and "succeeded" in run_statuses(found)
+                        and found, what="the run's final event")
+    assert run_statuses(events) == ["queued", "running", "succeeded"]
     assert any(e.type == "progress" and e.data["fraction"] == 1.0 for e in events)
     assert any(e.type == "log" and "Converted Success!" in e.data["line"] for e in events)
     files = [e.data for e in events if e.channel == "files"]
