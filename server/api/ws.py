@@ -19,6 +19,7 @@ from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from server.api.ws_limits import TAB_MAX_BYTES
+from server.api.ws_refusal import refuse
 from server.core.errors import AppError
 from server.core.events import PROTOCOL_VERSION, Envelope, EventHub, Subscription
 from server.projects import service as projects
@@ -189,7 +190,7 @@ async def project_socket(websocket: WebSocket, pid: str, since: int | None = Non
     try:
         project, may_run = _project_for(state.engine, principal, pid)
     except AppError as exc:
-        await websocket.close(1008, exc.detail)
+        await refuse(websocket, exc.detail)
         return
     # Viewers watch the stream; commands (debugger, stdin, device attach) need an editor.
     recheck = partial(_admit, principal=principal, pid=pid, need="run" if may_run else "read")

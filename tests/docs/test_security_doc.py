@@ -3,16 +3,20 @@ text and holds it against the code or a live team-mode server, so a wrong edit o
 change of the server the doc does not follow, fails here."""
 
 import re
+import socket
 import time
 from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 from argon2 import PasswordHasher
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
 from server.api.ws_limits import DEVICE_MAX_BYTES, TAB_MAX_BYTES
+from server.api.ws_refusal import REASON_BYTES, close_reason
 from server.core.config import REPO_ROOT, Settings
 from server.users import passwords
 from tests.server.team.conftest import ROLES, LiveTeam, start_live_team, team_settings
@@ -86,27 +90,39 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveTeam]:
         yield from start_live_team(team_settings(data, terminals_per_user=1))
 
 
-def _websocket_facts() -> tuple[list[str], int, bool, int]:
-    """From the bullet "Websocket refusals": the refusals it lists, the HTTP status of a refused
-    handshake, whether it has a body, and the close code of an open socket losing its right."""
+def _websocket_facts() -> dict[str, Any]:
+    """From the bullet "Websocket refusals": the refusals answered at the handshake, its HTTP
+    status and whether it has a body; the refusals accepted and then closed, their close code and
+    the most bytes of their reason; the close code of an open socket losing its right."""
     bullet = re.search(r"^\* \*\*Websocket refusals:\*\*(.*?)(?=^\* |^\n)", DOC, re.M | re.S)
     assert bullet, "docs/security.md has no bullet **Websocket refusals:**"
     text = flat(bullet.group(1))
-    cases = re.search(r"a handshake the server refuses \(([^)]*)\)", text)
+    at_handshake = re.search(r"\(([^)]*)\) is closed before it is accepted", text)
     status = re.search(r"answers with HTTP `(\d{3})`", text)
+    accepted = re.search(r"refused a socket \(([^)]*)\) has it accepted and then closed once with `(\d{4})`",
+                         text)
+    reason_bytes = re.search(r"cut to at most (\d+) bytes", text)
     close = re.search(r"already open is closed with `(\d{4})`", text)
-    assert cases and status and close, text
-    return cases.group(1).split(", "), int(status.group(1)), "no body" in text, int(close.group(1))
+    assert at_handshake and status and accepted and reason_bytes and close, text
+    return {"at_handshake": at_handshake.group(1).split(", "), "status": int(status.group(1)),
+            "no_body": "no body" in text, "accepted": accepted.group(1).split(", "),
+            "refused_code": int(accepted.group(2)), "reason_bytes": int(reason_bytes.group(1)),
+            "close": int(close.group(1))}
 
 
-def _refused(team: LiveTeam, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
-    url = team.url.replace("http", "ws", 1) + path
+def _refused(team: LiveTeam, path: str, headers: dict[str, str],
+             host: str | None = None) -> tuple[int, bytes]:
+    """The HTTP answer to a handshake refused before it is accepted; ``host`` names another Host
+    than the server's own (the connection still goes to the server)."""
+    url = (f"ws://{host}" if host else team.url.replace("http", "ws", 1)) + path
+    server = urlsplit(team.url)
+    sock = socket.create_connection((server.hostname, server.port)) if host else None
     with pytest.raises(InvalidStatus) as caught:
-        ws_connect(url, additional_headers=headers).close()
+        ws_connect(url, additional_headers=headers, sock=sock).close()
     return caught.value.response.status_code, bytes(caught.value.response.body or b"")
 
 
-def _refusal(team: LiveTeam, case: str, pid: str) -> tuple[int, bytes]:
+def _refusal_at_handshake(team: LiveTeam, case: str, pid: str) -> tuple[int, bytes]:
     """A handshake refused for ``case``, one of the reasons the doc lists."""
     tab = f"/api/projects/{pid}/ws"
     if case == "no or bad credentials":
@@ -115,27 +131,65 @@ def _refusal(team: LiveTeam, case: str, pid: str) -> tuple[int, bytes]:
         return nothing
     if case == "a foreign `Origin`":
         return _refused(team, tab, {**team.auth("owner"), "Origin": "http://attacker.example"})
+    if case == "a foreign `Host`":
+        return _refused(team, tab, team.auth("owner"), host="rebound.example")
+    raise AssertionError(f"the doc lists a handshake refusal this test cannot make: {case!r}")
+
+
+def _closed_after_accept(team: LiveTeam, path: str, who: str) -> tuple[int, str]:
+    ws = ws_connect(team.url.replace("http", "ws", 1) + path, additional_headers=team.auth(who))
+    with ws, pytest.raises(ConnectionClosed) as caught:
+        ws.recv(timeout=30)
+    rcvd = caught.value.rcvd
+    assert rcvd is not None, (path, who)
+    return rcvd.code, rcvd.reason
+
+
+def _refusal_after_accept(team: LiveTeam, case: str, pid: str) -> tuple[int, str]:
+    """A socket a signed-in person is refused for ``case``: its close code and reason."""
     if case == "no right to the project":
-        return _refused(team, tab, team.auth("outsider"))
+        return _closed_after_accept(team, f"/api/projects/{pid}/ws", "outsider")
+    if case == "a role that does not allow it":
+        return _closed_after_accept(team, f"/api/projects/{pid}/lsp", "viewer")
     if case == "a limit reached":
         assert greeted(team.socket(f"/api/projects/{pid}/terminal", "admin"))["type"] == "hello"
-        return _refused(team, f"/api/projects/{pid}/terminal", team.auth("admin"))
+        return _closed_after_accept(team, f"/api/projects/{pid}/terminal", "admin")
     raise AssertionError(f"the doc lists a websocket refusal this test cannot make: {case!r}")
 
 
 def test_a_refused_handshake_is_answered_as_the_doc_says(team: LiveTeam):
-    cases, status, no_body, _ = _websocket_facts()
+    facts = _websocket_facts()
     pid = team.new_project("refusals")
     assert greeted(team.socket(f"/api/projects/{pid}/ws", "owner"))["type"] == "hello"
-    for case in cases:
-        answered, body = _refusal(team, case, pid)
-        assert answered == status, (case, answered)
-        assert body == b"" or not no_body, (case, body)
+    assert len(facts["at_handshake"]) == 3, facts
+    for case in facts["at_handshake"]:
+        answered, body = _refusal_at_handshake(team, case, pid)
+        assert answered == facts["status"], (case, answered)
+        assert body == b"" or not facts["no_body"], (case, body)
+
+
+def test_a_signed_in_persons_refusal_is_closed_with_the_reason_as_the_doc_says(team: LiveTeam):
+    facts = _websocket_facts()
+    pid = team.new_project("accepted-refusals")
+    reasons = {"no right to the project": "no such project",
+               "a role that does not allow it": "this needs the editor role on the project; you are a viewer",
+               "a limit reached": "at most 1 terminals per user; close one first"}
+    assert sorted(facts["accepted"]) == sorted(reasons), facts
+    for case in facts["accepted"]:
+        assert _refusal_after_accept(team, case, pid) == (facts["refused_code"], reasons[case]), case
+
+
+def test_a_refusals_reason_is_cut_to_the_bytes_the_doc_says():
+    limit = _websocket_facts()["reason_bytes"]
+    assert REASON_BYTES == limit
+    cut = close_reason("é" * limit)  # two bytes each: the cut may not split one
+    assert (len(cut.encode()), cut) == (limit - limit % 2, "é" * (limit // 2))
+    assert close_reason("short") == "short"
 
 
 def test_an_open_socket_whose_right_is_taken_away_closes_with_the_code_the_doc_says(team: LiveTeam,
                                                                                     record_property):
-    *_, close = _websocket_facts()
+    close = _websocket_facts()["close"]
     pid = team.new_project("revoked")
     tab = team.socket(f"/api/projects/{pid}/ws", "viewer")
     assert greeted(tab)["type"] == "hello"

@@ -1,12 +1,15 @@
 """A viewer in team mode is offered no action that would change the project: Source Control,
-Training, Search's replace and the status bar's branch switcher say why instead."""
+Training, Search's replace and the status bar's branch switcher say why instead; the terminal
+panel shows the server's refusal once and does not reconnect."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from server.core.config import REPO_ROOT
 from tests.conftest import LiveServer
 from tests.fakes.git_remotes import git
 from tests.webui.test_team import sign_in, team_server  # noqa: F401 - a fixture
@@ -15,6 +18,7 @@ from tests.webui.test_team_membership import FETCH
 pytestmark = pytest.mark.browser
 
 REASON = "Viewers cannot {}: an owner can make you an editor."
+TERMINAL_CLIENT = REPO_ROOT / "webui" / "src" / "features" / "terminal" / "connection.ts"
 
 
 def _api(page: Page, method: str, url: str, body: dict | None = None) -> dict:
@@ -99,3 +103,38 @@ def test_a_viewer_sees_why_nothing_can_be_changed(
     expect(alice.get_by_test_id("scm-commit")).to_be_visible()
     expect(alice.get_by_test_id("scm-pull")).to_be_enabled()
     expect(alice.get_by_test_id("scm-viewer")).to_have_count(0)
+
+
+def _reconnect_delays_ms() -> list[int]:
+    """The terminal client's delays before each reconnect, as its code has them."""
+    found = re.search(r"const RETRY_MS = \[([\d_, ]+)\]", TERMINAL_CLIENT.read_text())
+    assert found, "the terminal client has no RETRY_MS"
+    return [int(ms.replace("_", "")) for ms in found.group(1).split(",")]
+
+
+def test_a_viewer_is_told_once_why_there_is_no_terminal(
+    team_server: LiveServer, people: dict[str, BrowserContext]  # noqa: F811
+) -> None:
+    # Members may have terminals here, so what refuses bob is his role, not the server's setting.
+    team_server.server.config.app.state.settings.team_terminal = True  # type: ignore[union-attr]
+    url = team_server.url
+    alice = people["alice"].new_page()
+    sign_in(alice, url, "/", "alice")
+    project = _api(alice, "POST", "/api/projects", {"name": "watched", "template": "empty"})
+    _api(alice, "PUT", f"/api/projects/{project['id']}/members/bob", {"role": "viewer"})
+
+    bob = people["bob"].new_page()
+    attempts: list[str] = []
+    bob.on("websocket", lambda ws: attempts.append(ws.url) if "/terminal?" in ws.url else None)
+    sign_in(bob, url, f"/p/{project['id']}", "bob")
+    expect(bob.get_by_test_id("status-connection")).to_have_attribute("data-state", "connected")
+    bob.keyboard.press("Control+Backquote")
+    status = bob.get_by_test_id("terminal-status")
+    expect(status).to_have_text("Not allowed: this needs the editor role on the project; you are a viewer")
+    # A reconnect would be set up by the same close that showed the reason. A timer the page sets
+    # now, as long as the first few reconnect delays together, fires after any of those would have.
+    delays = _reconnect_delays_ms()
+    bob.evaluate("ms => new Promise((done) => setTimeout(done, ms))", sum(delays[:3]))
+    assert len(attempts) == 1, attempts
+    expect(status).to_have_count(1)
+    expect(status).to_have_text("Not allowed: this needs the editor role on the project; you are a viewer")

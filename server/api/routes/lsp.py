@@ -4,6 +4,7 @@ from functools import partial
 
 from fastapi import APIRouter, WebSocket
 
+from server.api.ws_refusal import refuse
 from server.core.errors import AppError
 from server.lsp.bridge import LanguageServerBridge
 from server.lsp.service import admit, plan_for
@@ -19,7 +20,7 @@ async def language_server_socket(websocket: WebSocket, pid: str) -> None:
     try:
         plan = plan_for(websocket.app.state.engine, principal, pid)
     except AppError as exc:
-        await websocket.close(1008, exc.detail)
+        await refuse(websocket, exc.detail)
         return
     recheck = partial(admit, principal=principal, pid=pid)
     # Held before the first await, so no change slips in between (server/users/connections.py).

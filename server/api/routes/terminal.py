@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter, WebSocket
 
+from server.api.ws_refusal import refuse
 from server.core.errors import AppError
 from server.terminal.connection import TerminalConnection
 from server.terminal.service import open_terminal
@@ -18,7 +19,7 @@ async def terminal_socket(websocket: WebSocket, pid: str, id: str | None = None,
         terminal, created = open_terminal(state.engine, state.settings, state.sandbox, state.terminals,
                                           websocket.scope.get("state", {}), pid, id, *size)
     except AppError as exc:
-        await websocket.close(1008, exc.detail)
+        await refuse(websocket, exc.detail)
         return
     await websocket.accept()
     await TerminalConnection(websocket, state.terminals, terminal).run(created)

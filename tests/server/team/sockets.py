@@ -65,8 +65,19 @@ def still_served(team: LiveTeam, pid: str, ws: ClientConnection, name: str) -> N
 
 
 def refused(team: LiveTeam, path: str, who: str | None = None, cookie: str | None = None) -> int:
-    """The HTTP status a handshake is refused with (uvicorn answers a close before accept with
-    403; the close code never reaches the client)."""
+    """The HTTP status a handshake is refused with: without credentials the security middleware
+    closes before accept, which uvicorn answers with 403 (no close code reaches the client)."""
     with pytest.raises(InvalidStatus) as caught:
         team.socket(path, who, cookie)
     return caught.value.response.status_code
+
+
+def refused_after_accept(team: LiveTeam, path: str, who: str) -> tuple[int, str]:
+    """The close code and reason of a socket a signed-in ``who`` may not have: the handshake
+    succeeds, then the server closes at once, before sending anything."""
+    ws = team.socket(path, who)
+    with pytest.raises(ConnectionClosed) as caught:
+        ws.recv(timeout=30)
+    rcvd = caught.value.rcvd
+    assert rcvd is not None, "closed without a close frame"
+    return rcvd.code, rcvd.reason

@@ -92,12 +92,13 @@ def test_members_are_managed_by_owners_and_may_leave(team: Team):
 
 
 def _ws_refused(team: Team, who: str, pid: str) -> bool:
-    try:
-        with team.client.websocket_connect(f"{WS}/api/projects/{pid}/ws", headers=team.auth(who)) as ws:
+    """Whether the project socket is refused: accepted, then closed with 1008 and the reason."""
+    with team.client.websocket_connect(f"{WS}/api/projects/{pid}/ws", headers=team.auth(who)) as ws:
+        try:
             return ws.receive_json()["type"] != "hello"
-    except WebSocketDisconnect as closed:
-        assert closed.code == 1008
-        return True
+        except WebSocketDisconnect as closed:
+            assert (closed.code, closed.reason) == (1008, "no such project")
+            return True
 
 
 @pytest.mark.parametrize("who", ROLES)

@@ -10,7 +10,15 @@ import pytest
 
 from server import cli
 from tests.server.team.conftest import CSRF, LiveTeam
-from tests.server.team.sockets import close_of, expect_closed, greeted, refused, shell_pid, still_served
+from tests.server.team.sockets import (
+    close_of,
+    expect_closed,
+    greeted,
+    refused,
+    refused_after_accept,
+    shell_pid,
+    still_served,
+)
 from tests.waiting import process_running, wait_until
 
 
@@ -36,7 +44,7 @@ def test_removing_a_member_closes_their_sockets_and_ends_their_terminal(live_tea
     # Their own channel and the other members' sockets were not covered by the change.
     still_served(live_team, pid, other, "after.txt")
     assert close_of(own) is None
-    assert refused(live_team, f"/api/projects/{pid}/ws", "editor") == 403
+    assert refused_after_accept(live_team, f"/api/projects/{pid}/ws", "editor") == (1008, "no such project")
 
 
 @pytest.mark.parametrize("start", ["editor", "owner"])
@@ -64,7 +72,8 @@ def test_lowering_a_role_to_viewer_closes_what_a_viewer_may_not_have(live_team: 
     again = live_team.socket(f"/api/projects/{pid}/ws", "editor")
     assert greeted(again)["type"] == "hello"
     still_served(live_team, pid, again, "seen.txt")
-    assert refused(live_team, f"/api/projects/{pid}/terminal", "editor") == 403
+    assert refused_after_accept(live_team, f"/api/projects/{pid}/terminal", "editor") == (
+        1008, "this needs the editor role on the project; you are a viewer")
 
 
 def test_owner_to_editor_closes_nothing(live_team: LiveTeam):

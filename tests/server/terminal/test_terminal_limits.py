@@ -20,14 +20,14 @@ def capped(tmp_path: Path) -> Iterator[Team]:
 
 def _refusal(team: Team, pid: str, who: str) -> tuple[int, str] | None:
     """``None`` when a terminal opens (it is closed again at once), else the close code and reason
-    of the refused handshake as the in-process client reports them."""
-    try:
-        with team.client.websocket_connect(f"{WS}/api/projects/{pid}/terminal", headers=team.auth(who)) as ws:
+    of the refused socket: accepted, then closed before anything is sent."""
+    with team.client.websocket_connect(f"{WS}/api/projects/{pid}/terminal", headers=team.auth(who)) as ws:
+        try:
             assert ws.receive_json()["type"] == "hello"
-            ws.send_json({"type": "close"})
-            return None
-    except WebSocketDisconnect as closed:
-        return closed.code, closed.reason
+        except WebSocketDisconnect as closed:
+            return closed.code, closed.reason
+        ws.send_json({"type": "close"})
+        return None
 
 
 def test_a_member_at_the_terminal_cap_does_not_block_another(capped: Team):

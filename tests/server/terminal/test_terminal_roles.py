@@ -13,14 +13,15 @@ WS = "ws://127.0.0.1:8765"
 
 
 def _opens(team: Team, who: str, pid: str) -> bool:
-    try:
-        with team.client.websocket_connect(f"{WS}/api/projects/{pid}/terminal", headers=team.auth(who)) as ws:
+    """Whether a terminal opens; a refusal is accepted first, then closed with 1008 and a reason."""
+    with team.client.websocket_connect(f"{WS}/api/projects/{pid}/terminal", headers=team.auth(who)) as ws:
+        try:
             hello = ws.receive_json()
-            ws.send_json({"type": "close"})
-            return bool(hello["type"] == "hello")
-    except WebSocketDisconnect as closed:
-        assert closed.code == 1008
-        return False
+        except WebSocketDisconnect as closed:
+            assert (closed.code, bool(closed.reason)) == (1008, True), (who, closed.reason)
+            return False
+        ws.send_json({"type": "close"})
+        return bool(hello["type"] == "hello")
 
 
 @pytest.fixture(params=[False, True], ids=["default", "team_terminal"])

@@ -1,21 +1,28 @@
 // One websocket per browser tab: resumes with `since=<last seq>` after a drop, answers pings,
-// and exposes its connection state as a signal for the status bar.
+// and exposes its connection state as a signal for the status bar. A close with 1008 before the
+// server's hello is the server refusing this person the socket (docs/api.md): it is shown, never
+// retried. A 1008 on a socket that was open (access changed, e.g. lowered to viewer) is retried
+// once as any drop: the new attempt is admitted as the person now is, or refused.
 import { signal } from '@preact/signals';
 import type { Envelope } from '../api/types';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'refused';
 export type EnvelopeHandler = (msg: Envelope) => void;
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
 // After this many failed attempts in a row the tab reports itself offline (it keeps trying).
 const OFFLINE_AFTER = 4;
+const REFUSED = 1008;
 
 export class ProjectSocket {
   readonly state = signal<ConnectionState>('connecting');
+  /** The server's reason once it refused the socket (state `refused`). */
+  readonly refusal = signal<string | null>(null);
   private ws: WebSocket | null = null;
   private lastSeq = 0;
   private failures = 0;
+  private greeted = false;
   private timer: number | undefined;
   private closed = false;
   private readonly handlers = new Map<string, Set<EnvelopeHandler>>();
@@ -41,8 +48,9 @@ export class ProjectSocket {
     const query = this.lastSeq > 0 ? `?since=${this.lastSeq}` : '';
     const ws = new WebSocket(`${proto}//${location.host}${this.path}${query}`);
     this.ws = ws;
+    this.greeted = false;
     ws.onmessage = (ev) => this.receive(ev.data);
-    ws.onclose = () => this.dropped(ws);
+    ws.onclose = (ev) => this.dropped(ws, ev);
   }
 
   close(): void {
@@ -73,14 +81,21 @@ export class ProjectSocket {
       const seq = Number(msg.data.seq);
       if (this.lastSeq === 0 && Number.isFinite(seq)) this.lastSeq = seq;
       this.failures = 0;
+      this.greeted = true;
       this.state.value = 'connected';
     } else if (msg.type === 'ping') {
       this.send('sys', 'pong');
     }
   }
 
-  private dropped(ws: WebSocket): void {
+  private dropped(ws: WebSocket, ev: CloseEvent): void {
     if (ws !== this.ws || this.closed) return;
+    if (ev.code === REFUSED && !this.greeted) {
+      this.closed = true;
+      this.refusal.value = ev.reason || 'the server refused the connection';
+      this.state.value = 'refused';
+      return;
+    }
     this.failures += 1;
     this.state.value = this.failures >= OFFLINE_AFTER ? 'offline' : 'reconnecting';
     const delay = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (this.failures - 1));

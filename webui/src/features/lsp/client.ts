@@ -1,6 +1,8 @@
 // A JSON-RPC client for the language server websocket (docs/ide.md): requests with ids, the
 // server's notifications to listeners, and the server's own requests answered with null.
-// After a drop it reconnects, initializes again and calls `onReady` so documents are reopened.
+// After a drop it reconnects, initializes again and calls `onReady` so documents are reopened;
+// a close with 1008 (the server refused this person, e.g. a viewer) is final: its reason goes once
+// to `onRefused`.
 
 type Listener = (params: unknown) => void;
 interface Pending {
@@ -31,7 +33,11 @@ export class LspClient {
   private retries = 0;
   private waiting: (() => void)[] = [];
 
-  constructor(private readonly pid: string, private readonly onReady: () => void) {}
+  constructor(
+    private readonly pid: string,
+    private readonly onReady: () => void,
+    private readonly onRefused: (reason: string) => void = () => {},
+  ) {}
 
   on(method: string, listener: Listener): void {
     this.listeners.set(method, listener);
@@ -50,7 +56,10 @@ export class LspClient {
     this.ready = false;
     for (const waiting of this.pending.values()) waiting.reject(new Error('the language server connection dropped'));
     this.pending.clear();
-    if (ev.code === 1008) return; // not allowed (a viewer): no language features, quietly
+    if (ev.code === 1008) {
+      this.onRefused(ev.reason || 'the server refused the language server');
+      return;
+    }
     const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
     this.retries += 1;
     window.setTimeout(() => this.connect(), delay);

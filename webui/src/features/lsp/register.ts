@@ -10,13 +10,16 @@ import { pid } from '../workbench/session';
 import { LspClient } from './client';
 import { toCompletion, toMarkdown, toMarker, toPosition, toRange, type LspCompletionItem, type LspDiagnostic, type LspRange, type MarkupContent } from './convert';
 import { docForModel, isPython, pathOf, reopenAll, track, uriOf } from './documents';
+import { languageServerRefusal } from './refusal';
 
 const OWNER = 'python';
 let client: LspClient | null = null;
 
 function connected(): LspClient {
   if (!client) {
-    const created = new LspClient(pid(), () => reopenAll(created));
+    const created = new LspClient(pid(), () => reopenAll(created), (reason) => {
+      languageServerRefusal.value = reason;
+    });
     created.on('textDocument/publishDiagnostics', (params) => showDiagnostics(created, params as { uri: string; diagnostics: LspDiagnostic[] }));
     created.connect();
     client = created;

@@ -4,6 +4,7 @@ import { docsVersion, getDoc, type SaveState } from '../editor/documents';
 import { BranchSwitcher } from '../git/BranchSwitcher';
 import { TeamStatus } from '../team/TeamStatus';
 import { activePath } from '../workbench/active';
+import { languageServerRefusal } from '../lsp/refusal';
 import { editorInfo } from './editorInfo';
 import { session } from '../workbench/session';
 
@@ -12,6 +13,7 @@ const CONNECTION_LABELS = {
   connected: 'Connected',
   reconnecting: 'Reconnecting…',
   offline: 'Offline',
+  refused: 'Not allowed',
 } as const;
 
 const LANGUAGE_NAMES: Record<string, string> = {
@@ -51,7 +53,9 @@ function EditorInfoItems({ path }: { path: string | null }) {
 }
 
 export function StatusBar({ version }: { version: string }) {
-  const connection = session().socket.state.value;
+  const socket = session().socket;
+  const connection = socket.state.value;
+  const refusal = connection === 'refused' ? `: ${socket.refusal.value ?? ''}` : '';
   const path = activePath.value;
   void docsVersion.value;
   const doc = path ? getDoc(path) : undefined;
@@ -60,7 +64,7 @@ export function StatusBar({ version }: { version: string }) {
     <footer class={`statusbar conn-${connection}`} data-testid="statusbar">
       <span class="status-item" data-testid="status-connection" data-state={connection}>
         <span class="status-dot" aria-hidden="true" />
-        {CONNECTION_LABELS[connection]}
+        {CONNECTION_LABELS[connection]}{refusal}
       </span>
       <BranchSwitcher />
       <span class="status-item mono" data-testid="status-file">{path ?? ''}</span>
@@ -71,6 +75,11 @@ export function StatusBar({ version }: { version: string }) {
       )}
       <span class="status-spacer" />
       <EditorInfoItems path={path} />
+      {languageServerRefusal.value && (
+        <span class="status-item muted" data-testid="status-lsp-refused">
+          Python language features not allowed: {languageServerRefusal.value}
+        </span>
+      )}
       <TeamStatus />
       <span class="status-item muted">MNN Workbench {version}</span>
     </footer>

@@ -60,7 +60,14 @@ export class TerminalConnection {
   private dropped(ws: WebSocket, ev: CloseEvent): void {
     if (ws !== this.ws || this.ended) return;
     this.attached = false;
-    if (ev.code === 1008 || ev.code === 4001) {
+    // 1008: the server refused this person the terminal (docs/security.md, "Websocket
+    // refusals"); 4001: it was opened elsewhere. Neither is helped by reconnecting.
+    if (ev.code === 1008) {
+      this.ended = true;
+      this.events.status(`Not allowed: ${ev.reason || 'the server refused the terminal'}`);
+      return;
+    }
+    if (ev.code === 4001) {
       this.ended = true;
       this.events.status(ev.reason || 'The terminal was closed by the server.');
       return;
