@@ -126,9 +126,20 @@ def test_stop_signals_reach_the_command_and_the_caller_sees_them(tmp_path):
     assert process.wait(timeout=60) == 3
     process.stdout.close()
     assert (tmp_path / "saved").read_text() == "yes"
-    plain = subprocess.Popen(sandbox.wrap(["sleep", "60"], policy), start_new_session=True)
-    os.killpg(plain.pid, signal.SIGTERM)
-    assert exit_status(plain.wait(timeout=60)) == -signal.SIGTERM
+    # A command with no handler of its own ends by the signal, and its caller reads it as such.
+    # (Signalled once it runs: a signal sent while bubblewrap is still setting up reaches only
+    # the processes that ignore it; a job's stop then ends it with SIGKILL after its grace.)
+    plain = subprocess.Popen(sandbox.wrap(["sh", "-c", "echo ready; exec sleep 60"], policy),
+                             stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert plain.stdout is not None and plain.stdout.readline() == "ready\n"
+        os.killpg(plain.pid, signal.SIGTERM)
+        assert exit_status(plain.wait(timeout=60)) == -signal.SIGTERM
+    finally:
+        if plain.poll() is None:
+            os.killpg(plain.pid, signal.SIGKILL)
+        plain.wait()
+        plain.stdout.close()
 
 
 def test_limits_end_the_process_with_a_reason(tmp_path):
