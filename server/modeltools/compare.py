@@ -1,7 +1,9 @@
 """Compare a .mnn model with a reference on the same inputs: ONNX Runtime, or another .mnn.
 
 Per output: max / mean absolute error, error relative to the reference's largest magnitude, and
-cosine; per layer wherever a tensor name exists in both models; a verdict against ``threshold``
+cosine; per layer for every float tensor of the model paired with the reference's (``layers``:
+by name, by the converter's naming, by graph position), with coverage, the tensors fused away
+and the first divergent layer; a verdict against ``threshold``
 (the largest relative error allowed on any output). Outputs pair by name, else by position (see
 ``outputs``); a collapsed output (constant, NaN, Inf) of either side fails and is named in
 ``warnings``. Both sides run at the shapes the model's inputs resolve to (``shapes``); a
@@ -13,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from server.modeltools import mnnfile, tensors
+from server.modeltools import layers, mnnfile, tensors
 from server.modeltools.errors import ToolFailed
 from server.modeltools.outputs import collapse, collapse_warnings, pair
 from server.modeltools.schemas import CompareArgs
@@ -115,16 +117,62 @@ def run_mnn(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tupl
     """
     real_outputs = _output_names(path)
     saved = {"saveTensors": tuple(dict.fromkeys([*layers, *real_outputs]))} if layers else {}
-    model = tensors.load(path, saved)
+    model = _fed(path, inputs, saved)
+    model.net.runSession(model.session)
+    values = {n: tensors.read(t) for n, t in model.outputs().items()}
+    ordered = {n: values[n] for n in real_outputs if n in values}
+    return ordered, {n: values[n] for n in layers if n in values and n not in real_outputs}
+
+
+def _fed(path: str, inputs: dict[str, np.ndarray], config: dict[str, Any]) -> tensors.Loaded:
+    model = tensors.load(path, config)
     names = set(model.inputs())
     missing = names - set(inputs)
     if missing:
         raise ToolFailed(f"{Path(path).name} needs inputs the other model lacks: {sorted(missing)}")
     tensors.feed(model, {n: inputs[n] for n in names})
-    model.net.runSession(model.session)
+    return model
+
+
+def run_mnn_traced(path: str, inputs: dict[str, np.ndarray]) -> tuple[dict, layers.Trace]:
+    """Run a .mnn model with the per-op callback: its outputs, and every float tensor on the way."""
+    real_outputs, order, views = _output_names(path), layers.layer_tensors(path), layers.views(path)
+    model = _fed(path, inputs, {"saveTensors": tuple(dict.fromkeys([*views, *real_outputs]))})
+    trace = layers.run_traced(model)
     values = {n: tensors.read(t) for n, t in model.outputs().items()}
-    ordered = {n: values[n] for n in real_outputs if n in values}
-    return ordered, {n: values[n] for n in layers if n in values and n not in real_outputs}
+    saved = {n: values[n] for n in views if n in values and n not in real_outputs}
+    return {n: values[n] for n in real_outputs if n in values}, layers.with_views(trace, saved, order)
+
+
+def onnx_tensor_names(path: str) -> list[str]:
+    """The node outputs of an ONNX graph that depend on its inputs, in (topological) node order:
+    constants and copies of weights are not layers."""
+    import onnx
+
+    try:
+        graph = onnx.load(path, load_external_data=False).graph
+    except Exception as exc:
+        raise ToolFailed(f"{Path(path).name}: not a readable ONNX model ({exc})") from None
+    live = {i.name for i in graph.input} - {init.name for init in graph.initializer}
+    for node in graph.node:
+        if any(name in live for name in node.input):
+            live.update(name for name in node.output if name)
+    return [name for node in graph.node for name in node.output if name in live]
+
+
+def traced_runs(args: CompareArgs, inputs: dict[str, np.ndarray]) -> tuple[dict, dict, dict]:
+    """Both models' outputs, and the layer report pairing their float tensors."""
+    if args.reference.lower().endswith(".onnx"):
+        order = onnx_tensor_names(args.reference)
+        ref_out, extra = onnx_reference(args.reference, inputs, order)
+        values = {**extra, **ref_out}
+        ref_trace = {n: values[n] for n in order
+                     if n in values and np.issubdtype(values[n].dtype, np.floating)}
+    else:
+        ref_out, ref_trace = run_mnn_traced(args.reference, inputs)
+    our_out, our_trace = run_mnn_traced(args.model, inputs)
+    per_layer, notes = layers.report(our_trace, ref_trace, args.threshold)
+    return ref_out, our_out, {**per_layer, "warnings": notes}
 
 
 def candidate_layers(model_path: str, reference_path: str) -> list[str]:
@@ -198,12 +246,16 @@ def run(args: CompareArgs) -> dict[str, Any]:
     probe = tensors.load(args.model)
     inputs = run_inputs(probe, args.inputs, args.input_shapes, args.seed)
     tensors.accepts(args.reference, shapes_of(inputs), "the reference: ")
-    layers = candidate_layers(args.model, args.reference) if args.per_layer else []
     onnx_ref = args.reference.lower().endswith(".onnx")
-    runner = onnx_reference if onnx_ref else run_mnn
-    ref_out, ref_layers = runner(args.reference, inputs, layers)
-    our_out, our_layers = run_mnn(args.model, inputs, list(ref_layers))
+    if args.per_layer:
+        ref_out, our_out, per_layer = traced_runs(args, inputs)
+    else:
+        ref_out, _ = (onnx_reference if onnx_ref else run_mnn)(args.reference, inputs, [])
+        our_out, _ = run_mnn(args.model, inputs, [])
+        per_layer = {"layers": [], "warnings": []}
     rows, notes = output_rows(our_out, ref_out, args.threshold)
+    # A per-layer compare that paired nothing checked nothing: never a pass.
+    layers_ok = not args.per_layer or per_layer["coverage"]["matched"] > 0
     return {
         "reference_kind": "onnxruntime" if onnx_ref else "mnn",
         "inputs": [
@@ -219,7 +271,7 @@ def run(args: CompareArgs) -> dict[str, Any]:
         "threshold": args.threshold,
         "outputs": rows,
         **worst(rows),
-        "passed": all(r["passed"] for r in rows),
-        "layers": error_table(our_layers, ref_layers, None),
-        "warnings": notes,
+        "passed": layers_ok and all(r["passed"] for r in rows),
+        **per_layer,
+        "warnings": notes + per_layer["warnings"],
     }
