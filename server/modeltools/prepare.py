@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from server.core.errors import Invalid
 from server.files.paths import relative, resolve
-from server.modeltools import shapes
+from server.modeltools import shapes, specs
 from server.modeltools.formats import (
     MODEL_SUFFIXES,
     BadModelFile,
@@ -48,6 +48,23 @@ def parse(tool: str, body: dict[str, Any]) -> ToolArgs:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "body"
         raise Invalid(f"{where}: {first['msg']}", code="bad_tool_args") from None
+
+
+def spec_shapes(tool: str, root: str, args: ToolArgs) -> tuple[ToolArgs, list[str]]:
+    """``args`` with the model spec's default shape for each dynamic input they leave out, and
+    the names of those inputs (the run records them as ``shapes_from_spec``)."""
+    if tool not in MODEL_INPUTS or not hasattr(args, "input_shapes"):
+        return args, []
+    if isinstance(args, ConvertArgs) and not args.static:
+        return args, []
+    try:
+        model = resolve(root, args.model)
+    except Exception:  # the tool's own input check names a bad path
+        return args, []
+    if not model.is_file():
+        return args, []
+    filled, taken = specs.fill_shapes(model, args.input_shapes)
+    return (args.model_copy(update={"input_shapes": filled}) if taken else args), taken
 
 
 def _input(root: str, rel: str, allowed: tuple[str, ...]) -> str:

@@ -5,6 +5,7 @@ worker is submitted, ``running`` when the worker starts and final when it ends; 
 is published on the project's ``tools`` channel, with progress and log lines in between.
 """
 
+import logging
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -21,7 +22,7 @@ from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
 from server.files.paths import resolve
 from server.lineage.record import record_tool_run
-from server.modeltools import prepare
+from server.modeltools import prepare, specs
 from server.modeltools.models import ACTIVE, ToolLog, ToolRun, ToolRunPublic
 from server.modeltools.pool import RunHandle, WorkerPool
 from server.modeltools.progress import parse as parse_progress
@@ -31,6 +32,8 @@ from server.projects.models import Project
 from server.sandbox import Sandbox
 from server.users.models import User
 from server.users.quota import Quota
+
+log = logging.getLogger(__name__)
 
 # (project id, project folder, worker arguments, cancel, on_line) -> the run's outcome
 DeviceRun = Callable[[str, str, dict[str, Any], threading.Event, LineHandler | None], Outcome]
@@ -84,12 +87,14 @@ class ToolManager:
     def start(self, session: Session, project: Project, tool: str, body: dict[str, Any],
               owner: str) -> ToolRunPublic:
         self._sandbox.require()  # before the input is read: nothing of it runs here anyway
-        args = prepare.parse(tool, body)
+        args, from_spec = prepare.spec_shapes(tool, project.path, prepare.parse(tool, body))
         worker = prepare.worker_args(tool, project.path, args, self._allow_remote_code,
                                      taken=active_outputs(session, project))
         stored = args.model_dump(exclude_none=True)
         if worker.get("output"):
             stored["output"] = prepare.relative(project.path, Path(worker["output"]))
+        if from_spec:
+            stored["shapes_from_spec"] = from_spec
         return self.launch(session, project, tool, stored, worker, owner)
 
     def launch(
@@ -170,8 +175,23 @@ class ToolManager:
         ), f"the end of tool run {run_id}")
         output = (result or {}).get("output")
         if run is not None and isinstance(output, str):
-            change = {"kind": "added", "path": output}
-            self._hub.publish(run.project_id, "files", "changed", {"changes": [change], "client": None})
+            changes = [{"kind": "added", "path": output}]
+            if run.tool in ("convert", "quantize") and outcome.status == "succeeded":
+                made = self._carry_spec(root, run.args["model"], output)
+                if made is not None:
+                    changes.append({"kind": "added", "path": made})
+            self._hub.publish(run.project_id, "files", "changed", {"changes": changes, "client": None})
+
+    @staticmethod
+    def _carry_spec(root: str, model: str, output: str) -> str | None:
+        """The output model's own spec, from its source's (``specs.carry``); a failure to write
+        it is logged, never the run's failure."""
+        try:
+            made = specs.carry(resolve(root, model), resolve(root, output))
+        except Exception:
+            log.exception("could not write the model spec of %s", output)
+            return None
+        return None if made is None else prepare.relative(root, made)
 
     def _update(self, run_id: str, only_if: str | None = None, **values: Any) -> ToolRun | None:
         with Session(self._engine) as session:

@@ -18,6 +18,7 @@ from server.api.routes import (
     lsp,
     market,
     members,
+    model_specs,
     netron,
     projects,
     ray,
@@ -32,5 +33,5 @@ ROUTERS: list[APIRouter] = [
     devices.router, device_ws.router, agent_download.router, git.router, git_identity.router,
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
-    lineage.router, ray.router, market.router,
+    lineage.router, ray.router, market.router, model_specs.router,
 ]
