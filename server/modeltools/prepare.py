@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from server.core.errors import Invalid
 from server.files.paths import relative, resolve
-from server.modeltools import shapes, specs
+from server.modeltools import backends, shapes, specs
 from server.modeltools.formats import (
     MODEL_SUFFIXES,
     BadModelFile,
@@ -27,7 +27,9 @@ from server.modeltools.schemas import (
     CompareArgs,
     ConvertArgs,
     QuantizeArgs,
+    RuntimeArgs,
     ToolArgs,
+    TryArgs,
     WritesModel,
 )
 from server.modeltools.shapes import Declared, ShapeError, Shapes, declared, with_labels
@@ -38,6 +40,7 @@ MODEL_INPUTS: dict[str, tuple[str, ...]] = {
     "inspect": (".mnn", ".onnx", ".tflite", ".pb", ".caffemodel"),
     "compare": (".mnn",),
     "benchmark": (".mnn",),
+    "try": (".mnn",),
 }
 
 
@@ -160,7 +163,7 @@ def _with_batch(inputs: list[Declared], given: Shapes | None, batch: int | None)
 
 def _run_shapes(args: ToolArgs, worker: dict[str, Any]) -> None:
     """Refuse a run that would meet a dynamic dim nobody gave, before any worker starts."""
-    if isinstance(args, BenchmarkArgs | QuantizeArgs):
+    if isinstance(args, BenchmarkArgs | QuantizeArgs | TryArgs):
         checked_shapes(declared(worker["model"]), args.input_shapes)
     elif isinstance(args, CompareArgs):
         labelled = declared(worker["reference"]) if worker["reference"].lower().endswith(".onnx") else None
@@ -178,6 +181,8 @@ def _run_shapes(args: ToolArgs, worker: dict[str, Any]) -> None:
 
 
 def _tool_specific(tool: str, root: str, args: ToolArgs, worker: dict[str, Any]) -> None:
+    if isinstance(args, RuntimeArgs):
+        backends.require(args.backend)
     if isinstance(args, ConvertArgs) and args.prototxt:
         worker["prototxt"] = _input(root, args.prototxt, (".prototxt",))
     if isinstance(args, QuantizeArgs):
@@ -187,6 +192,8 @@ def _tool_specific(tool: str, root: str, args: ToolArgs, worker: dict[str, Any])
         except BadModelFile as exc:
             raise Invalid(str(exc), code="bad_calibration") from None
         worker["calibration"] = str(folder)
+    if isinstance(args, TryArgs):
+        worker["input"] = str(_existing(root, args.input))
     if isinstance(args, CompareArgs):
         worker["reference"] = _input(root, args.reference, (".onnx", ".mnn"))
         worker["inputs"] = {name: str(_existing(root, rel)) for name, rel in (args.inputs or {}).items()}
@@ -220,6 +227,7 @@ def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = 
 
 def relative_result(root: str, result: dict[str, Any]) -> dict[str, Any]:
     """Report output paths relative to the project, as the API speaks."""
-    if isinstance(result.get("output"), str):
-        result = {**result, "output": relative(root, Path(result["output"]))}
+    for key in ("output", "input"):
+        if isinstance(result.get(key), str):
+            result = {**result, key: relative(root, Path(result[key]))}
     return result

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 ToolName = Literal[
-    "convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench"
+    "convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench", "try"
 ]
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
@@ -20,6 +20,20 @@ InputShapes = Annotated[
     dict[OpName, Annotated[list[Dim], Field(min_length=1, max_length=8)]], Field(max_length=256)
 ]
 _SHAPES_HELP = "input name → shape, e.g. {\"image\": [1, 3, 640, 640]}; needed for dynamic dims"
+
+
+# MNN's backends (device_bridge/backends.py NAMES); a run on one MNN lacks is refused
+Backend = Literal["CPU", "OpenCL", "Vulkan", "CUDA", "Metal", "CoreML", "NNAPI"]
+Precision = Literal["normal", "high", "low", "low_bf16"]
+
+
+class RuntimeArgs(BaseModel):
+    """Where and how MNN runs the model: its backend, CPU threads, precision and power mode."""
+
+    backend: Backend = "CPU"
+    threads: int = Field(default=1, ge=1, le=64, description="CPU threads (a GPU backend ignores it)")
+    precision: Precision = "normal"
+    power: Literal["normal", "high", "low"] = "normal"
 
 
 class WritesModel(BaseModel):
@@ -68,8 +82,9 @@ class ConvertArgs(ToolArgs, WritesModel):
         return self
 
 
-class QuantizeArgs(ToolArgs, WritesModel):
-    """Full int8 quantization of a .mnn model with a calibration folder."""
+class QuantizeArgs(ToolArgs, WritesModel, RuntimeArgs):
+    """Full int8 quantization of a .mnn model with a calibration folder (the runtime fields are
+    where the int8 model's speed is checked against the float model's)."""
 
     calibration: PathStr
     input_type: Literal["image", "sequence"] = "image"
@@ -101,8 +116,9 @@ class InspectArgs(ToolArgs):
     """Describe a .mnn, .onnx or .tflite model."""
 
 
-class CompareArgs(ToolArgs):
-    """A .mnn model against a reference: .onnx (ONNX Runtime) or another .mnn."""
+class CompareArgs(ToolArgs, RuntimeArgs):
+    """A .mnn model (run on ``backend``) against a reference: .onnx (ONNX Runtime) or another
+    .mnn (on the CPU)."""
 
     reference: PathStr
     inputs: dict[str, PathStr] | None = Field(
@@ -114,11 +130,9 @@ class CompareArgs(ToolArgs):
     input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
 
 
-class BenchmarkArgs(ToolArgs):
-    """Latency of a .mnn model on this machine's CPU."""
+class BenchmarkArgs(ToolArgs, RuntimeArgs):
+    """Latency of a .mnn model on this machine, on one of MNN's backends."""
 
-    threads: int = Field(default=1, ge=1, le=64)
-    precision: Literal["normal", "high", "low", "low_bf16"] = "normal"
     memory: Literal["normal", "high", "low"] = "normal"
     warmup: int = Field(default=10, ge=0, le=10_000)
     loops: int = Field(default=50, ge=1, le=100_000)
@@ -168,6 +182,14 @@ class LlmBenchArgs(ToolArgs):
                                   description="run on this paired device, through its agent")
 
 
+class TryArgs(ToolArgs):
+    """Try it: one real input file through a .mnn model, read by the model's spec."""
+
+    input: PathStr = Field(description="an image, .wav, .npy or .npz file in the project")
+    threads: int = Field(default=1, ge=1, le=64)
+    input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
+
+
 ARG_MODELS: dict[str, type[ToolArgs]] = {
     "convert": ConvertArgs,
     "quantize": QuantizeArgs,
@@ -177,6 +199,9 @@ ARG_MODELS: dict[str, type[ToolArgs]] = {
     "diff": DiffArgs,
     "llm-export": LlmExportArgs,
     "llm-bench": LlmBenchArgs,
+    "try": TryArgs,
 }
 # Tools whose code lives outside this package; the rest are ``server.modeltools.<tool>``.
-TOOL_MODULES: dict[str, str] = {"llm-export": "server.llm.export", "llm-bench": "server.llm.bench"}
+TOOL_MODULES: dict[str, str] = {
+    "llm-export": "server.llm.export", "llm-bench": "server.llm.bench", "try": "server.modeltools.trial",
+}
