@@ -42,6 +42,7 @@ RESPONSES = {
     "PackageFile": "FileEntry", "PackageMetrics": "Metrics", "LatencyFigure": "LatencyFigure",
     "InstallResult": "InstallResult", "BackendInfo": "BackendInfo", "RaySettings": "RaySettingsPublic",
     "Sweep": "SweepPublic", "SweepRun": "SweepRun", "SandboxStatus": "SandboxStatus",
+    "ModelSpecInfo": "ModelSpecPublic", "DeclaredTensor": "DeclaredTensor",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
@@ -59,7 +60,9 @@ NOT_HTTP_PAYLOADS = {
     "DiffOutput", "DiffLayer", "ChangedOp", "DiffResult", "DeviceInfo", "DoctorCheck", "OpTime",
     "BenchResult", "TensorStats", "TensorInfo", "ConvertResult", "QuantizeLayer", "QuantizeResult",
     "InspectResult", "ErrorFigures", "CompareOutput", "CompareResult", "BenchmarkOp",
-    "BenchmarkResult",
+    "BenchmarkResult", "TryOutput", "TryResult",
+    # a model spec's own fields (free-form in the API, checked by device_bridge/runtime/spec.py)
+    "SpecBody", "SpecInput", "SpecOutput",
     # shared pieces, client options and page data
     "Credentials", "PaiDlcOptions", "RayOptions", "NotPushed", "RequestOptions", "ConflictBody", "PageConfig",
     "MarketQuery",

@@ -10,7 +10,7 @@ export interface ToolRun {
   id: string;
   project_id: string;
   /** 'diff': a model diff (api/checks.ts), shown in its own panel. */
-  tool: ToolName | 'diff';
+  tool: ToolName | 'diff' | 'try';
   status: RunStatus;
   args: Record<string, unknown>;
   result: Record<string, unknown> | null;
@@ -148,7 +148,8 @@ export interface BenchmarkResult {
 const projectBase = (pid: string) => `/api/projects/${encodeURIComponent(pid)}`;
 const runBase = (rid: string) => `/api/tool-runs/${encodeURIComponent(rid)}`;
 
-export const startRun = (pid: string, tool: ToolName, args: Record<string, unknown>) =>
+/** `try`: Try it, started from a model's view rather than a tool panel. */
+export const startRun = (pid: string, tool: ToolName | 'try', args: Record<string, unknown>) =>
   request<ToolRun>('POST', `${projectBase(pid)}/tools/${tool}`, { json: args });
 
 export const getRun = (rid: string) => request<ToolRun>('GET', runBase(rid));
@@ -160,3 +161,88 @@ export const listRuns = (pid: string, limit = 100) =>
 
 export const readRunLog = (rid: string, offset = 0) =>
   request<ToolLog>('GET', `${runBase(rid)}/log`, { query: { offset: String(offset) } });
+
+// Model specs (docs/model-spec.md): a model's inputs and outputs declared once.
+export interface SpecInput {
+  name: string;
+  shape: number[];
+  default_shape?: number[];
+  dtype?: string;
+  kind?: 'image' | 'audio' | 'tensor';
+  layout?: string;
+  color?: 'RGB' | 'BGR' | 'GRAY';
+  resize?: 'stretch' | 'letterbox' | 'center_crop';
+  scale?: number;
+  mean?: number[];
+  std?: number[];
+  sample_rate?: number;
+  description?: string;
+}
+
+export interface SpecOutput {
+  name: string;
+  kind?: 'logits' | 'probabilities' | 'boxes' | 'text' | 'mask' | 'embedding' | 'tensor';
+  shape?: number[];
+  labels?: string[];
+  labels_file?: string;
+  characters?: string;
+  characters_file?: string;
+  threshold?: number;
+  description?: string;
+}
+
+export interface SpecBody {
+  format?: number;
+  inputs: SpecInput[];
+  outputs: SpecOutput[];
+}
+
+export interface DeclaredTensor {
+  name: string;
+  shape: number[];
+  labels?: (string | null)[];
+}
+
+export interface ModelSpecInfo {
+  path: string;
+  spec_path: string;
+  exists: boolean;
+  spec: SpecBody;
+  declared_inputs: DeclaredTensor[];
+  declared_outputs: DeclaredTensor[];
+}
+
+/** One output of a Try it run, read by its kind. */
+export interface TryOutput {
+  kind: 'classes' | 'boxes' | 'text' | 'mask' | 'embedding' | 'tensor' | 'error';
+  shape: number[];
+  top?: { index: number; label: string; score: number }[];
+  boxes?: { box: number[]; score: number; class: number; label: string }[];
+  text?: string;
+  size?: number[];
+  rows?: number[][];
+  classes?: { index: number; label: string; pixels: number }[];
+  length?: number;
+  norm?: number;
+  head?: number[];
+  min?: number | null;
+  max?: number | null;
+  mean?: number | null;
+  error?: string;
+}
+
+export interface TryResult {
+  input: string;
+  input_shapes: Record<string, number[]>;
+  input_file: { width: number; height: number } | null;
+  latency_ms: number;
+  outputs: Record<string, TryOutput>;
+}
+
+const specUrl = (pid: string) => `${projectBase(pid)}/model-spec`;
+
+export const getModelSpec = (pid: string, path: string) =>
+  request<ModelSpecInfo>('GET', specUrl(pid), { query: { path } });
+
+export const putModelSpec = (pid: string, path: string, spec: SpecBody) =>
+  request<ModelSpecInfo>('PUT', specUrl(pid), { query: { path }, json: spec });

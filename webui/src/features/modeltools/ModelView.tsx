@@ -1,8 +1,9 @@
 // A model file opened in the editor area: its summary (from an Inspect run: format, inputs,
-// outputs, parameters, ops) and size, with buttons for the tools and the graph.
+// outputs, parameters, ops) and size, with buttons for the tools and the graph; its spec
+// (docs/model-spec.md) and, for a .mnn model, Try it on a file of the project.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { startRun, type InspectResult } from '../../api/tools';
+import { startRun, type InspectResult, type ModelSpecInfo } from '../../api/tools';
 import type { PanelFactory, PanelProps } from '../workbench/panels';
 import { isViewer } from '../team/account';
 import { pid } from '../workbench/session';
@@ -10,6 +11,8 @@ import { formatBytes } from './format';
 import { modelMenuItems } from './menu';
 import { Card, type Summary } from './ModelDiffSummary';
 import { isActive, putRun, runs } from './store';
+import { SpecCard } from './spec/SpecCard';
+import { TryIt } from './spec/TryIt';
 import './modeldiff.css';
 
 function useInspect(path: string): Summary | null {
@@ -33,6 +36,7 @@ function ModelView({ params }: PanelProps) {
   const path = String(params.path);
   const size = Number(params.size ?? 0);
   const summary = useInspect(path);
+  const [spec, setSpec] = useState<ModelSpecInfo | null>(null);
   const entry = { path, name: path.slice(path.lastIndexOf('/') + 1), type: 'file' as const, size, mtime: 0 };
   return (
     <div class="model-view" data-testid="model-view" data-path={path}>
@@ -48,6 +52,8 @@ function ModelView({ params }: PanelProps) {
           </button>
         ))}
       </div>
+      <SpecCard path={path} onSaved={setSpec} />
+      {path.toLowerCase().endsWith('.mnn') && <TryIt path={path} spec={spec} />}
     </div>
   );
 }
