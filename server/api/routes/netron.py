@@ -43,9 +43,17 @@ def netron_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+# Ours, beside the viewer's files: selects the node named by ``?select=`` once the graph shows.
+SELECT_SCRIPT = Path(__file__).resolve().parents[2] / "web" / "netron" / "select.js"
+SELECT_NAME = "mnnwb-select.js"
+
+
 def offline_page(html: str, today: str) -> str:
-    """Netron's index.html with analytics off and the build date set to ``today``."""
+    """Netron's index.html with analytics off, the build date set to ``today`` and our
+    ``select`` script added."""
     html = re.sub(r'<meta name="version" content="[^"]*">', '<meta name="version" content="0.0.0">', html)
+    script = f'<script type="text/javascript" src="{SELECT_NAME}"></script>'
+    html = html.replace("</body>", f"{script}\n</body>", 1)
     return re.sub(r'<meta name="date" content="[^"]*">', f'<meta name="date" content="{today}">', html)
 
 
@@ -61,6 +69,8 @@ def netron_page() -> Response:
 def netron_file(name: str) -> Response:
     if name == "index.html":
         return netron_page()
+    if name == SELECT_NAME:
+        return FileResponse(SELECT_SCRIPT, media_type="text/javascript", headers=HEADERS)
     target = netron_dir() / name
     if not SAFE_NAME.match(name) or target.suffix not in SERVED_SUFFIXES or not target.is_file():
         raise NotFound("no such file in the graph viewer", code="not_found")

@@ -29,6 +29,14 @@ def test_app_scripts_are_served_as_javascript(client):
     assert client.get("/netron/mnn-schema.js").status_code == 200
 
 
+def test_the_page_loads_the_script_that_selects_a_named_tensor(client):
+    page = client.get("/netron/").text
+    assert '<script type="text/javascript" src="mnnwb-select.js"></script>' in page
+    script = client.get("/netron/mnnwb-select.js")
+    assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+    assert "data-selected" in script.text
+
+
 @pytest.mark.parametrize("name", ["__init__.py", "server.py", "..%2Fserver.py", "missing.js", ".hidden.js"])
 def test_only_the_apps_static_files_are_served(client, name):
     assert client.get(f"/netron/{name}").status_code == 404

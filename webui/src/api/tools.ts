@@ -116,7 +116,12 @@ export interface CompareResult extends ErrorFigures {
   threshold: number;
   outputs: CompareOutput[];
   passed: boolean;
-  layers: (ErrorFigures & { name: string; shape: number[] })[];
+  layers: (ErrorFigures & { name: string; shape: number[]; model_name?: string; matched_by?: string })[];
+  /** How many of the model's float tensors were paired with a reference tensor, and how. */
+  coverage?: { matched: number; of: number; by: Record<string, number>; unmatched: string[]; reason?: string };
+  /** Reference tensors the converter fused away (no MNN tensor holds their values). */
+  fused_away?: string[];
+  first_divergent?: { name: string; model_name: string; relative_error: number; cosine: number; why: string } | null;
 }
 
 export interface BenchmarkOp {

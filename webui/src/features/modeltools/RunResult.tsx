@@ -16,7 +16,7 @@ function View({ run }: { run: ToolRun }) {
     case 'inspect':
       return <InspectView result={result as InspectResult} />;
     case 'compare':
-      return <CompareView result={result as CompareResult} />;
+      return <CompareView result={result as CompareResult} model={String(run.args.model ?? '')} />;
     case 'benchmark':
       return <BenchmarkView result={result as BenchmarkResult} args={run.args} />;
   }

@@ -87,9 +87,11 @@ export function openInNewTab(params: ToolPanelParams): void {
   window.open(toolPageUrl(params), '_blank', 'noopener');
 }
 
-/** Netron, served by our server, fetching the model from the raw file route (same origin). */
-export function openGraph(path: string): void {
+/** Netron, served by our server, fetching the model from the raw file route (same origin);
+ * with ``select``, the node that outputs that tensor is selected once the graph shows. */
+export function openGraph(path: string, select?: string): void {
   const query = new URLSearchParams({ url: rawUrl(pid(), path), identifier: baseName(path) });
+  if (select) query.set('select', select);
   window.open(`/netron/?${query}`, '_blank', 'noopener');
 }
 

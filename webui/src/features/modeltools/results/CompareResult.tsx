@@ -1,6 +1,9 @@
-// MNN against its reference: a pass/fail verdict, errors per output and per matching layer.
+// MNN against its reference: a pass/fail verdict, errors per output and per paired layer, how
+// many of the model's tensors were paired (and how), what the converter fused away, and the
+// first layer where the two drift apart, marked in the table and findable in the graph.
 import type { CompareResult, ErrorFigures } from '../../../api/tools';
 import { formatError, formatShape } from '../format';
+import { openGraph } from '../open';
 import { Section, Stats } from './common';
 
 function ErrorCells({ row, threshold }: { row: ErrorFigures; threshold: number }) {
@@ -16,10 +19,12 @@ function ErrorCells({ row, threshold }: { row: ErrorFigures; threshold: number }
 
 const HEAD = <><th class="num">Max abs</th><th class="num">Mean abs</th><th class="num">Relative</th><th class="num">Cosine</th></>;
 
-export function CompareView({ result }: { result: CompareResult }) {
+export function CompareView({ result, model }: { result: CompareResult; model?: string }) {
   // Where the models drift apart: the largest relative errors first.
   const layers = [...result.layers].sort((a, b) => b.relative_error - a.relative_error);
   const reference = result.reference_kind === 'onnxruntime' ? 'ONNX Runtime' : 'MNN';
+  const coverage = result.coverage;
+  const divergent = result.first_divergent;
   return (
     <div class="tool-result" data-testid="compare-result">
       <div class={`tool-verdict ${result.passed ? 'pass' : 'fail'}`} data-testid="compare-verdict">
@@ -47,16 +52,42 @@ export function CompareView({ result }: { result: CompareResult }) {
           </tbody>
         </table>
       </Section>
+      {coverage && (
+        <div class={`compare-coverage ${coverage.matched ? '' : 'tone-bad'}`} data-testid="compare-coverage">
+          Per-layer: matched {coverage.matched} of {coverage.of} tensors
+          {coverage.matched > 0 && ` (${Object.entries(coverage.by).filter(([, n]) => n).map(([how, n]) => `${n} by ${how}`).join(', ')})`}
+          {coverage.reason && <div>{coverage.reason}</div>}
+        </div>
+      )}
+      {divergent && (
+        <div class="compare-divergent tone-bad" data-testid="compare-first-divergent">
+          First divergent layer: <span class="mono">{divergent.model_name}</span> — {divergent.why}
+          {model && (
+            <button class="btn btn-small" data-testid="compare-show-in-graph" title="Open the graph with this layer selected"
+              onClick={() => openGraph(model, divergent.model_name)}>Show in graph</button>
+          )}
+        </div>
+      )}
       {layers.length > 0 && (
-        <Section title={`Layers (${layers.length} matched by name)`} testid="compare-layers" open={!result.passed}>
+        <Section title={`Layers (${layers.length} paired)`} testid="compare-layers" open={!result.passed || !!divergent}>
           <table class="tool-table">
-            <thead><tr><th>Tensor</th><th>Shape</th>{HEAD}</tr></thead>
+            <thead><tr><th>Tensor</th><th>Paired by</th><th>Shape</th>{HEAD}</tr></thead>
             <tbody>
               {layers.map((l) => (
-                <tr key={l.name}><td class="mono">{l.name}</td><td class="mono">{formatShape(l.shape)}</td><ErrorCells row={l} threshold={result.threshold} /></tr>
+                <tr key={l.name} class={divergent?.name === l.name ? 'compare-divergent-row' : ''}
+                  data-testid="compare-layer" data-divergent={String(divergent?.name === l.name)}>
+                  <td class="mono" title={l.model_name && l.model_name !== l.name ? `MNN: ${l.model_name}` : undefined}>{l.name}</td>
+                  <td class="muted">{l.matched_by ?? 'name'}</td>
+                  <td class="mono">{formatShape(l.shape)}</td><ErrorCells row={l} threshold={result.threshold} />
+                </tr>
               ))}
             </tbody>
           </table>
+        </Section>
+      )}
+      {!!result.fused_away?.length && (
+        <Section title={`Fused away by the converter (${result.fused_away.length})`} testid="compare-fused">
+          <div class="mono muted">{result.fused_away.join(', ')}</div>
         </Section>
       )}
     </div>
