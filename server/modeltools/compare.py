@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from server.modeltools import layers, mnnfile, tensors
+from server.modeltools import layers, mnnfile, real_inputs, tensors
 from server.modeltools.errors import ToolFailed
 from server.modeltools.outputs import collapse, collapse_warnings, pair
 from server.modeltools.schemas import CompareArgs
@@ -33,26 +33,14 @@ _ORT_TYPES = {
 }
 
 
-def user_inputs(given: dict[str, str] | None, names: set[str]) -> dict[str, np.ndarray]:
-    """Input name → array from the given ``.npy`` files."""
-    values = {}
-    for name, path in (given or {}).items():
-        if name not in names:
-            raise ToolFailed(f"the model has no input named {name!r}; it has {sorted(names)}")
-        try:
-            values[name] = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise ToolFailed(f"{Path(path).name}: not a readable .npy array ({exc})") from None
-    return values
-
-
 def run_inputs(
     model: tensors.Loaded, given: dict[str, str] | None, input_shapes: Shapes | None, seed: int
 ) -> dict[str, np.ndarray]:
-    """Inputs for one run: the given ``.npy`` files, random values (with ``seed``) of the
-    resolved shapes for the rest; a dynamic dim of a random input must be in ``input_shapes``."""
+    """Inputs for one run: the given files (arrays as they are, images and audio by the model's
+    spec: ``real_inputs``), random values (with ``seed``) of the resolved shapes for the rest;
+    a dynamic dim of a random input must be in ``input_shapes``."""
     declared = tensors.declared(model)
-    files = user_inputs(given, {spec.name for spec in declared})
+    files = real_inputs.load(Path(model.path), given, declared, input_shapes)
     sizes = tensors.run_shapes(declared, input_shapes, exempt=tuple(files))
     for spec in declared:
         if spec.name in files:  # drawn and replaced, so the other inputs' random values stay put
@@ -263,6 +251,7 @@ def run(args: CompareArgs) -> dict[str, Any]:
                 "name": n,
                 "shape": list(v.shape),
                 "source": "file" if n in (args.inputs or {}) else "random",
+                **({"file": Path(args.inputs[n]).name} if n in (args.inputs or {}) else {}),
             }
             for n, v in inputs.items()
         ],

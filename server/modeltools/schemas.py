@@ -122,7 +122,8 @@ class CompareArgs(ToolArgs, RuntimeArgs):
 
     reference: PathStr
     inputs: dict[str, PathStr] | None = Field(
-        default=None, description="input name → .npy file; missing inputs are random with `seed`"
+        default=None, description="input name → a .npy/.npz file, or an image or .wav made a tensor by the "
+        "model's spec; missing inputs are random with `seed`"
     )
     threshold: float = Field(default=0.01, gt=0, le=1e6)
     seed: int = Field(default=0, ge=0, le=2**31 - 1)
