@@ -37,7 +37,8 @@ def _compare(client: TestClient, project: dict, inputs: dict) -> dict:
 
 
 def test_a_photo_is_compared_at_the_spec_shape(client: TestClient, project: dict) -> None:
-    assert client.put(f"/api/projects/{project['id']}/model-spec?path=detector.mnn", json=SPEC).status_code == 200
+    url = f"/api/projects/{project['id']}/model-spec?path=detector.mnn"
+    assert client.put(url, json=SPEC).status_code == 200
     run = _compare(client, project, {"image": CAT})
     assert run["status"] == "succeeded", run["error"]
     result = run["result"]
