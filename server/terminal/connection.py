@@ -1,4 +1,5 @@
-"""One websocket attached to one terminal: output out, keystrokes and sizes in.
+"""One websocket attached to one terminal: output out, keystrokes and sizes in. Several sockets
+may be attached to one terminal (the same person's tabs of a project): each sees all of it.
 
 The socket only detaches when it drops (the terminal keeps running for a reload); a ``close``
 message ends the terminal. Bad input closes the socket with 1003, an oversized frame with 1009,
@@ -54,7 +55,7 @@ class TerminalConnection:
             revoked = next((item for item in items if isinstance(item, Revoked)), None)
             if revoked is not None:  # nothing more is shown: the output after it is not theirs
                 items = items[:items.index(revoked)]
-            # Output first, in one frame; an exit code or a take-over is always queued last.
+            # Output first, in one frame; an exit code is always queued last.
             text = "".join(item for item in items if isinstance(item, str))
             if text:
                 await self.websocket.send_text(Output(data=text).model_dump_json())
@@ -63,9 +64,6 @@ class TerminalConnection:
                 self.close_code, self.close_reason = CLOSE_CODE, revoked.reason
                 return
             end = items[-1]
-            if end is None:
-                self.close_code, self.close_reason = 4001, "the terminal was opened elsewhere"
-                return
             if isinstance(end, int):
                 await self.websocket.send_text(Exited(code=end).model_dump_json())
                 return

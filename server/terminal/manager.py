@@ -1,6 +1,9 @@
 """Every live terminal of the server: created by a socket, detached when it drops, reattached by
 id within the keep time (a tab reload), ended when closed, expired, when its owner's access to it
-is taken away, or when the server stops. Each user may have ``per_user`` terminals at a time."""
+is taken away, or when the server stops. Each user may have ``per_user`` terminals at a time.
+
+A terminal is shared like a tmux session: every socket attached to it (the same person's second
+tab of the project) sees its output and types into it; it expires only once the last detaches."""
 
 import asyncio
 import secrets
@@ -24,9 +27,8 @@ class Revoked:
     reason: str
 
 
-# What a terminal's socket is sent: output, the exit code, ``None`` (taken over elsewhere) or
-# ``Revoked``.
-SinkItem = str | int | None | Revoked
+# What a terminal's socket is sent: output, the exit code or ``Revoked``.
+SinkItem = str | int | Revoked
 
 
 @dataclass
@@ -38,7 +40,7 @@ class Terminal:
     held: Held | None = None
     history: deque[str] = field(default_factory=deque)
     history_chars: int = 0
-    sink: asyncio.Queue[SinkItem] | None = None
+    sinks: list[asyncio.Queue[SinkItem]] = field(default_factory=list)
     expiry: asyncio.TimerHandle | None = None
     exit_code: int | None = None
     ended: bool = False
@@ -48,14 +50,20 @@ class Terminal:
         self.history_chars += len(text)
         while self.history_chars > SCROLLBACK_CHARS and len(self.history) > 1:
             self.history_chars -= len(self.history.popleft())
-        if self.sink is not None:
-            self.sink.put_nowait(text)
-            # A slow socket pauses the shell (its writes block) instead of queueing without end.
-            if self.sink.qsize() > HIGH_WATER and self.pty is not None:
-                self.pty.pause()
+        for sink in self.sinks:
+            sink.put_nowait(text)
+        # A slow socket pauses the shell (its writes block) instead of queueing without end.
+        if self.pty is not None and any(sink.qsize() > HIGH_WATER for sink in self.sinks):
+            self.pty.pause()
+
+    def tell(self, item: SinkItem) -> None:
+        """Queue ``item`` (an exit code, a revocation) to every attached socket."""
+        for sink in self.sinks:
+            sink.put_nowait(item)
 
     def resume_reading(self) -> None:
-        if self.pty is not None:
+        """Let the shell write again once no attached socket is behind."""
+        if self.pty is not None and all(sink.qsize() <= HIGH_WATER for sink in self.sinks):
             self.pty.resume()
 
 
@@ -99,15 +107,13 @@ class TerminalManager:
         and everything started in it end."""
         self._forget(terminal)
         terminal.ended = True
-        if terminal.sink is not None:
-            terminal.sink.put_nowait(Revoked(reason))
+        terminal.tell(Revoked(reason))
         self.close_soon(terminal)
 
     def _exited(self, terminal: Terminal, code: int | None) -> None:
         terminal.ended, terminal.exit_code = True, code
         self._forget(terminal)
-        if terminal.sink is not None:
-            terminal.sink.put_nowait(code if code is not None else -1)
+        terminal.tell(code if code is not None else -1)
 
     def _forget(self, terminal: Terminal) -> None:
         self._terminals.pop(terminal.id, None)
@@ -118,23 +124,25 @@ class TerminalManager:
             terminal.expiry = None
 
     def attach(self, terminal: Terminal) -> tuple[str, asyncio.Queue[SinkItem]]:
-        """The scrollback so far and the queue of what follows; a second attach takes over."""
-        if terminal.sink is not None:
-            terminal.sink.put_nowait(None)
+        """The scrollback so far and the queue of what follows, beside any other socket's."""
         if terminal.expiry is not None:
             terminal.expiry.cancel()
             terminal.expiry = None
-        terminal.sink = asyncio.Queue()
+        sink: asyncio.Queue[SinkItem] = asyncio.Queue()
+        terminal.sinks.append(sink)
         if terminal.held is not None and terminal.held.ended is not None:  # revoked meanwhile
-            terminal.sink.put_nowait(Revoked(terminal.held.ended))
-        return "".join(terminal.history), terminal.sink
+            sink.put_nowait(Revoked(terminal.held.ended))
+        return "".join(terminal.history), sink
 
     def detach(self, terminal: Terminal, sink: asyncio.Queue[SinkItem]) -> None:
-        """The socket dropped: keep the shell running for ``keep_seconds``, then end it."""
-        if terminal.sink is not sink or terminal.ended:
+        """A socket dropped: once none is left, keep the shell running for ``keep_seconds``, then
+        end it."""
+        if sink not in terminal.sinks:
             return
-        terminal.sink = None
+        terminal.sinks.remove(sink)
         terminal.resume_reading()
+        if terminal.sinks or terminal.ended:
+            return
         terminal.expiry = asyncio.get_running_loop().call_later(self.keep_seconds, self._expire, terminal)
 
     def _expire(self, terminal: Terminal) -> None:

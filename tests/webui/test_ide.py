@@ -60,6 +60,27 @@ def test_terminal_types_resizes_and_survives_a_reload(
     expect(_terminal_rows(page)).to_contain_text(re.compile(r"kept-\d+-again"))
 
 
+def test_a_second_tab_shares_the_terminal(
+    context: BrowserContext, live_server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    project = create_project(live_server, "shared-term")
+    first = open_project(context, live_server, project)
+    first.keyboard.press("Control+Backquote")
+    _type_in_terminal(first, "echo first-$((2*3))")
+    expect(_terminal_rows(first)).to_contain_text("first-6")
+    wait_until(lambda: "terminalId" in saved_ui_state(live_server, project), what="the layout to be saved")
+    # The same project in a second tab: the same shell, beside the first tab, not taken from it.
+    second = open_project(context, live_server, project)
+    expect(_terminal_rows(second)).to_contain_text("first-6")
+    _type_in_terminal(second, "echo second-$((3*3))")
+    expect(_terminal_rows(second)).to_contain_text("second-9")
+    expect(_terminal_rows(first)).to_contain_text("second-9")
+    _type_in_terminal(first, "echo again-$((4*4))")
+    expect(_terminal_rows(second)).to_contain_text("again-16")
+    expect(first.get_by_test_id("terminal")).not_to_contain_text("closed")
+
+
 def test_search_opens_a_match_and_replace_applies_after_a_preview(
     context: BrowserContext, live_server,
 ) -> None:

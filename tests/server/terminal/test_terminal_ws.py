@@ -123,3 +123,31 @@ def test_a_detached_terminal_ends_after_the_keep_time(settings, keep):
             ws.receive_json()
             _inner, pid, _namespace = _shell_pids(ws)
         wait_until(lambda: not process_running(pid), what="the detached shell to be ended")
+
+
+def test_two_tabs_share_one_terminal_like_tmux(client, project):
+    """A second socket on the same terminal (the same person's second tab) attaches beside the
+    first: both see what either types, one leaving does not end it for the other."""
+    with client.websocket_connect(_url(project)) as first:
+        hello = first.receive_json()
+        first.send_json({"type": "input", "data": "echo one-$((1+1))\n"})
+        read_until(first, "one-2")
+        with client.websocket_connect(_url(project, f"?id={hello['id']}")) as second:
+            assert second.receive_json() == {"type": "hello", "id": hello["id"], "created": False}
+            read_until(second, "one-2")  # the scrollback so far
+            second.send_json({"type": "input", "data": "echo two-$((2+2))\n"})
+            read_until(second, "two-4")
+            read_until(first, "two-4")  # typed in the second tab, seen in the first
+        # The second tab went away: the first still types and reads.
+        first.send_json({"type": "input", "data": "echo three-$((3+3))\n"})
+        read_until(first, "three-6")
+        inner, pid, _namespace = _shell_pids(first)
+        with client.websocket_connect(_url(project, f"?id={hello['id']}")) as third:
+            third.receive_json()
+            first.send_json({"type": "input", "data": "exit 3\n"})
+            for ws in (first, third):  # the exit reaches every attached tab
+                message = ws.receive_json()
+                while message["type"] == "output":
+                    message = ws.receive_json()
+                assert message == {"type": "exit", "code": 3}
+    wait_until(lambda: not process_running(pid), what="the shell to end")

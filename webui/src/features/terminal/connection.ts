@@ -1,5 +1,6 @@
 // One terminal's websocket (docs/ide.md): reattaches by id after a drop or a reload, so the shell
-// and its output survive; only close() ends the terminal on the server.
+// and its output survive; a second tab of the project attaches beside the first (shared, like
+// tmux); only close() ends the terminal on the server.
 export interface TerminalEvents {
   output: (text: string, replay: boolean) => void;
   /** The id to reattach with; `created` is false when an existing shell was reattached. */
@@ -61,15 +62,10 @@ export class TerminalConnection {
     if (ws !== this.ws || this.ended) return;
     this.attached = false;
     // 1008: the server refused this person the terminal (docs/security.md, "Websocket
-    // refusals"); 4001: it was opened elsewhere. Neither is helped by reconnecting.
+    // refusals"): reconnecting would not help.
     if (ev.code === 1008) {
       this.ended = true;
       this.events.status(`Not allowed: ${ev.reason || 'the server refused the terminal'}`);
-      return;
-    }
-    if (ev.code === 4001) {
-      this.ended = true;
-      this.events.status(ev.reason || 'The terminal was closed by the server.');
       return;
     }
     const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
