@@ -43,6 +43,14 @@ class DoctorCheck(Model):
     required: bool = True
 
 
+class MnnBackend(Model):
+    """One of MNN's backends on a machine: whether its MNN build can run it, else why not."""
+
+    name: str = Field(max_length=32, description="CPU, OpenCL, Vulkan, CUDA, Metal, CoreML, NNAPI")
+    available: bool
+    reason: str = Field(default="", max_length=1024, description="why it is absent; empty if not")
+
+
 class DeviceInfo(Model):
     id: str = Field(min_length=1, max_length=64)
     name: str = Field(min_length=1, max_length=128)
@@ -58,6 +66,10 @@ class DeviceInfo(Model):
     time: float | None = Field(default=None, description="the device's clock at hello")
     checks: list[DoctorCheck] = Field(default_factory=list, max_length=32,
                                       description="the doctor's local checks")
+    backends: list[MnnBackend] | None = Field(
+        default=None, max_length=32,
+        description="MNN's backends on the device (device_bridge/backends.py); null without MNN "
+        "and from agents older than this field")
 
 
 # ---- connection ----------------------------------------------------------------------------
@@ -228,7 +240,9 @@ class BenchStart(Model):
     threads: int = Field(default=4, ge=1, le=64)
     precision: Literal["normal", "high", "low", "low_bf16"] = "normal"
     memory: int = Field(default=0, ge=0, le=2)
-    backend: str = Field(default="CPU", max_length=32)
+    backend: str = Field(default="CPU", max_length=32,
+                         description="one the device reports available (DeviceInfo.backends)")
+    power: Literal["normal", "high", "low"] = "normal"
     loops: int = Field(default=50, ge=1, le=100_000)
     warmup: int = Field(default=5, ge=0, le=10_000)
     per_op: bool = True
@@ -256,6 +270,10 @@ class BenchResult(Model):
     mean_ms: float | None = None
     memory_mb: float | None = Field(default=None, description="MNN's memory for the session")
     ops: list[OpTime] = Field(default_factory=list)
+    backend: str | None = Field(default=None, description="the backend the session ran on")
+    threads: int | None = None
+    precision: str | None = None
+    power: str | None = None
 
 
 class InputSpec(Model):

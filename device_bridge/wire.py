@@ -70,7 +70,7 @@ SERVER_MESSAGES: dict[str, list[tuple[str, Any, Any]]] = {
     "dap": [SID, ("msg", dict, REQUIRED)],
     "bench.start": [SID, ("rid", (str, type(None)), None), ("model", str, REQUIRED), ("threads", int, 4),
                     ("precision", str, "normal"), ("memory", int, 0), ("backend", str, "CPU"),
-                    ("loops", int, 50), ("warmup", int, 5), ("per_op", bool, True)],
+                    ("power", str, "normal"), ("loops", int, 50), ("warmup", int, 5), ("per_op", bool, True)],
     "watch.start": [SID, ("model", str, REQUIRED), ("inputs", dict, {}), ("ops", list, []),
                     ("bins", int, 32), ("sample", int, 64)],
     "watch.continue": [SID],

@@ -67,8 +67,9 @@ async def serve(agent: Agent) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     state = AgentState(args.home or packages.default_home())
-    checks = [c.view() for c in doctor.local_checks(packages.lib_dir(state.home))]
-    agent = Agent(args.server, state, read_code(args, state), args.name, checks)
+    checks, backends = doctor.local_report(packages.lib_dir(state.home))
+    agent = Agent(args.server, state, read_code(args, state), args.name, [c.view() for c in checks],
+                  backends)
     say(f"device {state.device_id}; work folder {state.sessions_dir}")
     try:
         return asyncio.run(serve(agent))

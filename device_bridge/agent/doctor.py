@@ -6,6 +6,7 @@ local checks travel in the agent's ``hello`` and show in the workbench's Devices
 
 import email.utils
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from device_bridge import backends
 from device_bridge.agent.packages import MNN_PACKAGES, REQUIRED, pip_command
 
 MNN_FEATURES = "The device supports"
@@ -61,31 +63,59 @@ def package_check(name: str, requirement: str, lib: Path, required: bool) -> Che
     return Check(name, False, "not installed", _install_fix(lib, [requirement]), required)
 
 
-def mnn_check(lib: Path) -> Check:
-    """Import MNN in a child: its native code may crash, and it prints its CPU features."""
+def _package_path() -> dict[str, str]:
+    """The environment of a child that imports ``device_bridge`` (from a zipapp too)."""
+    import device_bridge
+
+    parent = str(Path(device_bridge.__file__).resolve().parents[1])
+    paths = [parent, os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+
+
+def mnn_probe(lib: Path) -> tuple[Check, dict[str, Any] | None]:
+    """Import MNN in a child (its native code may crash, and it prints its CPU features) that
+    also tries each of MNN's backends (``device_bridge.backends``): the check, and the probe's
+    answer ``{mnn, backends}`` when MNN loads."""
     fix = _install_fix(lib, list(MNN_PACKAGES.values()))
     if util.find_spec("MNN") is None:
         return Check("MNN", False, "not installed: on-device benchmarks and tensor watchpoints "
-                     "will fail", fix, required=False)
+                     "will fail", fix, required=False), None
     try:
-        done = subprocess.run([sys.executable, "-c", "import MNN"], capture_output=True,
-                              text=True, timeout=MNN_IMPORT_TIMEOUT, check=False)
+        done = subprocess.run([sys.executable, "-m", "device_bridge.backends"], capture_output=True,
+                              text=True, timeout=MNN_IMPORT_TIMEOUT, check=False,
+                              env=_package_path())
     except subprocess.TimeoutExpired:
-        return Check("MNN", False, "importing MNN did not finish", fix, required=False)
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-        return Check("MNN", False, f"installed but does not load: {last}", fix, required=False)
+        return Check("MNN", False, "importing MNN did not finish", fix, required=False), None
+    probed = backends.parse(done.stdout)
+    last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+    if probed is None:
+        return Check("MNN", False, f"installed but does not load: {last}", fix, required=False), None
     features = next((line.strip() for line in done.stdout.splitlines()
                      if line.startswith(MNN_FEATURES)), "no CPU feature line printed")
-    return Check("MNN", True, f"{_version('MNN')}; {features}", required=False)
+    if "backends" not in probed:  # MNN loads; trying a backend ended the child (a GPU driver)
+        return Check("MNN", True, f"{_version('MNN')}; {features}; trying its backends failed: "
+                     f"{last}", required=False), None
+    usable = ", ".join(b["name"] for b in probed["backends"] if b["available"]) or "none"
+    detail = f"{_version('MNN')}; {features}; backends: {usable}"
+    return Check("MNN", True, detail, required=False), probed
 
 
-def local_checks(lib: Path) -> list[Check]:
+def mnn_check(lib: Path) -> Check:
+    return mnn_probe(lib)[0]
+
+
+def local_report(lib: Path) -> tuple[list[Check], list[dict[str, Any]] | None]:
+    """The local checks, and MNN's backends on this device (None without a working MNN)."""
     checks = [python_check()]
     checks += [package_check(name, req, lib, True) for name, req in REQUIRED.items()]
     checks.append(package_check("numpy", MNN_PACKAGES["numpy"], lib, False))
-    checks.append(mnn_check(lib))
-    return checks
+    mnn, probed = mnn_probe(lib)
+    checks.append(mnn)
+    return checks, probed["backends"] if probed else None
+
+
+def local_checks(lib: Path) -> list[Check]:
+    return local_report(lib)[0]
 
 
 def health_url(server: str) -> str:

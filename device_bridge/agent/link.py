@@ -55,12 +55,14 @@ def say(text: str) -> None:
 
 class Agent:
     def __init__(self, server: str, state: AgentState, code: str | None, name: str | None,
-                 checks: list[dict[str, Any]] | None = None):
+                 checks: list[dict[str, Any]] | None = None,
+                 backends: list[dict[str, Any]] | None = None):
         self.url = bridge_url(server)
         self.state = state
         self._code = code
         self._name = name
         self._checks = checks or []
+        self._backends = backends
         self._pyz = packages.agent_pyz()
         self._own_sha = update.file_sha256(self._pyz) if self._pyz else None
         self.sessions: dict[str, Session] = {}
@@ -103,7 +105,8 @@ class Agent:
             raise FatalClose("no token: start the agent with --token-file FILE holding the "
                              "pairing code shown by the workbench's Devices panel")
         async with connect(self.url, max_size=2 * wire.MAX_MESSAGE_BYTES, open_timeout=10) as ws:
-            info = device_info(self.state.device_id, self._name, self._checks, self._own_sha)
+            info = device_info(self.state.device_id, self._name, self._checks, self._own_sha,
+                               self._backends)
             await ws.send(wire.dumps({"type": "hello", "protocol": wire.PROTOCOL_VERSION,
                                       "token": token, "device": info,
                                       "sessions": list(self.sessions)}))

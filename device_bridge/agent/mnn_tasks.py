@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from device_bridge import backends
 from device_bridge.agent.tools import MARK
 
-PRECISIONS = {"high": "high", "low": "low", "low_bf16": "Low_BF16"}
 PROFILE_RUNS = 10
 
 
@@ -54,12 +54,35 @@ def percentile(sorted_ms: list[float], q: float) -> float:
     return sorted_ms[min(len(sorted_ms) - 1, round(q * (len(sorted_ms) - 1)))]
 
 
+class Refused(Exception):
+    """A benchmark asked for something this device cannot do; the message says what."""
+
+
+def bench_config(job: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The backend's name and the session config for a ``bench.start``."""
+    backend = backends.canonical(job["backend"])
+    if backend is None:
+        raise Refused(f"unknown backend {job['backend']!r}: one of {', '.join(backends.NAMES)}")
+    if job["precision"] not in backends.PRECISION or job["power"] not in backends.POWER:
+        raise Refused(f"unknown precision {job['precision']!r} or power {job['power']!r}")
+    memory = {index: name for name, index in backends.MEMORY.items()}.get(job["memory"], "normal")
+    return backend, backends.session_config(backend, job["threads"], job["precision"],
+                                            job["power"], memory)
+
+
 def bench(job: dict[str, Any]) -> dict[str, Any]:
-    config: dict[str, Any] = {"backend": job["backend"], "numThread": job["threads"]}
-    config["memory"] = job["memory"]
-    if job["precision"] in PRECISIONS:
-        config["precision"] = PRECISIONS[job["precision"]]
+    try:
+        backend, config = bench_config(job)
+    except Refused as exc:
+        return {"ok": False, "error": str(exc)}
     net, session = open_session(job["model"], config)
+    got = backends.used(net, session, backend)
+    if got != backend:
+        # MNN runs a backend it lacks on the CPU without a word: that is not what was asked for.
+        import MNN
+
+        why = backends.platform_reason(backend) or backends.unavailable(backend, MNN.version())
+        return {"ok": False, "error": f"backend_unavailable: {backend} on this device: {why}"}
     fill_inputs(net, session, {})
     for _ in range(job["warmup"]):
         net.runSession(session)
@@ -76,6 +99,8 @@ def bench(job: dict[str, Any]) -> dict[str, Any]:
         "mean_ms": statistics.fmean(times),
         "memory_mb": float(net.getSessionInfo(session, 0)),
         "ops": profile_ops(net, session) if job["per_op"] else [],
+        "backend": got, "threads": job["threads"], "precision": job["precision"],
+        "power": job["power"],
     }
     return result
 

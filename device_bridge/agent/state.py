@@ -68,8 +68,10 @@ def _digest(text: str) -> str:
 
 
 def device_info(device_id: str, name: str | None, checks: list[dict[str, Any]],
-                agent_sha256: str | None) -> dict[str, Any]:
-    """What the agent tells the hub about this device; MNN's version without importing it."""
+                agent_sha256: str | None,
+                backends: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What the agent tells the hub about this device; MNN's version without importing it, and
+    its backends as the doctor found them (``device_bridge.backends``; None without MNN)."""
     try:
         mnn_version: str | None = metadata.version("MNN")
     except metadata.PackageNotFoundError:
@@ -87,4 +89,5 @@ def device_info(device_id: str, name: str | None, checks: list[dict[str, Any]],
         "agent_sha256": agent_sha256,
         "time": time.time(),
         "checks": checks,
+        "backends": backends,
     }

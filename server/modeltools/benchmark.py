@@ -11,22 +11,18 @@ from typing import Any
 
 import numpy as np
 
+from device_bridge import backends
 from server.modeltools import tensors
 from server.modeltools.progress import report
 from server.modeltools.schemas import BenchmarkArgs
 
-PRECISION = {"high": "high", "low": "low", "low_bf16": "Low_BF16"}
 HISTOGRAM_BINS = 20
 OUTSIDE_OPS = "(outside ops)"
 
 
 def session_config(args: BenchmarkArgs) -> dict[str, Any]:
-    config: dict[str, Any] = {"numThread": args.threads}
-    if args.precision in PRECISION:
-        config["precision"] = PRECISION[args.precision]
-    if args.memory != "normal":
-        config["memory"] = args.memory
-    return config
+    """MNN's session config for the benchmark's backend, threads, precision, power and memory."""
+    return backends.session_config(args.backend, args.threads, args.precision, args.power, args.memory)
 
 
 def timed_loop(loaded: tensors.Loaded, loops: int) -> list[float]:
@@ -121,15 +117,16 @@ def per_op_table(loaded: tensors.Loaded, loops: int) -> dict[str, Any]:
 
 
 def run(args: BenchmarkArgs) -> dict[str, Any]:
-    config = session_config(args)
-    loaded = tensors.load(args.model, config)
+    loaded = tensors.load_on(args.model, args, args.memory)
+    runtime = tensors.runtime_record(args)
     sizes = tensors.run_shapes(tensors.declared(loaded), args.input_shapes)
     tensors.feed(loaded, tensors.random_inputs(loaded, 0, sizes))
     report(0.05, "warm-up")
     for _ in range(args.warmup):
         loaded.net.runSession(loaded.session)
     result: dict[str, Any] = {
-        "config": {**config, "warmup": args.warmup, "loops": args.loops},
+        "runtime": runtime,
+        "config": {**runtime, "memory": args.memory, "warmup": args.warmup, "loops": args.loops},
         **latency_stats(timed_loop(loaded, args.loops)),
         "mflops": float(loaded.net.getSessionInfo(loaded.session, 1)),
         "memory_mb": float(loaded.net.getSessionInfo(loaded.session, 0)),

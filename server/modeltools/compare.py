@@ -97,23 +97,25 @@ def _output_names(path: str) -> list[str]:
     return [n for n in declared if n in found] + sorted(found - set(declared))
 
 
-def run_mnn(path: str, inputs: dict[str, np.ndarray], layers: list[str]) -> tuple:
-    """Run a .mnn model; saved intermediate tensors show up among the session's outputs.
+def run_mnn(path: str, inputs: dict[str, np.ndarray], layers: list[str], runtime: Any = None) -> tuple:
+    """Run a .mnn model (on ``runtime``'s backend, a ``RuntimeArgs``, else one CPU thread);
+    saved intermediate tensors show up among the session's outputs.
 
     The model's own outputs are saved too: a model that declares no output names (an
     EMA-quantized one) otherwise loses them from the session's outputs once others are saved.
     """
     real_outputs = _output_names(path)
     saved = {"saveTensors": tuple(dict.fromkeys([*layers, *real_outputs]))} if layers else {}
-    model = _fed(path, inputs, saved)
+    model = _fed(path, inputs, saved, runtime)
     model.net.runSession(model.session)
     values = {n: tensors.read(t) for n, t in model.outputs().items()}
     ordered = {n: values[n] for n in real_outputs if n in values}
     return ordered, {n: values[n] for n in layers if n in values and n not in real_outputs}
 
 
-def _fed(path: str, inputs: dict[str, np.ndarray], config: dict[str, Any]) -> tensors.Loaded:
-    model = tensors.load(path, config)
+def _fed(path: str, inputs: dict[str, np.ndarray], config: dict[str, Any],
+         runtime: Any = None) -> tensors.Loaded:
+    model = tensors.load(path, config) if runtime is None else tensors.load_on(path, runtime, extra=config)
     names = set(model.inputs())
     missing = names - set(inputs)
     if missing:
@@ -122,10 +124,12 @@ def _fed(path: str, inputs: dict[str, np.ndarray], config: dict[str, Any]) -> te
     return model
 
 
-def run_mnn_traced(path: str, inputs: dict[str, np.ndarray]) -> tuple[dict, layers.Trace]:
+def run_mnn_traced(path: str, inputs: dict[str, np.ndarray],
+                   runtime: Any = None) -> tuple[dict, layers.Trace]:
     """Run a .mnn model with the per-op callback: its outputs, and every float tensor on the way."""
     real_outputs, order, views = _output_names(path), layers.layer_tensors(path), layers.views(path)
-    model = _fed(path, inputs, {"saveTensors": tuple(dict.fromkeys([*views, *real_outputs]))})
+    keep = {"saveTensors": tuple(dict.fromkeys([*views, *real_outputs]))}
+    model = _fed(path, inputs, keep, runtime)
     trace = layers.run_traced(model)
     values = {n: tensors.read(t) for n, t in model.outputs().items()}
     saved = {n: values[n] for n in views if n in values and n not in real_outputs}
@@ -158,7 +162,7 @@ def traced_runs(args: CompareArgs, inputs: dict[str, np.ndarray]) -> tuple[dict,
                      if n in values and np.issubdtype(values[n].dtype, np.floating)}
     else:
         ref_out, ref_trace = run_mnn_traced(args.reference, inputs)
-    our_out, our_trace = run_mnn_traced(args.model, inputs)
+    our_out, our_trace = run_mnn_traced(args.model, inputs, args)
     per_layer, notes = layers.report(our_trace, ref_trace, args.threshold)
     return ref_out, our_out, {**per_layer, "warnings": notes}
 
@@ -239,7 +243,7 @@ def run(args: CompareArgs) -> dict[str, Any]:
         ref_out, our_out, per_layer = traced_runs(args, inputs)
     else:
         ref_out, _ = (onnx_reference if onnx_ref else run_mnn)(args.reference, inputs, [])
-        our_out, _ = run_mnn(args.model, inputs, [])
+        our_out, _ = run_mnn(args.model, inputs, [], args)
         per_layer = {"layers": [], "warnings": []}
     rows, notes = output_rows(our_out, ref_out, args.threshold)
     # A per-layer compare that paired nothing checked nothing: never a pass.
@@ -258,6 +262,7 @@ def run(args: CompareArgs) -> dict[str, Any]:
         "input_shapes": shapes_of(inputs),
         "seed": args.seed,
         "threshold": args.threshold,
+        "runtime": tensors.runtime_record(args),
         "outputs": rows,
         **worst(rows),
         "passed": layers_ok and all(r["passed"] for r in rows),

@@ -12,6 +12,7 @@ from typing import Any
 import MNN
 import numpy as np
 
+from device_bridge import backends
 from server.modeltools import mnnfile, shapes
 from server.modeltools.errors import ToolFailed
 
@@ -43,6 +44,29 @@ def load(path: str | Path, config: dict[str, Any] | None = None) -> Loaded:
         raise ToolFailed(f"{Path(path).name}: MNN cannot load this model ({exc})") from None
     session = net.createSession({"numThread": 1, **(config or {})})
     return Loaded(net, session, str(path), input_dtypes(Path(path)))
+
+
+def load_on(path: str | Path, runtime: Any, memory: str = "normal",
+            extra: dict[str, Any] | None = None) -> Loaded:
+    """Open a .mnn model on ``runtime``'s backend, threads, precision and power (a
+    ``RuntimeArgs``). MNN runs a backend it lacks on the CPU without failing; that run is refused
+    (``backend_unavailable``) rather than reported as the backend asked for."""
+    config = backends.session_config(runtime.backend, runtime.threads, runtime.precision,
+                                     runtime.power, memory)
+    loaded = load(path, {**config, **(extra or {})})
+    got = backends.used(loaded.net, loaded.session, runtime.backend)
+    if got != runtime.backend:
+        why = (backends.platform_reason(runtime.backend)
+               or backends.unavailable(runtime.backend, MNN.version()))
+        raise ToolFailed(f"backend {runtime.backend} is not available here (MNN ran the session on "
+                         f"{got}): {why}", "backend_unavailable")
+    return loaded
+
+
+def runtime_record(runtime: Any) -> dict[str, Any]:
+    """What a result records of the runtime it ran with."""
+    return {"backend": runtime.backend, "threads": runtime.threads,
+            "precision": runtime.precision, "power": runtime.power}
 
 
 def input_dtypes(path: Path) -> dict[str, str]:

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from device_bridge import backends
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from tests.device_bridge.harness import AgentProcess, HubServer
@@ -98,3 +99,50 @@ def test_watchpoint_breaks_after_an_op_and_continues(
     assert final["stats"]["min"] == final["stats"]["max"] == 0.5
     done = hub_server.recorder.wait(lambda e: e.type == "watch.done" and e.data["sid"] == sid)
     assert done.data["ok"] and done.data["hits"] == len(hits())
+
+
+def test_the_agent_reports_its_backends_in_its_hello(hub_server: HubServer, agent: AgentProcess) -> None:
+    info = hub_server.call(_online(hub_server))["dev-a"]
+    assert info.backends is not None
+    found = {b.name: b for b in info.backends}
+    assert list(found) == list(backends.NAMES)
+    assert found["CPU"].available and found["CPU"].reason == ""
+    assert all(b.available or b.reason for b in info.backends)
+    mnn = next(c for c in info.checks if c.name == "MNN")
+    usable = ", ".join(b.name for b in info.backends if b.available)
+    assert mnn.ok and mnn.detail.endswith(f"; backends: {usable}")
+
+
+async def _online(server: HubServer) -> dict:
+    return server.hub.online_devices()
+
+
+def test_bench_runs_on_the_backend_asked_for_and_says_so(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    sid = session_with_model(hub_server, "p-bench-backend", tmp_path / "proj")
+    job = p.BenchStart(sid=sid, model="tiny.mnn", threads=2, precision="high", power="low",
+                       backend="CPU", loops=5, warmup=1, per_op=False)
+    hub_server.call(hub_server.hub.send("p-bench-backend", job))
+    result = hub_server.recorder.wait(lambda e: e.type == "bench.result" and e.data["sid"] == sid, 60).data
+    assert result["ok"], result["error"]
+    assert (result["backend"], result["threads"], result["precision"], result["power"]) == (
+        "CPU", 2, "high", "low")
+
+
+def test_bench_on_a_backend_the_device_lacks_is_refused(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    info = hub_server.call(_online(hub_server))["dev-a"]
+    absent = next(b for b in info.backends if not b.available)
+    sid = session_with_model(hub_server, "p-bench-absent", tmp_path / "proj")
+    hub_server.call(hub_server.hub.send("p-bench-absent", p.BenchStart(sid=sid, model="tiny.mnn",
+                                                                        backend=absent.name)))
+    result = hub_server.recorder.wait(lambda e: e.type == "bench.result" and e.data["sid"] == sid, 60).data
+    assert not result["ok"]
+    assert result["error"] == f"backend_unavailable: {absent.name} on this device: {absent.reason}"
+    hub_server.call(hub_server.hub.send("p-bench-absent", p.BenchStart(sid=sid, model="tiny.mnn",
+                                                                        backend="TPU")))
+    unknown = hub_server.recorder.wait(lambda e: e.type == "bench.result" and e.data["sid"] == sid
+                                       and "TPU" in (e.data["error"] or ""), 60).data
+    assert unknown["error"].startswith("unknown backend 'TPU': one of CPU, OpenCL")

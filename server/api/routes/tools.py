@@ -1,16 +1,18 @@
 """Model tools: start a run (or a model diff), follow it, cancel it, list a project's runs, read a
-run's log."""
+run's log; MNN's backends on this server."""
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
+from device_bridge.protocol import MnnBackend
 from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep, SettingsDep
 from server.checks.diff import start_diff
 from server.checks.models import DiffRequest
-from server.modeltools import service
+from server.modeltools import backends, service
 from server.modeltools.models import ToolLog, ToolRunPublic
 from server.modeltools.schemas import ToolName
 from server.modeltools.service import ToolManager
@@ -24,6 +26,17 @@ def get_tools(conn: HTTPConnection) -> ToolManager:
 
 
 ToolsDep = Annotated[ToolManager, Depends(get_tools)]
+
+
+class MnnBackends(BaseModel):
+    mnn: str | None  # MNN's version; null when the probe could not load MNN
+    backends: list[MnnBackend]
+
+
+@router.get("/tools/backends")
+async def list_backends(_: CurrentUser) -> MnnBackends:
+    """MNN's backends on this server: which its build runs, and why each other one is absent."""
+    return MnnBackends.model_validate(await run_in_threadpool(backends.server_backends))
 
 
 # Before the generic route: "diff" is a tool name too, but its body names two models.
