@@ -60,6 +60,25 @@ def run_captured(argv0: str, argv: list[str]) -> str:
     return text
 
 
+@contextmanager
+def captured() -> Iterator[None]:
+    """Inside the block, what native code prints (fd 1 and 2) goes to ``native.log`` instead of
+    the worker's log: MNN's image decoder prints ``Can't decode`` for each file it refuses."""
+    flush_all()
+    saved = os.dup(1), os.dup(2)
+    with Path(NATIVE_LOG).open("ab") as capture:
+        os.dup2(capture.fileno(), 1)
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield
+        finally:
+            flush_all()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
 def convert(argv: list[str]) -> str:
     return run_captured("mnnconvert", argv)
 

@@ -1,28 +1,35 @@
 """Full int8 quantization with MNN's native quantizer and a calibration folder.
 
 The quantizer reads every file of the folder it is given, so the usable samples are staged as
-links in a folder of their own; ``.npy`` sequences are written out as the ``.txt`` rows the
-quantizer reads. Its ``debug`` report gives the per-layer cosine between float and int8.
+links in a folder of their own: images MNN cannot decode are skipped and named first
+(``calibration``); ``.npy`` sequences are written out as the ``.txt`` rows the quantizer reads.
+Its ``debug`` report gives the per-layer cosine between float and int8. Afterwards both models
+run on the run's backend: an int8 model slower than the float one is a warning with both times.
 """
 
 import json
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from server.modeltools import mnnfile, native, tensors
+from server.modeltools import calibration, mnnfile, native, tensors
 from server.modeltools.compare import run_mnn
 from server.modeltools.convert import io_summary
 from server.modeltools.errors import ToolFailed
 from server.modeltools.formats import BadModelFile, calibration_files
 from server.modeltools.outputs import collapse, pair
+from server.modeltools.progress import report
 from server.modeltools.schemas import QuantizeArgs
 from server.modeltools.shapes import Shapes
 
 QUANT_DONE = "Quantize model done!"
+SPEED_RUNS = 5  # timed runs of each model after one warm-up, interleaved
+SPEED_BUDGET_S = 1.0  # a warm-up slower than this gets 3 timed runs instead
+SLOWER = 1.1  # int8 this much slower than float is reported: 5 runs each vary by a few percent
 _LAYER = re.compile(
     r"^(?P<op>.+?) (?P<tensor>(?:input|output)_tensor_\d+):\s+cos distance: (?P<cos>\S+), "
     r"overflow ratio: (?P<overflow>\S+)"
@@ -83,6 +90,37 @@ def _stage(samples: list[Path], args: QuantizeArgs, sizes: Shapes) -> Path:
     else:
         _stage_sequences(chosen, staged, sizes)
     return staged
+
+
+def _speed(float_model: str, int8_model: str, sizes: Shapes, args: QuantizeArgs) -> dict[str, Any]:
+    """Median latency of the float and the int8 model on the run's backend, runs interleaved so
+    a neighbour's load weighs on both."""
+    models = {"float": tensors.load_on(float_model, args), "int8": tensors.load_on(int8_model, args)}
+    inputs = tensors.random_inputs(models["float"], 0, sizes)
+    times: dict[str, list[float]] = {kind: [] for kind in models}
+    started = time.perf_counter()
+    for model in models.values():
+        tensors.feed(model, inputs)
+        model.net.runSession(model.session)
+    runs = SPEED_RUNS if time.perf_counter() - started < SPEED_BUDGET_S else 3
+    for _ in range(runs):
+        for kind, model in models.items():
+            start = time.perf_counter()
+            model.net.runSession(model.session)
+            times[kind].append((time.perf_counter() - start) * 1000.0)
+    return {**tensors.runtime_record(args), "runs": runs,
+            "float_ms": float(np.median(times["float"])), "int8_ms": float(np.median(times["int8"]))}
+
+
+def speed_warnings(speed: dict[str, Any]) -> list[str]:
+    if speed["int8_ms"] <= speed["float_ms"] * SLOWER:
+        return []
+    threads = f", {speed['threads']} thread{'s' if speed['threads'] > 1 else ''}" \
+        if speed["backend"] == "CPU" else ""
+    return [f"the int8 model is slower than the float model on {speed['backend']}{threads}: "
+            f"{speed['int8_ms']:.3g} ms against {speed['float_ms']:.3g} ms (median of "
+            f"{speed['runs']} runs each); int8 only saves size here: benchmark both on the "
+            "target device or backend before choosing it"]
 
 
 def _default_size(model: tensors.Loaded, sizes: Shapes) -> tuple[int, int]:
@@ -181,6 +219,9 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         files = calibration_files(Path(args.calibration), args.input_type)
     except BadModelFile as exc:
         raise ToolFailed(str(exc)) from None
+    skipped: list[dict[str, str]] = []
+    if args.input_type == "image":
+        files, skipped = calibration.usable_images(Path(args.calibration), args.max_samples)
     staged = _stage(files, args, sizes)
     count = len(list(staged.iterdir()))
     Path("quant.json").write_text(json.dumps(_config(args, staged, count, model, sizes)))
@@ -192,15 +233,20 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         _require_quantized(partial, text, layers)
     finite = [layer["cosine"] for layer in layers if np.isfinite(layer["cosine"])]
     input_size = Path(args.model).stat().st_size
+    report(0.9, "timing float and int8")
+    speed = _speed(args.model, str(output), sizes, args)
     return {
         "output": str(output),
         "input_size": input_size,
         "output_size": output.stat().st_size,
         "compression_ratio": round(input_size / output.stat().st_size, 4),
         "samples": count,
+        "skipped": skipped,
         "layers": layers,
         "cosine": min(finite) if finite else None,
         **io_summary(output),
         "input_shapes": sizes,
-        "warnings": _warnings(text, layers) + _collapsed_outputs(args.model, str(output), sizes),
+        "speed": speed,
+        "warnings": _warnings(text, layers) + _collapsed_outputs(args.model, str(output), sizes)
+        + speed_warnings(speed),
     }
