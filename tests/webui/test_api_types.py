@@ -42,6 +42,7 @@ RESPONSES = {
     "PackageFile": "FileEntry", "PackageMetrics": "Metrics", "LatencyFigure": "LatencyFigure",
     "InstallResult": "InstallResult", "BackendInfo": "BackendInfo", "RaySettings": "RaySettingsPublic",
     "Sweep": "SweepPublic", "SweepRun": "SweepRun", "SandboxStatus": "SandboxStatus",
+    "MnnBackends": "MnnBackends", "MnnBackend": "MnnBackend",
     "ModelSpecInfo": "ModelSpecPublic", "DeclaredTensor": "DeclaredTensor",
 }
 BODIES = {
@@ -60,7 +61,7 @@ NOT_HTTP_PAYLOADS = {
     "DiffOutput", "DiffLayer", "ChangedOp", "DiffResult", "DeviceInfo", "DoctorCheck", "OpTime",
     "BenchResult", "TensorStats", "TensorInfo", "ConvertResult", "QuantizeLayer", "QuantizeResult",
     "InspectResult", "ErrorFigures", "CompareOutput", "CompareResult", "BenchmarkOp",
-    "BenchmarkResult", "TryOutput", "TryResult",
+    "BenchmarkResult", "RuntimeRecord", "QuantizeSpeed", "TryOutput", "TryResult",
     # a model spec's own fields (free-form in the API, checked by device_bridge/runtime/spec.py)
     "SpecBody", "SpecInput", "SpecOutput",
     # shared pieces, client options and page data

@@ -2,7 +2,8 @@
 breakpoint by clicking the editor's gutter, debug on the device, stop on that line, read a local in
 the Variables view, a watch and an evaluation, continue to the end and read the program's last
 output in the device console; pair, rename and revoke a device from the Devices panel; live perf
-charts, an on-device benchmark and the CSV export; tensor watchpoints; typing into a program's
+charts, an on-device benchmark on a backend the agent reports and the CSV export; tensor
+watchpoints; typing into a program's
 stdin."""
 
 import re
@@ -217,8 +218,19 @@ def test_perf_charts_benchmark_and_csv(
     assert int(points or 0) >= 5
 
     expect(perf.get_by_test_id("bench-model")).to_have_value("tiny.mnn")
+    # The backends offered are those the agent reported in its hello; the others say why not.
+    reported = device["info"]["backends"]
+    usable = [b["name"] for b in reported if b["available"]]
+    assert usable[0] == "CPU"
+    assert perf.get_by_test_id("bench-backend").locator("option").all_inner_texts() == usable
+    absent = [b for b in reported if not b["available"]]
+    if absent:
+        first = perf.get_by_test_id("bench-backend-absent").locator(f"li[data-backend={absent[0]['name']}]")
+        expect(first).to_have_text(f"{absent[0]['name']} — {absent[0]['reason']}", use_inner_text=False)
+    perf.get_by_test_id("bench-backend").select_option("CPU")
     perf.get_by_test_id("bench-start").click()
     expect(perf.get_by_test_id("bench-stats")).to_contain_text("median", timeout=60_000)
+    expect(perf.get_by_test_id("bench-ran-on")).to_have_text("on CPU, 4 threads")
     expect(perf.locator(".op-row").first).to_be_visible()
     page.screenshot(path=tmp_path / "perf.png")
 

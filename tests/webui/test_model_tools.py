@@ -1,10 +1,13 @@
-"""Model tools from the file tree: convert an ONNX model to fp16 MNN, read the result, inspect it."""
+"""Model tools from the file tree: convert an ONNX model to fp16 MNN, read the result, inspect it;
+benchmark on a backend the server has; quantize with a calibration file MNN cannot decode."""
 
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.fakes import photos
 from tests.fakes.models import conv_net
 from tests.waiting import wait_until
 from tests.webui.workbench import create_project, open_project, saved_ui_state
@@ -113,3 +116,64 @@ def test_one_panel_per_tool_and_model_keeps_its_form_and_runs(
     expect(convert).to_have_attribute("data-status", "succeeded")
     expect(convert.get_by_test_id("tool-field-fp16")).to_be_checked()
     expect(convert.get_by_test_id("result-compression")).to_be_visible()
+
+
+def test_benchmark_on_a_backend_the_server_has(context: BrowserContext, live_server, tmp_path: Path) -> None:
+    """The form offers the server's backends only and says why the others are absent; the result
+    names the backend, threads and precision it ran with."""
+    project = create_project(live_server, "backends")
+    root = Path(project["path"])
+    conv_net(root / "net.onnx")
+    page = open_project(context, live_server, project)
+    convert = tool_from_menu(page, "net.onnx", "convert")
+    convert.get_by_test_id("tool-run").click()
+    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+
+    bench = tool_from_menu(page, "net.mnn", "benchmark")
+    found = httpx.get(f"{live_server.url}/api/tools/backends", headers=live_server.auth).json()["backends"]
+    usable = [b["name"] for b in found if b["available"]]
+    picker = bench.get_by_test_id("tool-field-backend")
+    expect(picker.locator("option")).to_have_count(len(usable))
+    assert picker.locator("option").all_inner_texts() == usable
+    absent = [b for b in found if not b["available"]]
+    note = bench.get_by_test_id("tool-field-backend-absent")
+    note.locator("summary").click()
+    for backend in absent:
+        expect(note.locator(f"li[data-backend={backend['name']}]")).to_have_text(
+            f"{backend['name']} — {backend['reason']}")
+    picker.select_option("CPU")
+    bench.get_by_test_id("tool-field-threads").fill("2")
+    bench.get_by_test_id("tool-field-precision").select_option("high")
+    bench.get_by_test_id("tool-field-loops").fill("5")
+    bench.get_by_test_id("tool-run").click()
+    expect(bench).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    expect(bench.get_by_test_id("benchmark-config")).to_contain_text(
+        "backend CPU · threads 2 · precision high · power normal")
+    page.screenshot(path=tmp_path / "benchmark-backend.png")
+
+
+def test_quantize_shows_the_calibration_files_it_skipped(
+    context: BrowserContext, live_server, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "photos")
+    root = Path(project["path"])
+    conv_net(root / "net.onnx")
+    calib = photos.calibration_folder(root / "calib", size=32, names=photos.PHOTOS[:3])
+    photos.truncated(photos.photo("rocket.jpg"), calib / "cut.jpg")
+    page = open_project(context, live_server, project)
+    convert = tool_from_menu(page, "net.onnx", "convert")
+    convert.get_by_test_id("tool-run").click()
+    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+
+    quantize = tool_from_menu(page, "net.mnn", "quantize")
+    expect(quantize.get_by_test_id("tool-field-calibration")).to_have_value("calib")
+    quantize.get_by_test_id("tool-run").click()
+    expect(quantize).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    expect(quantize.get_by_test_id("result-samples")).to_have_text("3")
+    row = quantize.get_by_test_id("quantize-skipped-file")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("cut.jpg")
+    expect(row).to_contain_text("truncated JPEG: it ends before its end-of-image marker")
+    expect(quantize.get_by_test_id("result-speed")).to_contain_text("→")
+    expect(quantize.get_by_test_id("quantize-speed-setup")).to_contain_text("on CPU · 1 thread")
+    page.screenshot(path=tmp_path / "quantize-skipped.png")

@@ -1,6 +1,7 @@
 // Devices and their sessions (docs/protocol.md §9): hand-kept types of server/devices/models.py
 // and the tab-facing device events, one function per route.
 import { request } from './client';
+import type { MnnBackend } from './tools';
 
 export interface DeviceInfo {
   id?: string;
@@ -18,6 +19,8 @@ export interface DeviceInfo {
   checks?: DoctorCheck[];
   /** Seconds its clock was ahead (negative: behind) of the workbench's when it connected. */
   clock_skew?: number;
+  /** MNN's backends there, with why each absent one is; null without MNN or from an older agent. */
+  backends?: MnnBackend[] | null;
 }
 
 export interface DoctorCheck {
@@ -138,6 +141,11 @@ export interface BenchResult {
   p99_ms: number;
   mean_ms: number;
   ops: OpTime[];
+  /** What it ran with (agents before these fields leave them out). */
+  backend?: string | null;
+  threads?: number | null;
+  precision?: string | null;
+  power?: string | null;
 }
 
 export interface TensorStats {

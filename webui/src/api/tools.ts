@@ -66,12 +66,31 @@ export interface QuantizeLayer {
   overflow_ratio?: number | null;
 }
 
+/** Where and how MNN ran a model (`backend`, `threads`, `precision`, `power` of the run). */
+export interface RuntimeRecord {
+  backend: string;
+  threads: number;
+  precision: string;
+  power: string;
+}
+
+/** Quantize's latency check: both models on the run's backend, medians of `runs` runs. */
+export interface QuantizeSpeed extends RuntimeRecord {
+  runs: number;
+  float_ms: number;
+  int8_ms: number;
+}
+
 export interface QuantizeResult {
   output: string;
   input_size: number;
   output_size: number;
   compression_ratio: number;
   samples: number;
+  /** Calibration images MNN cannot decode: left out, with the reason. */
+  skipped?: { file: string; reason: string }[];
+  speed?: QuantizeSpeed;
+  warnings?: string[];
   layers: QuantizeLayer[];
   cosine: number | null;
   inputs: TensorInfo[];
@@ -122,6 +141,7 @@ export interface CompareResult extends ErrorFigures {
   /** Reference tensors the converter fused away (no MNN tensor holds their values). */
   fused_away?: string[];
   first_divergent?: { name: string; model_name: string; relative_error: number; cosine: number; why: string } | null;
+  runtime?: RuntimeRecord;
 }
 
 export interface BenchmarkOp {
@@ -134,6 +154,7 @@ export interface BenchmarkOp {
 
 export interface BenchmarkResult {
   config: Record<string, unknown>;
+  runtime?: RuntimeRecord;
   min_ms: number;
   median_ms: number;
   mean_ms: number;
@@ -149,6 +170,20 @@ export interface BenchmarkResult {
   op_coverage: number | null;
   per_op_loops: number;
 }
+
+/** One of MNN's backends on a machine: usable, or why not (`GET /api/tools/backends`, a device's info). */
+export interface MnnBackend {
+  name: string;
+  available: boolean;
+  reason: string;
+}
+
+export interface MnnBackends {
+  mnn: string | null;
+  backends: MnnBackend[];
+}
+
+export const listBackends = () => request<MnnBackends>('GET', '/api/tools/backends');
 
 const projectBase = (pid: string) => `/api/projects/${encodeURIComponent(pid)}`;
 const runBase = (rid: string) => `/api/tool-runs/${encodeURIComponent(rid)}`;

@@ -2,6 +2,8 @@
 // its per-op latency bars, tensor watchpoints, and CSV downloads of everything shown.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BenchResult } from '../../api/devices';
+import { deviceById } from '../devices/store';
+import { BackendSelect } from '../modeltools/BackendSelect';
 import { session } from '../workbench/session';
 import { bench, benchRunning, download, dropped, latencies, latencyCsv, opsCsv, perfVersion, samples, samplesCsv } from './perf';
 import { PerfBoard } from './perfCharts';
@@ -50,6 +52,7 @@ function BenchSummary({ result }: { result: BenchResult }) {
       <div class="bench-stats mono" data-testid="bench-stats">
         {stats.map(([name, ms]) => <span key={name}><span class="muted">{name}</span> {ms.toFixed(2)} ms</span>)}
         <span class="muted">{result.loops} loops</span>
+        {result.backend && <span class="muted" data-testid="bench-ran-on">on {result.backend}{result.backend === 'CPU' ? `, ${result.threads} threads` : ''}</span>}
       </div>
       <OpBars result={result} />
     </>
@@ -59,10 +62,13 @@ function BenchSummary({ result }: { result: BenchResult }) {
 function BenchForm() {
   const [models, model, setModel] = useProjectModels();
   const [threads, setThreads] = useState(4);
+  const [backend, setBackend] = useState('CPU');
+  // The device's backends, as its agent reported them when it connected.
+  const reported = deviceById(pickedDevice.value)?.info.backends ?? null;
   const run = async () => {
     if (!(await deploy())) return;
     benchRunning.value = true;
-    session().socket.send('devices', 'bench.start', { sid: sid.value, model, threads, loops: 50, warmup: 5, per_op: true });
+    session().socket.send('devices', 'bench.start', { sid: sid.value, model, threads, backend, loops: 50, warmup: 5, per_op: true });
   };
   const why = !pickedDevice.value ? 'Pick a device first.' : !model ? 'The project has no .mnn model to benchmark: convert one first.'
     : benchRunning.value ? 'A benchmark is running.' : runState.value !== 'idle' ? 'The device is busy with a run: stop it first.' : null;
@@ -71,6 +77,8 @@ function BenchForm() {
     <div class="bench-form">
       <DevicePicker />
       <ModelSelect models={models} model={model} onPick={setModel} testid="bench-model" />
+      <label class="muted">backend <BackendSelect backends={pickedDevice.value ? reported : null} value={backend} testid="bench-backend" onChange={setBackend}
+        unknown={pickedDevice.value ? 'the device did not report its backends (no MNN, or an older agent)' : undefined} /></label>
       <label class="muted">threads <input type="number" min={1} max={64} value={threads} class="bench-threads" onInput={(ev) => setThreads(Number(ev.currentTarget.value) || 1)} /></label>
       <button class="btn btn-small" data-testid="bench-start" disabled={disabled} title={why ?? 'Benchmark the model on the device'} onClick={() => void run()}>{benchRunning.value ? 'Benchmarking…' : 'Benchmark on device'}</button>
       {why && !benchRunning.value && <span class="muted bench-why" data-testid="bench-why">{why}</span>}

@@ -1,6 +1,7 @@
 // A tool's form, rendered from its field list: the main fields, then "More options".
 import { useEffect, useState } from 'preact/hooks';
 import type { ToolName } from '../../api/tools';
+import { BackendSelect, loadServerBackends, serverBackends, serverBackendsError } from './BackendSelect';
 import { FIELDS, type Field, type FieldValue, type FormValues } from './fields';
 import { projectPaths, type ProjectPaths } from './paths';
 
@@ -38,7 +39,10 @@ function Input({ field, props, paths }: { field: Field; props: FormProps; paths:
       </label>
     );
   }
-  const control = field.kind === 'model' || field.kind === 'folder' ? <PathPicker field={field} props={props} paths={paths} /> : field.kind === 'select' ? (
+  const control = field.kind === 'model' || field.kind === 'folder' ? <PathPicker field={field} props={props} paths={paths} /> : field.kind === 'backend' ? (
+    <BackendSelect backends={serverBackends.value?.backends ?? null} value={String(value)} disabled={props.disabled} testid={testid}
+      unknown={serverBackendsError.value ?? undefined} onChange={(v) => props.onChange(field.key, v)} />
+  ) : field.kind === 'select' ? (
     <select data-testid={testid} value={String(value)} disabled={props.disabled}
       onChange={(ev) => props.onChange(field.key, ev.currentTarget.value)}>
       {field.options!.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
@@ -83,6 +87,7 @@ function useCalibrationDefault(props: FormProps, paths: ProjectPaths): void {
 
 export function ToolForm(props: FormProps) {
   const paths = useProjectPaths();
+  useEffect(loadServerBackends, []);
   useCalibrationDefault(props, paths);
   const fields = FIELDS[props.tool];
   const main = fields.filter((f) => !f.advanced);

@@ -2,7 +2,7 @@
 // Defaults match the server's (server/modeltools/schemas.py) so an untouched form asks for them.
 import type { ToolName } from '../../api/tools';
 
-export type FieldKind = 'bool' | 'int' | 'float' | 'select' | 'text' | 'floats' | 'list' | 'folder' | 'model';
+export type FieldKind = 'bool' | 'int' | 'float' | 'select' | 'text' | 'floats' | 'list' | 'folder' | 'model' | 'backend';
 export type FieldValue = string | boolean;
 export type FormValues = Record<string, FieldValue>;
 
@@ -39,6 +39,13 @@ const CONVERT: Field[] = [
   OUTPUT,
 ];
 
+// Where MNN runs the model: the backends offered are the server's (BackendSelect.tsx).
+const BACKEND: Field = { key: 'backend', label: 'Backend', kind: 'backend', initial: 'CPU' };
+const THREADS: Field = { key: 'threads', label: 'Threads', kind: 'int', initial: '1', hint: 'CPU' };
+const PRECISION: Field = { key: 'precision', label: 'Precision', kind: 'select', initial: 'normal', options: [['normal', 'normal'], ['high', 'high'], ['low', 'low (fp16)'], ['low_bf16', 'low (bf16)']] };
+const POWER: Field = { key: 'power', label: 'Power', kind: 'select', initial: 'normal', options: [['normal', 'normal'], ['high', 'high'], ['low', 'low']] };
+const advanced = (field: Field): Field => ({ ...field, advanced: true });
+
 const QUANTIZE: Field[] = [
   MODEL,
   { key: 'calibration', label: 'Calibration folder', kind: 'folder', initial: '' },
@@ -55,6 +62,9 @@ const QUANTIZE: Field[] = [
   { key: 'weight_method', label: 'Weight method', kind: 'select', initial: 'MAX_ABS', options: [['MAX_ABS', 'MAX_ABS'], ['ADMM', 'ADMM']] },
   { key: 'max_samples', label: 'Max samples', kind: 'int', initial: '', placeholder: 'all', advanced: true },
   { key: 'skip_ops', label: 'Skip ops (kept in float)', kind: 'list', initial: '', placeholder: 'op names, comma separated', advanced: true },
+  // where the int8 model's speed is checked against the float model's
+  { ...BACKEND, label: 'Speed check on', advanced: true },
+  advanced(THREADS),
   OUTPUT,
 ];
 
@@ -64,13 +74,19 @@ const COMPARE: Field[] = [
   { key: 'threshold', label: 'Threshold (relative error)', kind: 'float', initial: '0.01' },
   { key: 'seed', label: 'Seed', kind: 'int', initial: '0' },
   { key: 'per_layer', label: 'Per-layer errors', kind: 'bool', initial: true },
+  BACKEND,
+  advanced(THREADS),
+  advanced(PRECISION),
+  advanced(POWER),
 ];
 
 const BENCHMARK: Field[] = [
   MODEL,
-  { key: 'threads', label: 'Threads', kind: 'int', initial: '1' },
-  { key: 'precision', label: 'Precision', kind: 'select', initial: 'normal', options: [['normal', 'normal'], ['high', 'high'], ['low', 'low (fp16)'], ['low_bf16', 'low (bf16)']] },
+  BACKEND,
+  THREADS,
+  PRECISION,
   { key: 'memory', label: 'Memory', kind: 'select', initial: 'normal', options: [['normal', 'normal'], ['high', 'high'], ['low', 'low']] },
+  advanced(POWER),
   { key: 'warmup', label: 'Warm-up runs', kind: 'int', initial: '10' },
   { key: 'loops', label: 'Timed runs', kind: 'int', initial: '50' },
   { key: 'per_op', label: 'Per-op profile', kind: 'bool', initial: true },

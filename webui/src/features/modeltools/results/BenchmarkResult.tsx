@@ -66,12 +66,15 @@ function OpTable({ ops }: { ops: BenchmarkOp[] }) {
 }
 
 export function BenchmarkView({ result, args }: { result: BenchmarkResult; args: Record<string, unknown> }) {
-  const setup = ['threads', 'precision', 'memory', 'warmup', 'loops'].map((k) => `${k} ${String(args[k] ?? '—')}`).join(' · ');
+  // What it ran with, as the result records it (runs from before it did: their arguments).
+  const ran: Record<string, unknown> = { ...args, ...result.config };
+  const setup = ['backend', 'threads', 'precision', 'power', 'memory', 'warmup', 'loops']
+    .filter((k) => ran[k] !== undefined).map((k) => `${k} ${String(ran[k])}`).join(' · ');
   const ops = useMemo(() => [...result.ops].sort((a, b) => b.ms - a.ms), [result]);
   const charts = useMemo(() => ({ ops: opsChart(ops), latency: histogramChart(result.histogram) }), [result]);
   return (
     <div class="tool-result" data-testid="benchmark-result">
-      <div class="tool-config muted">{setup}</div>
+      <div class="tool-config muted" data-testid="benchmark-config">{setup}</div>
       <Stats items={[
         { label: 'Median', value: formatMs(result.median_ms), testid: 'result-median' },
         { label: 'Min', value: formatMs(result.min_ms) },

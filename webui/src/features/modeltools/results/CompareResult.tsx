@@ -4,7 +4,7 @@
 import type { CompareResult, ErrorFigures } from '../../../api/tools';
 import { formatError, formatShape } from '../format';
 import { openGraph } from '../open';
-import { Section, Stats } from './common';
+import { runtimeLine, Section, Stats } from './common';
 
 function ErrorCells({ row, threshold }: { row: ErrorFigures; threshold: number }) {
   return (
@@ -31,6 +31,7 @@ export function CompareView({ result, model }: { result: CompareResult; model?: 
         {result.passed ? '✓ Pass' : '✗ Fail'}
         <span class="muted"> — relative error {formatError(result.relative_error)} {result.passed ? '≤' : '>'} threshold {result.threshold}, against {reference}</span>
       </div>
+      {result.runtime && <div class="tool-config muted" data-testid="compare-runtime">{runtimeLine(result.runtime)}</div>}
       <Stats items={[
         { label: 'Max abs error', value: formatError(result.max_abs_error) },
         { label: 'Relative error', value: formatError(result.relative_error), tone: result.passed ? 'ok' : 'bad' },

@@ -2,8 +2,8 @@
 // source, its inputs and outputs, and (quantize) how closely each layer follows the float model.
 import type { ConvertResult, QuantizeResult } from '../../../api/tools';
 import { revealInTree } from '../reveal';
-import { formatBytes, formatError } from '../format';
-import { Section, Stats, TensorTable } from './common';
+import { formatBytes, formatError, formatMs } from '../format';
+import { runtimeLine, Section, Stats, TensorTable, Warnings } from './common';
 
 function OutputLink({ path }: { path: string }) {
   return <button class="link-btn mono" data-testid="tool-output" title="Show in the file tree" onClick={() => revealInTree(path)}>{path}</button>;
@@ -38,15 +38,29 @@ const cosineTone = (c: number | null) => (c === null ? '' : c < COSINE_BAD ? 'to
 export function QuantizeView({ result }: { result: QuantizeResult }) {
   // The worst layers first: those are where int8 costs accuracy.
   const layers = [...result.layers].sort((a, b) => (a.cosine ?? 1) - (b.cosine ?? 1));
+  const skipped = result.skipped ?? [];
+  const speed = result.speed;
   return (
     <div class="tool-result" data-testid="quantize-result">
       <Stats items={[
         { label: 'Output', value: <OutputLink path={result.output} /> },
         { label: 'Output size', value: formatBytes(result.output_size), testid: 'result-output-size' },
         { label: 'Compression', value: ratio(result.compression_ratio), testid: 'result-compression' },
-        { label: 'Samples', value: result.samples },
+        { label: 'Samples', value: result.samples, testid: 'result-samples' },
         { label: 'Worst cosine', value: formatError(result.cosine), tone: result.cosine !== null && result.cosine < COSINE_BAD ? 'bad' : 'ok' },
+        ...(speed ? [{ label: 'Float → int8', value: `${formatMs(speed.float_ms)} → ${formatMs(speed.int8_ms)}`, testid: 'result-speed',
+          tone: speed.int8_ms > speed.float_ms ? 'warn' as const : 'ok' as const }] : []),
       ]} />
+      {speed && <div class="tool-config muted" data-testid="quantize-speed-setup">Latency: median of {speed.runs} runs each, {runtimeLine(speed)}</div>}
+      <Warnings warnings={result.warnings} testid="quantize-warnings" />
+      {skipped.length > 0 && (
+        <Section title={`Skipped calibration files (${skipped.length})`} testid="quantize-skipped">
+          <table class="tool-table">
+            <thead><tr><th>File</th><th>Why</th></tr></thead>
+            <tbody>{skipped.map((s) => <tr key={s.file} data-testid="quantize-skipped-file"><td class="mono">{s.file}</td><td>{s.reason}</td></tr>)}</tbody>
+          </table>
+        </Section>
+      )}
       <Section title={`Per-layer cosine (${layers.length})`} testid="quantize-layers">
         <table class="tool-table">
           <thead><tr><th>Layer</th><th class="num">Cosine</th><th class="num">Overflow</th></tr></thead>

@@ -1,6 +1,6 @@
 // Building blocks of the result views: a row of key figures, tensor tables, collapsible sections.
 import type { ComponentChildren } from 'preact';
-import type { TensorInfo } from '../../../api/tools';
+import type { RuntimeRecord, TensorInfo } from '../../../api/tools';
 import { formatShape } from '../format';
 
 export interface Stat {
@@ -49,6 +49,22 @@ export function TensorTable({ inputs, outputs }: { inputs: TensorInfo[]; outputs
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Where and how the model ran: "CPU · 2 threads · precision high · power normal". */
+export function runtimeLine(runtime: RuntimeRecord): string {
+  const threads = runtime.backend === 'CPU' ? ` · ${runtime.threads} thread${runtime.threads === 1 ? '' : 's'}` : '';
+  return `on ${runtime.backend}${threads} · precision ${runtime.precision} · power ${runtime.power}`;
+}
+
+/** A list of warnings, when there are any. */
+export function Warnings({ warnings, testid }: { warnings?: string[]; testid: string }) {
+  if (!warnings?.length) return null;
+  return (
+    <Section title={`Warnings (${warnings.length})`} testid={testid}>
+      <ul class="tool-warnings">{warnings.map((w, i) => <li key={i}>{w}</li>)}</ul>
+    </Section>
   );
 }
 
