@@ -1,0 +1,388 @@
+"""Pipelines: models and Python steps chained as one thing (``pipeline.toml``, docs/pipelines.md).
+
+A pipeline's stages run in the order the file lists them; each reads one earlier stage (or the
+pipeline's ``image``) and gives a list of items, one per item it read — a model stage runs once
+per item it reads (a detector once per photo, a recogniser once per crop), ``crop`` gives one
+item per box. The same code runs on the server's tool workers and on the device agent; models
+are opened through ``engine.Session`` and fed through their spec (``spec``, ``preprocess``,
+``decode``), so a model without a spec, or a dynamic dim with no shape, is refused by name.
+"""
+
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from device_bridge.runtime import decode, preprocess, steps
+from device_bridge.runtime import spec as model_spec
+from device_bridge.runtime.steps import Boxes, Picture, StepError
+
+FORMAT = 1
+INPUT = "image"
+STEP_PARAMS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "map_to_boxes": {"output": str, "threshold": (int, float), "min_area": int, "label": str},
+    "nms": {"iou": (int, float)},
+    "crop": {"image": str, "pad": int},
+    "rotate": {"by": str, "when_labels": list, "degrees": int},
+}
+MAX_STAGES = 64
+
+
+class PipelineError(ValueError):
+    """A pipeline that cannot run; ``where`` names the stage or field (``stages[2].input``)."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where, self.reason = where, reason
+
+
+@dataclass
+class Stage:
+    id: str
+    input: str
+    model: Path | None = None
+    step: str | None = None
+    shape: list[int] | None = None
+    threads: int = 1
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return "model" if self.model is not None else "step"
+
+
+@dataclass
+class Pipeline:
+    name: str
+    stages: list[Stage]
+    folder: Path
+
+
+def _stage(where: str, raw: Any, folder: Path, known: set[str]) -> Stage:
+    if not isinstance(raw, dict):
+        raise PipelineError(where, "expected a table")
+    ident = raw.get("id")
+    if not isinstance(ident, str) or not ident or ident == INPUT:
+        raise PipelineError(f"{where}.id", f"every stage needs an id (not {INPUT!r})")
+    if ident in known:
+        raise PipelineError(f"{where}.id", f"{ident!r} is used twice")
+    source = raw.get("input", INPUT)
+    if source not in known and source != INPUT:
+        raise PipelineError(f"{where}.input", f"{source!r} is not an earlier stage (or {INPUT!r})")
+    model, step = raw.get("model"), raw.get("step")
+    if (model is None) == (step is None):
+        raise PipelineError(where, "a stage has either a model or a step")
+    stage = Stage(id=ident, input=source)
+    if model is not None:
+        if not isinstance(model, str) or model.startswith("/") or ".." in Path(model).parts:
+            raise PipelineError(f"{where}.model", f"{model!r} is not a path beside the pipeline")
+        stage.model = folder / model
+        unknown = sorted(set(raw) - {"id", "input", "model", "shape", "threads"})
+        if unknown:
+            raise PipelineError(f"{where}.{unknown[0]}", "unknown field of a model stage")
+        if "shape" in raw:
+            shape = raw["shape"]
+            if not isinstance(shape, list) or not all(isinstance(d, int) and d > 0 for d in shape):
+                raise PipelineError(f"{where}.shape", "every dim a positive integer")
+            stage.shape = shape
+        stage.threads = int(raw.get("threads", 1))
+        return stage
+    if step not in STEP_PARAMS:
+        raise PipelineError(f"{where}.step", f"{step!r} is not one of {', '.join(STEP_PARAMS)}")
+    stage.step = step
+    for key, value in raw.items():
+        if key in ("id", "input", "step"):
+            continue
+        kinds = STEP_PARAMS[step].get(key)
+        if kinds is None:
+            raise PipelineError(f"{where}.{key}", f"unknown parameter of {step}")
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            raise PipelineError(f"{where}.{key}", f"{value!r} has the wrong type")
+        if key in ("image", "by") and value not in known and value != INPUT:
+            raise PipelineError(f"{where}.{key}", f"{value!r} is not an earlier stage")
+        stage.params[key] = value
+    if step == "rotate" and "by" in stage.params and "when_labels" not in stage.params:
+        raise PipelineError(f"{where}.when_labels", "rotate by a classifier needs the labels that turn it")
+    return stage
+
+
+def parse(text: str, folder: Path) -> Pipeline:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PipelineError("pipeline", f"not valid TOML: {exc}") from None
+    if data.get("format", FORMAT) != FORMAT:
+        raise PipelineError("format", f"this workbench reads format {FORMAT}")
+    raw = data.get("stages")
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_STAGES:
+        raise PipelineError("stages", f"expected 1 to {MAX_STAGES} [[stages]] tables")
+    known: set[str] = set()
+    stages = []
+    for index, entry in enumerate(raw):
+        stage = _stage(f"stages[{index}]", entry, folder, known)
+        known.add(stage.id)
+        stages.append(stage)
+    return Pipeline(str(data.get("name", folder.name)), stages, folder)
+
+
+def load(path: Path) -> Pipeline:
+    return parse(path.read_text(encoding="utf-8"), path.parent)
+
+
+@dataclass
+class ModelItem:
+    """What one model run on one item gave: decoded outputs and the raw arrays."""
+
+    outputs: dict[str, Any]
+    raw: dict[str, np.ndarray]
+    frame: preprocess.Frame | None
+    picture: Picture | None
+    parent: int
+
+    def summary(self) -> dict[str, Any]:
+        return {"kind": "model", "outputs": self.outputs}
+
+
+class _Model:
+    def __init__(self, stage: Stage, opener: Callable[[Path, int], Any]) -> None:
+        assert stage.model is not None
+        found = model_spec.load(stage.model)
+        if found is None:
+            raise PipelineError(
+                f"stage {stage.id!r}",
+                f"{stage.model.name} has no spec "
+                f"({model_spec.sidecar(stage.model).name}): declare its input first",
+            )
+        self.spec = found
+        self.session = opener(stage.model, stage.threads)
+        names = list(self.session.input_shapes)
+        if len(names) != 1:
+            raise PipelineError(
+                f"stage {stage.id!r}",
+                f"a pipeline stage feeds one input; {stage.model.name} has {len(names)}",
+            )
+        self.name = names[0]
+        own = self.spec.input(self.name)
+        if own is None or own.kind != "image":
+            raise PipelineError(
+                f"stage {stage.id!r}",
+                f"the spec of {stage.model.name} must declare input {self.name!r} as an image",
+            )
+        self.input = own
+        shape = stage.shape or own.run_shape()
+        if shape is None:
+            raise PipelineError(
+                f"stage {stage.id!r}.shape",
+                f"input {self.name!r} of {stage.model.name} "
+                "has dynamic dims and neither the stage nor the spec gives a shape",
+            )
+        if len(shape) != len(own.shape) or any(
+            f > 0 and f != s for f, s in zip(own.shape, shape, strict=False)
+        ):
+            raise PipelineError(f"stage {stage.id!r}.shape", f"{shape} does not fit the declared {own.shape}")
+        self.shape = shape
+        self.lists = {o.name: self._lists(stage.model, o) for o in self.spec.outputs}
+
+    @staticmethod
+    def _lists(model: Path, output: model_spec.OutputSpec) -> dict[str, list[str] | None]:
+        labels = output.labels or (
+            model_spec.read_list(model, output.labels_file) if output.labels_file else None
+        )
+        characters = (
+            list(output.characters)
+            if output.characters
+            else (model_spec.read_list(model, output.characters_file) if output.characters_file else None)
+        )
+        return {"labels": labels, "characters": characters}
+
+    def __call__(self, picture: Picture, parent: int) -> ModelItem:
+        pixels = picture.pixels
+        if self.input.color == "BGR":
+            pixels = pixels[:, :, ::-1]
+        elif self.input.color == "GRAY" and pixels.shape[2] == 3:
+            pixels = (pixels @ np.array([0.299, 0.587, 0.114])).astype(np.uint8)[:, :, None]
+        tensor, frame = preprocess.image_tensor(self.input, self.shape, pixels)
+        raw = self.session.run({self.name: tensor})
+        outputs = {}
+        for name, value in raw.items():
+            own = self.spec.output(name)
+            try:
+                outputs[name] = decode.decode(own, value, frame=frame, **self.lists.get(name, {}))
+            except decode.DecodeError as exc:
+                outputs[name] = {"kind": "error", "error": str(exc)}
+            if outputs[name].get("kind") == "boxes":  # onto the pipeline input's pixels
+                for row in outputs[name]["boxes"]:
+                    row["box"] = [
+                        row["box"][0] + picture.x,
+                        row["box"][1] + picture.y,
+                        row["box"][2] + picture.x,
+                        row["box"][3] + picture.y,
+                    ]
+        return ModelItem(outputs, raw, frame, picture, parent)
+
+
+Item = Picture | Boxes | ModelItem
+
+
+def _boxes_of(item: Item) -> list[dict[str, Any]] | None:
+    """The boxes an item holds: a step's, or those a model's outputs decoded; None for a picture."""
+    if isinstance(item, Boxes):
+        return item.rows
+    if isinstance(item, ModelItem):
+        return [row for out in item.outputs.values() if out.get("kind") == "boxes" for row in out["boxes"]]
+    return None
+
+
+def _top_label(item: Item) -> str | None:
+    if isinstance(item, ModelItem):
+        for output in item.outputs.values():
+            if output.get("kind") == "classes" and output["top"]:
+                return str(output["top"][0]["label"])
+    return None
+
+
+class Runner:
+    """A pipeline ready to run: its models opened once (``opener(path, threads)`` gives an
+    object with ``input_shapes`` and ``run(feeds)``, ``engine.Session`` by default)."""
+
+    def __init__(self, pipeline: Pipeline, opener: Callable[[Path, int], Any] | None = None) -> None:
+        if opener is None:
+            from device_bridge.runtime.engine import Session
+
+            opener = Session
+        self.pipeline = pipeline
+        self.models = {s.id: _Model(s, opener) for s in pipeline.stages if s.model is not None}
+        # Imported now, so the first input's times are the stages' own and not an import's.
+        import PIL.Image  # noqa: F401
+
+        if any(s.step == "map_to_boxes" for s in pipeline.stages):
+            try:
+                import scipy.ndimage  # noqa: F401
+            except ImportError:  # the flood fill in steps.py stands in
+                pass
+
+    def _step(self, stage: Stage, items: list[Item], values: dict[str, list[Item]]) -> list[Item]:
+        params = stage.params
+        if stage.step == "map_to_boxes":
+            found: list[Item] = []
+            for index, item in enumerate(items):
+                if not isinstance(item, ModelItem) or item.frame is None:
+                    raise StepError(f"map_to_boxes reads a model stage's output, not {type(item).__name__}")
+                name = params.get("output", next(iter(item.raw)))
+                if name not in item.raw:
+                    raise StepError(f"the model gave no output {name!r}; it gave {sorted(item.raw)}")
+                rows = []
+                for x1, y1, x2, y2, score in steps.map_to_boxes(
+                    item.raw[name], float(params.get("threshold", 0.3)), int(params.get("min_area", 4))
+                ):
+                    a, b = item.frame.to_file(x1, y1)
+                    c, d = item.frame.to_file(x2, y2)
+                    dx, dy = (item.picture.x, item.picture.y) if item.picture else (0.0, 0.0)
+                    rows.append(
+                        {
+                            "box": [round(a + dx, 2), round(b + dy, 2), round(c + dx, 2), round(d + dy, 2)],
+                            "score": round(score, 4),
+                            "class": 0,
+                            "label": params.get("label", "object"),
+                        }
+                    )
+                found.append(Boxes(rows, index))
+            return found
+        if stage.step == "nms":
+            return [
+                Boxes(steps.nms(item.rows, float(params.get("iou", 0.5))), index)
+                for index, item in enumerate(items)
+                if isinstance(item, Boxes)
+            ]
+        if stage.step == "crop":
+            pictures = values[params.get("image", INPUT)]
+            crops: list[Item] = []
+            for index, item in enumerate(items):
+                boxes = _boxes_of(item)
+                if boxes is None:
+                    raise StepError("crop reads boxes")
+                source = pictures[item.parent] if isinstance(item, Boxes) else pictures[index]
+                if not isinstance(source, Picture):
+                    raise StepError(f"crop cuts from pictures; {params.get('image', INPUT)!r} gives none")
+                crops += [steps.crop(source, row["box"], int(params.get("pad", 0)), index) for row in boxes]
+            return crops
+        # rotate
+        by = values.get(params["by"]) if "by" in params else None
+        turned: list[Item] = []
+        for index, item in enumerate(items):
+            if not isinstance(item, Picture):
+                raise StepError("rotate turns pictures")
+            wanted = by is None or _top_label(by[index]) in params["when_labels"]
+            turned.append(steps.rotate(item, int(params.get("degrees", 180))) if wanted else item)
+        return turned
+
+    def run(self, image: Path) -> dict[str, Any]:
+        """Every stage's items for one input image, their times and the end-to-end time."""
+        started = time.perf_counter()
+        pixels = preprocess.decode_image(image)
+        decoded = (time.perf_counter() - started) * 1000
+        values: dict[str, list[Item]] = {INPUT: [Picture(pixels)]}
+        timeline: list[dict[str, Any]] = [{"stage": INPUT, "item": 0, "start_ms": 0.0, "end_ms": decoded}]
+        report: list[dict[str, Any]] = [
+            {
+                "id": INPUT,
+                "kind": "input",
+                "input": None,
+                "ms": decoded,
+                "items": [values[INPUT][0].summary()],
+            }
+        ]
+        for stage in self.pipeline.stages:
+            items = values[stage.input]
+            stage_start = time.perf_counter()
+            try:
+                if stage.model is not None:
+                    model = self.models[stage.id]
+                    out: list[Item] = []
+                    for index, item in enumerate(items):
+                        if not isinstance(item, Picture):
+                            raise StepError(
+                                f"a model stage reads pictures, {stage.input!r} gives {type(item).__name__}"
+                            )
+                        item_start = time.perf_counter()
+                        out.append(model(item, index))
+                        timeline.append(
+                            {
+                                "stage": stage.id,
+                                "item": index,
+                                "start_ms": (item_start - started) * 1000,
+                                "end_ms": (time.perf_counter() - started) * 1000,
+                            }
+                        )
+                else:
+                    out = self._step(stage, items, values)
+                    timeline.append(
+                        {
+                            "stage": stage.id,
+                            "item": None,
+                            "start_ms": (stage_start - started) * 1000,
+                            "end_ms": (time.perf_counter() - started) * 1000,
+                        }
+                    )
+            except StepError as exc:
+                raise PipelineError(f"stage {stage.id!r}", str(exc)) from None
+            values[stage.id] = out
+            report.append(
+                {
+                    "id": stage.id,
+                    "kind": stage.kind,
+                    "input": stage.input,
+                    "ms": (time.perf_counter() - stage_start) * 1000,
+                    "items": [item.summary() for item in out],
+                }
+            )
+        return {
+            "ms": (time.perf_counter() - started) * 1000,
+            "stages": report,
+            "timeline": timeline,
+            "image": {"width": int(pixels.shape[1]), "height": int(pixels.shape[0])},
+        }

@@ -1,0 +1,151 @@
+"""The Python steps a pipeline chains between its models (docs/pipelines.md): the values they
+pass and the steps themselves. Plain numpy; nothing here loads a model.
+
+A ``Picture`` is an image flowing through a pipeline: its pixels (``uint8``, height × width ×
+channels, RGB) and where its top-left corner sits in the pipeline's input image, so boxes found
+on a crop are reported in the input's pixels.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+class StepError(ValueError):
+    pass
+
+
+@dataclass
+class Picture:
+    pixels: np.ndarray
+    x: float = 0.0
+    y: float = 0.0
+    rotated: int = 0  # degrees, clockwise, turned by a ``rotate`` step
+    parent: int = 0  # the index of the item it came from
+
+    def summary(self) -> dict[str, Any]:
+        height, width = self.pixels.shape[:2]
+        return {
+            "width": width,
+            "height": height,
+            "x": round(self.x, 2),
+            "y": round(self.y, 2),
+            "rotated": self.rotated,
+        }
+
+
+@dataclass
+class Boxes:
+    """Boxes found on one item, ``x1 y1 x2 y2`` in the pipeline input's pixels."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    parent: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        return {"kind": "boxes", "boxes": self.rows}
+
+
+def _components(mask: np.ndarray) -> tuple[np.ndarray, int]:
+    """Labels of the 4-connected regions of ``mask`` (scipy's when there, else a flood fill)."""
+    try:
+        from scipy import ndimage
+
+        labels, count = ndimage.label(mask)
+        return labels, int(count)
+    except ImportError:
+        labels = np.zeros(mask.shape, dtype=np.int32)
+        count = 0
+        for y, x in zip(*np.nonzero(mask), strict=True):
+            if labels[y, x]:
+                continue
+            count += 1
+            stack = [(y, x)]
+            labels[y, x] = count
+            while stack:
+                cy, cx = stack.pop()
+                for ny, nx in ((cy - 1, cx), (cy + 1, cx), (cy, cx - 1), (cy, cx + 1)):
+                    if (
+                        0 <= ny < mask.shape[0]
+                        and 0 <= nx < mask.shape[1]
+                        and mask[ny, nx]
+                        and not labels[ny, nx]
+                    ):
+                        labels[ny, nx] = count
+                        stack.append((ny, nx))
+        return labels, count
+
+
+def map_to_boxes(
+    score: np.ndarray, threshold: float, min_area: int
+) -> list[tuple[float, float, float, float, float]]:
+    """Boxes around the connected regions of a probability map above ``threshold`` (a text
+    detector's output), in the map's pixels, with each region's mean score; regions smaller
+    than ``min_area`` pixels are dropped."""
+    plane = np.asarray(score, dtype=np.float32)
+    while plane.ndim > 2:
+        if plane.shape[0] != 1:
+            raise StepError(f"map_to_boxes reads one map, got shape {list(score.shape)}")
+        plane = plane[0]
+    labels, count = _components(plane > threshold)
+    found = []
+    for index in range(1, count + 1):
+        ys, xs = np.nonzero(labels == index)
+        if ys.size < min_area:
+            continue
+        found.append(
+            (
+                float(xs.min()),
+                float(ys.min()),
+                float(xs.max() + 1),
+                float(ys.max() + 1),
+                float(plane[ys, xs].mean()),
+            )
+        )
+    return found
+
+
+def iou(a: list[float], b: list[float]) -> float:
+    width = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    height = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = width * height
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def nms(rows: list[dict[str, Any]], threshold: float) -> list[dict[str, Any]]:
+    """The boxes that overlap no better-scored box of their class by more than ``threshold``."""
+    kept: list[dict[str, Any]] = []
+    for row in sorted(rows, key=lambda r: -r["score"]):
+        if all(k.get("class") != row.get("class") or iou(k["box"], row["box"]) <= threshold for k in kept):
+            kept.append(row)
+    return kept
+
+
+def crop(picture: Picture, box: list[float], pad: int, parent: int) -> Picture:
+    """The part of ``picture`` under ``box`` (input pixels), ``pad`` pixels wider on each side,
+    cut at the picture's edges."""
+    height, width = picture.pixels.shape[:2]
+    left = int(max(0, np.floor(box[0] - picture.x) - pad))
+    top = int(max(0, np.floor(box[1] - picture.y) - pad))
+    right = int(min(width, np.ceil(box[2] - picture.x) + pad))
+    bottom = int(min(height, np.ceil(box[3] - picture.y) + pad))
+    if right <= left or bottom <= top:
+        raise StepError(f"box {box} is outside the picture")
+    return Picture(
+        picture.pixels[top:bottom, left:right].copy(), picture.x + left, picture.y + top, 0, parent
+    )
+
+
+def rotate(picture: Picture, degrees: int) -> Picture:
+    """``picture`` turned clockwise by a multiple of 90 degrees."""
+    if degrees % 90:
+        raise StepError(f"rotate turns by multiples of 90 degrees, not {degrees}")
+    turns = (degrees // 90) % 4
+    return Picture(
+        np.ascontiguousarray(np.rot90(picture.pixels, k=-turns)),
+        picture.x,
+        picture.y,
+        (picture.rotated + degrees) % 360,
+        picture.parent,
+    )

@@ -1,0 +1,95 @@
+"""Pipelines (``device_bridge/runtime/pipeline.py``): a detector → orientation → recogniser chain
+of real exported models run on a real photograph, stage by stage; bad pipelines refused by name."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from device_bridge.runtime import pipeline
+from device_bridge.runtime.pipeline import PipelineError
+from tests.fakes import pipeline_models
+from tests.fakes.photos import photo
+from tests.server.modeltools.conftest import run_tool
+
+COINS = "coins.png"  # scikit-image's photo of 24 coins on a dark ground, 384 × 303 greyscale
+
+
+def _convert(source: Path, target: Path) -> None:
+    outcome = run_tool(
+        "convert", {"model": str(source), "output": str(target)}, target.parent / f"run-{target.stem}"
+    )
+    assert outcome.status == "succeeded", outcome.error
+
+
+@pytest.fixture(scope="session")
+def coins_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("pipeline")
+    path = pipeline_models.build(folder, _convert)
+    shutil.copy(photo(COINS), folder / COINS)
+    return path
+
+
+def test_a_chain_of_three_models_reads_every_coin(coins_pipeline: Path) -> None:
+    runner = pipeline.Runner(pipeline.load(coins_pipeline))
+    result = runner.run(coins_pipeline.parent / COINS)
+    stages = {s["id"]: s for s in result["stages"]}
+    assert list(stages) == ["image", "detect", "boxes", "crops", "orientation", "upright", "read"]
+    boxes = stages["boxes"]["items"][0]["boxes"]
+    assert 15 <= len(boxes) <= 30, len(boxes)  # the photo's 24 coins, a few touching ones merged
+    assert all(0 <= b["box"][0] < b["box"][2] <= 384 and 0 <= b["box"][1] < b["box"][3] <= 303 for b in boxes)
+    # One crop, one orientation and one reading per box; each crop is what its box covers.
+    assert len(stages["crops"]["items"]) == len(stages["orientation"]["items"]) == len(boxes)
+    assert len(stages["read"]["items"]) == len(boxes)
+    for box, crop in zip(boxes, stages["crops"]["items"], strict=True):
+        assert crop["x"] == max(0, int(box["box"][0]) - 2) and crop["y"] == max(0, int(box["box"][1]) - 2)
+    turned = [u["rotated"] for u in stages["upright"]["items"]]
+    labels = [o["outputs"]["logits"]["top"][0]["label"] for o in stages["orientation"]["items"]]
+    assert turned == [180 if label == "180" else 0 for label in labels]
+    texts = [r["outputs"]["logits"]["text"] for r in stages["read"]["items"]]
+    assert all(set(text) <= set("abcd") for text in texts)
+    # The stages' times add up to the whole (the runtime's own bookkeeping is all that is left).
+    assert sum(s["ms"] for s in result["stages"]) <= result["ms"]
+    assert sum(s["ms"] for s in result["stages"]) >= 0.9 * result["ms"]
+    # A second run of the same pipeline answers the same.
+    again = runner.run(coins_pipeline.parent / COINS)
+    assert [s["items"] for s in again["stages"]] == [s["items"] for s in result["stages"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "reason"),
+    [
+        ("[[stages]]\nid = 'a'\nstep = 'blur'", "stages[0].step", "not one of"),
+        ("[[stages]]\nid = 'a'\nmodel = 'x.mnn'\ninput = 'b'", "stages[0].input", "not an earlier stage"),
+        ("[[stages]]\nid = 'a'\nmodel = '../x.mnn'", "stages[0].model", "beside the pipeline"),
+        ("[[stages]]\nid = 'a'\nmodel = 'x.mnn'\nstep = 'crop'", "stages[0]", "either a model or a step"),
+        ("[[stages]]\nid = 'a'\nstep = 'crop'\n[[stages]]\nid = 'a'\nstep = 'nms'", "stages[1].id", "twice"),
+        ("[[stages]]\nid = 'a'\nstep = 'nms'\niou = 'high'", "stages[0].iou", "wrong type"),
+        ("[[stages]]\nid = 'a'\nstep = 'rotate'\nby = 'image'", "stages[0].when_labels", "labels"),
+        ("stages = []", "stages", "1 to"),
+    ],
+)
+def test_a_bad_pipeline_is_refused_by_name(text: str, where: str, reason: str, tmp_path: Path) -> None:
+    with pytest.raises(PipelineError) as raised:
+        pipeline.parse(text, tmp_path)
+    assert raised.value.where == where and reason in raised.value.reason, raised.value
+
+
+def test_a_model_without_a_spec_or_a_shape_is_refused(coins_pipeline: Path, tmp_path: Path) -> None:
+    shutil.copy(coins_pipeline.parent / "recogniser.mnn", tmp_path / "bare.mnn")
+    with pytest.raises(PipelineError, match="has no spec"):
+        pipeline.Runner(pipeline.parse("[[stages]]\nid = 'r'\nmodel = 'bare.mnn'", tmp_path))
+    shutil.copy(coins_pipeline.parent / "recogniser.mnn", tmp_path / "open.mnn")
+    spec = (
+        (coins_pipeline.parent / "recogniser.mnn.model.toml")
+        .read_text()
+        .replace("default_shape = [1, 3, 32, 64]\n", "")
+    )
+    (tmp_path / "open.mnn.model.toml").write_text(spec)
+    with pytest.raises(PipelineError, match="neither the stage nor the spec gives a shape"):
+        pipeline.Runner(pipeline.parse("[[stages]]\nid = 'r'\nmodel = 'open.mnn'", tmp_path))
+    runner = pipeline.Runner(
+        pipeline.parse("[[stages]]\nid = 'r'\nmodel = 'open.mnn'\nshape = [1, 3, 32, 96]", tmp_path)
+    )
+    result = runner.run(photo(COINS))
+    assert result["stages"][1]["items"][0]["outputs"]["logits"]["kind"] == "text"
