@@ -255,7 +255,7 @@ def run(args: CompareArgs) -> dict[str, Any]:
                 "name": n,
                 "shape": list(v.shape),
                 "source": "file" if n in (args.inputs or {}) else "random",
-                **({"file": Path(args.inputs[n]).name} if n in (args.inputs or {}) else {}),
+                **({"file": Path((args.inputs or {})[n]).name} if n in (args.inputs or {}) else {}),
             }
             for n, v in inputs.items()
         ],

@@ -26,6 +26,7 @@ from server.modeltools.schemas import (
     BenchmarkArgs,
     CompareArgs,
     ConvertArgs,
+    PipelineArgs,
     QuantizeArgs,
     RuntimeArgs,
     ToolArgs,
@@ -206,6 +207,28 @@ def _existing(root: str, rel: str) -> Path:
     return path
 
 
+def _pipeline_args(root: str, args: PipelineArgs) -> dict[str, Any]:
+    """A pipeline's file checked here (its TOML and how its stages connect; its models open in
+    the worker), its inputs resolved inside the project."""
+    from device_bridge.runtime import pipeline
+
+    path = _existing(root, args.model)
+    if path.suffix.lower() != ".toml":
+        raise Invalid(f"{args.model}: a pipeline is a .toml file", code="bad_pipeline")
+    try:
+        pipeline.load(path)
+    except (pipeline.PipelineError, UnicodeDecodeError) as exc:
+        where = getattr(exc, "where", "pipeline")
+        raise Invalid(f"pipeline: {exc}", code="bad_pipeline", where=where) from None
+    inputs = []
+    for rel in args.inputs:
+        found = resolve(root, rel)
+        if not found.exists():
+            raise Invalid(f"{rel}: file not found", code="bad_input_file")
+        inputs.append(str(found))
+    return {"model": str(path), "inputs": inputs, "root": str(Path(root).resolve()), "output": None}
+
+
 def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False,
                 taken: Collection[str] = ()) -> dict[str, Any]:
     """The worker's arguments: the same fields with absolute, checked paths.
@@ -216,6 +239,8 @@ def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = 
         from server.llm import prepare as llm_prepare
 
         return llm_prepare.worker_args(tool, root, args, allow_remote_code)
+    if isinstance(args, PipelineArgs):
+        return _pipeline_args(root, args)
     worker = args.model_dump()
     worker["model"] = _input(root, args.model, MODEL_INPUTS[tool])
     if tool in ("convert", "quantize"):

@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 ToolName = Literal[
-    "convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench", "try"
+    "convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench", "try",
+    "pipeline",
 ]
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
@@ -191,6 +192,14 @@ class TryArgs(ToolArgs):
     input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
 
 
+class PipelineArgs(ToolArgs):
+    """A pipeline on input images: ``model`` is its ``pipeline.toml`` (docs/pipelines.md)."""
+
+    inputs: list[PathStr] = Field(min_length=1, max_length=64, description="images or folders of them")
+    # Set by the server, never by a request: the project folder, to name inputs relative to it.
+    root: str | None = Field(default=None, exclude=True)
+
+
 ARG_MODELS: dict[str, type[ToolArgs]] = {
     "convert": ConvertArgs,
     "quantize": QuantizeArgs,
@@ -201,8 +210,10 @@ ARG_MODELS: dict[str, type[ToolArgs]] = {
     "llm-export": LlmExportArgs,
     "llm-bench": LlmBenchArgs,
     "try": TryArgs,
+    "pipeline": PipelineArgs,
 }
 # Tools whose code lives outside this package; the rest are ``server.modeltools.<tool>``.
 TOOL_MODULES: dict[str, str] = {
     "llm-export": "server.llm.export", "llm-bench": "server.llm.bench", "try": "server.modeltools.trial",
+    "pipeline": "server.modeltools.pipeline_run",
 }

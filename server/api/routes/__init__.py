@@ -20,6 +20,7 @@ from server.api.routes import (
     members,
     model_specs,
     netron,
+    pipelines,
     projects,
     ray,
     search,
@@ -34,4 +35,5 @@ ROUTERS: list[APIRouter] = [
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
     lineage.router, ray.router, market.router, model_specs.router,
+    pipelines.router,
 ]
