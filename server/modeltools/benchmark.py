@@ -7,12 +7,13 @@ the headline numbers. MNN has no per-op profiler in Python: each op is timed bet
 """
 
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from device_bridge import backends
-from server.modeltools import tensors
+from server.modeltools import real_inputs, tensors
 from server.modeltools.progress import report
 from server.modeltools.schemas import BenchmarkArgs
 
@@ -119,8 +120,12 @@ def per_op_table(loaded: tensors.Loaded, loops: int) -> dict[str, Any]:
 def run(args: BenchmarkArgs) -> dict[str, Any]:
     loaded = tensors.load_on(args.model, args, args.memory)
     runtime = tensors.runtime_record(args)
-    sizes = tensors.run_shapes(tensors.declared(loaded), args.input_shapes)
-    tensors.feed(loaded, tensors.random_inputs(loaded, 0, sizes))
+    declared = tensors.declared(loaded)
+    files = real_inputs.load(Path(args.model), args.inputs, declared, args.input_shapes)
+    sizes = tensors.run_shapes(declared, args.input_shapes, exempt=tuple(files))
+    values = {**tensors.random_inputs(loaded, 0, sizes), **files}
+    sizes.update({name: list(value.shape) for name, value in files.items()})
+    tensors.feed(loaded, values)
     report(0.05, "warm-up")
     for _ in range(args.warmup):
         loaded.net.runSession(loaded.session)
@@ -131,6 +136,8 @@ def run(args: BenchmarkArgs) -> dict[str, Any]:
         "mflops": float(loaded.net.getSessionInfo(loaded.session, 1)),
         "memory_mb": float(loaded.net.getSessionInfo(loaded.session, 0)),
         "input_shapes": sizes,
+        "inputs": [{"name": n, "source": "file", "file": Path(f).name}
+                   for n, f in (args.inputs or {}).items()],
         "output_shapes": {name: list(t.getShape()) for name, t in sorted(loaded.outputs().items())},
         "ops": [],
     }

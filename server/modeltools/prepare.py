@@ -197,6 +197,7 @@ def _tool_specific(tool: str, root: str, args: ToolArgs, worker: dict[str, Any])
         worker["input"] = str(_existing(root, args.input))
     if isinstance(args, CompareArgs):
         worker["reference"] = _input(root, args.reference, (".onnx", ".mnn"))
+    if isinstance(args, CompareArgs | BenchmarkArgs):
         worker["inputs"] = {name: str(_existing(root, rel)) for name, rel in (args.inputs or {}).items()}
 
 

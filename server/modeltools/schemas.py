@@ -141,6 +141,9 @@ class BenchmarkArgs(ToolArgs, RuntimeArgs):
     per_op: bool = True
     per_op_loops: int = Field(default=20, ge=1, le=10_000)
     input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
+    inputs: dict[str, PathStr] | None = Field(
+        default=None, description="input name → a real input file (as compare's); missing inputs are random"
+    )
 
 
 class DiffArgs(ToolArgs):
