@@ -71,6 +71,22 @@ def spec_shapes(tool: str, root: str, args: ToolArgs) -> tuple[ToolArgs, list[st
     return (args.model_copy(update={"input_shapes": filled}) if taken else args), taken
 
 
+def spec_preprocessing(root: str, args: ToolArgs) -> tuple[ToolArgs, list[str]]:
+    """Quantize's image settings (colour order, mean, normal) from the model's spec where the
+    request leaves them out, and the names of those taken (recorded as
+    ``preprocessing_from_spec``): never MNN's defaults for a model that declares its own."""
+    if not isinstance(args, QuantizeArgs) or args.input_type != "image":
+        return args, []
+    try:
+        model = resolve(root, args.model)
+    except Exception:  # the tool's own input check names a bad path
+        return args, []
+    if not model.is_file():
+        return args, []
+    taken = specs.quantizer_preprocessing(model, set(args.model_fields_set))
+    return (args.model_copy(update=taken) if taken else args), sorted(taken)
+
+
 def _input(root: str, rel: str, allowed: tuple[str, ...]) -> str:
     path = resolve(root, rel)
     try:

@@ -88,6 +88,7 @@ class ToolManager:
               owner: str) -> ToolRunPublic:
         self._sandbox.require()  # before the input is read: nothing of it runs here anyway
         args, from_spec = prepare.spec_shapes(tool, project.path, prepare.parse(tool, body))
+        args, preprocessing = prepare.spec_preprocessing(project.path, args)
         worker = prepare.worker_args(tool, project.path, args, self._allow_remote_code,
                                      taken=active_outputs(session, project))
         stored = args.model_dump(exclude_none=True)
@@ -95,6 +96,8 @@ class ToolManager:
             stored["output"] = prepare.relative(project.path, Path(worker["output"]))
         if from_spec:
             stored["shapes_from_spec"] = from_spec
+        if preprocessing:
+            stored["preprocessing_from_spec"] = preprocessing
         return self.launch(session, project, tool, stored, worker, owner)
 
     def launch(

@@ -179,3 +179,25 @@ def public(model: Path, spec: ModelSpec | None) -> dict[str, Any]:
                             for d in declared(model) or []],
         "declared_outputs": [{"name": name, "shape": shape} for name, shape in _output_names(model)],
     }
+
+
+def quantizer_preprocessing(model: Path, set_fields: set[str]) -> dict[str, Any]:
+    """MNN's quantizer's image settings from the spec of ``model``'s first image input, for the
+    fields the request did not set: ``format`` (the colour order), and ``mean``/``normal``, which
+    MNN applies as ``(pixel - mean) * normal`` — the spec's ``(pixel * scale - mean) / std`` is
+    ``mean / scale`` and ``scale / std``. Empty without a spec or an image input."""
+    spec = load(model)
+    image = next((i for i in spec.inputs if i.kind == "image"), None) if spec else None
+    if image is None:
+        return {}
+    channels = 1 if image.color == "GRAY" else 3
+    means = image.mean or [0.0]
+    stds = image.std or [1.0]
+    means = means * channels if len(means) == 1 else means
+    stds = stds * channels if len(stds) == 1 else stds
+    found: dict[str, Any] = {
+        "format": image.color,
+        "mean": [round(m / image.scale, 6) for m in means],
+        "normal": [round(image.scale / s, 8) for s in stds],
+    }
+    return {key: value for key, value in found.items() if key not in set_fields}

@@ -121,3 +121,21 @@ def test_convert_gives_the_output_its_own_spec(client: TestClient, project: dict
     fixed = model_spec.load(Path(project["path"]) / "static.mnn")
     assert fixed is not None and fixed.inputs[0].shape == [1, 3, 96, 128]
     assert fixed.inputs[0].default_shape is None
+
+
+def test_quantize_takes_its_image_settings_from_the_spec(client: TestClient, project: dict) -> None:
+    from tests.fakes.photos import calibration_folder
+
+    spec = {"inputs": [{**IMAGE, "mean": [0.5], "std": [0.25], "color": "BGR"}]}
+    assert _put(client, project, "detector.mnn", spec).status_code == 200
+    calibration_folder(Path(project["path"]) / "calib", 48)
+    started = client.post(f"/api/projects/{project['id']}/tools/quantize",
+                          json={"model": "detector.mnn", "calibration": "calib", "mean": [0, 0, 0]})
+    assert started.status_code == 202, started.text
+    run = wait_for_run(client, started.json()["id"], timeout=120)
+    assert run["status"] == "succeeded", run["error"]
+    # (pixel / 255 - 0.5) / 0.25 is MNN's (pixel - 127.5) * 0.0156…; a field the request gives wins.
+    assert run["args"]["preprocessing_from_spec"] == ["format", "normal"]
+    assert run["args"]["format"] == "BGR" and run["args"]["mean"] == [0, 0, 0]
+    assert run["args"]["normal"] == pytest.approx([1 / 255 / 0.25] * 3, rel=1e-6)
+    assert run["args"]["shapes_from_spec"] == ["image"]
