@@ -62,6 +62,7 @@ NOT_HTTP_PAYLOADS = {
     "BenchResult", "TensorStats", "TensorInfo", "ConvertResult", "QuantizeLayer", "QuantizeResult",
     "InspectResult", "ErrorFigures", "CompareOutput", "CompareResult", "BenchmarkOp",
     "BenchmarkResult", "RuntimeRecord", "QuantizeSpeed", "TryOutput", "TryResult",
+    "PipelineStage", "PipelineInputResult", "PipelineResult",
     # a model spec's own fields (free-form in the API, checked by device_bridge/runtime/spec.py)
     "SpecBody", "SpecInput", "SpecOutput",
     # shared pieces, client options and page data

@@ -10,7 +10,7 @@ export interface ToolRun {
   id: string;
   project_id: string;
   /** 'diff': a model diff (api/checks.ts), shown in its own panel. */
-  tool: ToolName | 'diff' | 'try';
+  tool: ToolName | 'diff' | 'try' | 'pipeline';
   status: RunStatus;
   args: Record<string, unknown>;
   result: Record<string, unknown> | null;
@@ -286,3 +286,30 @@ export const getModelSpec = (pid: string, path: string) =>
 
 export const putModelSpec = (pid: string, path: string, spec: SpecBody) =>
   request<ModelSpecInfo>('PUT', specUrl(pid), { query: { path }, json: spec });
+
+// Pipelines (docs/pipelines.md): a run's result, per input.
+export interface PipelineStage {
+  id: string;
+  kind: 'input' | 'model' | 'step';
+  input: string | null;
+  ms: number;
+  items: Record<string, unknown>[];
+}
+
+export interface PipelineInputResult {
+  input: string;
+  ms: number;
+  image: { width: number; height: number };
+  stages: PipelineStage[];
+  timeline: { stage: string; item: number | null; start_ms: number; end_ms: number }[];
+}
+
+export interface PipelineResult {
+  pipeline: string;
+  inputs: PipelineInputResult[];
+  failed: { input: string; reason: string }[];
+  summary: Record<string, unknown>;
+}
+
+export const runPipeline = (pid: string, pipeline: string, inputs: string[]) =>
+  request<ToolRun>('POST', `${projectBase(pid)}/pipelines/run`, { json: { pipeline, inputs } });

@@ -1,6 +1,7 @@
 // The panels' code, loaded on first show (see register.tsx).
 import type { PanelFactory } from '../workbench/panels';
 import { ModelDiffPanel } from './diff/ModelDiffPanel';
+import { PipelinePanel } from './pipeline/PipelinePanel';
 import { RunsPanel } from './RunsPanel';
 import { ToolPanel } from './ToolPanel';
 import './modeltools.css';
@@ -8,3 +9,4 @@ import './modeltools.css';
 export const toolPanel: PanelFactory = (props) => <ToolPanel {...props} />;
 export const runsPanel: PanelFactory = () => <RunsPanel />;
 export const diffPanel: PanelFactory = (props) => <ModelDiffPanel {...props} />;
+export const pipelinePanel: PanelFactory = (props) => <PipelinePanel {...props} />;

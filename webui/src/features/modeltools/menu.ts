@@ -4,7 +4,7 @@ import type { MenuItem } from '../../ui/contextMenu';
 import { promptDialog } from '../../ui/dialogs';
 import { openModelDiff } from './diff/openDiff';
 import { isViewer } from '../team/account';
-import { openGraph, openTool } from './open';
+import { openGraph, openPipeline, openTool } from './open';
 
 const MODEL_EXTENSIONS = ['.onnx', '.tflite', '.pb', '.caffemodel', '.prototxt', '.mnn'];
 
@@ -14,7 +14,13 @@ const isMnn = (path: string): boolean => path.toLowerCase().endsWith('.mnn');
 /** The `.mnn` a tool works on: the file itself, or where Convert puts it by default. */
 export const mnnFor = (path: string): string => (isMnn(path) ? path : `${path.replace(/\.[^./]+$/, '')}.mnn`);
 
+/** A pipeline file: a `.toml` named `pipeline.toml` or `*.pipeline.toml` (docs/pipelines.md). */
+export const isPipelineFile = (path: string): boolean => /(^|\/|\.)pipeline\.toml$/i.test(path);
+
 export function modelMenuItems(entry: FileEntry): MenuItem[] {
+  if (entry.type === 'file' && isPipelineFile(entry.path) && !isViewer.value) {
+    return [{ label: 'Run pipeline…', testid: 'menu-run-pipeline', action: () => openPipeline(entry.path) }];
+  }
   if (entry.type !== 'file' || !isModelFile(entry.path)) return [];
   const path = entry.path;
   // Compare runs an .mnn against a reference: from a source model, that model is the reference.

@@ -9,6 +9,7 @@ import { pid } from '../workbench/session';
 
 export const TOOL_PANEL = 'model-tool';
 export const RUNS_PANEL = 'tool-runs';
+export const PIPELINE_PANEL = 'pipeline';
 
 export const TOOL_TITLES: Record<ToolName, string> = {
   convert: 'Convert',
@@ -65,6 +66,14 @@ export function openTool(params: ToolPanelParams): void {
     params: { ...params },
     position: toolGroupPosition(),
   });
+}
+
+/** The run panel of a pipeline file (docs/pipelines.md), beside the tool panels. */
+export function openPipeline(path: string): void {
+  const id = `pipeline:${path}`;
+  const open = dock().getPanel(id);
+  if (open) return open.api.setActive();
+  showPanel({ id, component: PIPELINE_PANEL, title: `Pipeline · ${baseName(path)}`, params: { path }, position: toolGroupPosition() });
 }
 
 export function openRuns(): void {

@@ -3,13 +3,14 @@
 import { lazyPanel } from '../workbench/lazyPanel';
 import { registerPanel, registerTitleAction } from '../workbench/panels';
 import { DIFF_PANEL } from './diff/openDiff';
-import { openFromQuery, openRuns, RUNS_PANEL, TOOL_PANEL } from './open';
+import { openFromQuery, openRuns, PIPELINE_PANEL, RUNS_PANEL, TOOL_PANEL } from './open';
 import { wireToolEvents } from './store';
 
 export function registerModelToolsFeature(): void {
   // Charts and result views load with the first tool panel, not with the project page.
   registerPanel(TOOL_PANEL, lazyPanel(() => import('./lazy').then((m) => m.toolPanel)), { area: 'main' });
   registerPanel(RUNS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.runsPanel)), { area: 'main' });
+  registerPanel(PIPELINE_PANEL, lazyPanel(() => import('./lazy').then((m) => m.pipelinePanel)), { area: 'main' });
   registerPanel(DIFF_PANEL, lazyPanel(() => import('./lazy').then((m) => m.diffPanel)), { area: 'main' });
   registerTitleAction({ id: 'tool-runs', label: 'Tool runs', glyph: '⚙', run: openRuns });
   wireToolEvents();
