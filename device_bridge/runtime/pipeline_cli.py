@@ -70,3 +70,7 @@ def main(argv: Sequence[str]) -> int:
             return 1
         print(json.dumps(result) if args.json else _text(result), flush=True)
     return status
+
+
+if __name__ == "__main__":  # python -m device_bridge.runtime.pipeline_cli (on a device: the agent's)
+    sys.exit(main(sys.argv[1:]))
