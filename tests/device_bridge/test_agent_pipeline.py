@@ -19,8 +19,8 @@ from tests.waiting import wait_until
 def test_a_pipeline_on_the_device_answers_as_here(
     hub_server: HubServer,
     agent: AgentProcess,
-    coins_pipeline: Path,
-    tmp_path: Path,  # noqa: F811
+    coins_pipeline: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     project = tmp_path / "chain"
     project.mkdir()
