@@ -54,6 +54,15 @@ def parse(tool: str, body: dict[str, Any]) -> ToolArgs:
         raise Invalid(f"{where}: {first['msg']}", code="bad_tool_args") from None
 
 
+def _model_file(root: str, rel: str) -> Path | None:
+    """The model file a spec belongs to; None where the tool's own input check will refuse it."""
+    try:
+        model = resolve(root, rel)
+    except Exception:  # the tool's own input check names a bad path
+        return None
+    return model if model.is_file() else None
+
+
 def spec_shapes(tool: str, root: str, args: ToolArgs) -> tuple[ToolArgs, list[str]]:
     """``args`` with the model spec's default shape for each dynamic input they leave out, and
     the names of those inputs (the run records them as ``shapes_from_spec``)."""
@@ -61,11 +70,8 @@ def spec_shapes(tool: str, root: str, args: ToolArgs) -> tuple[ToolArgs, list[st
         return args, []
     if isinstance(args, ConvertArgs) and not args.static:
         return args, []
-    try:
-        model = resolve(root, args.model)
-    except Exception:  # the tool's own input check names a bad path
-        return args, []
-    if not model.is_file():
+    model = _model_file(root, args.model)
+    if model is None:
         return args, []
     filled, taken = specs.fill_shapes(model, args.input_shapes)
     return (args.model_copy(update={"input_shapes": filled}) if taken else args), taken
@@ -77,11 +83,8 @@ def spec_preprocessing(root: str, args: ToolArgs) -> tuple[ToolArgs, list[str]]:
     ``preprocessing_from_spec``): never MNN's defaults for a model that declares its own."""
     if not isinstance(args, QuantizeArgs) or args.input_type != "image":
         return args, []
-    try:
-        model = resolve(root, args.model)
-    except Exception:  # the tool's own input check names a bad path
-        return args, []
-    if not model.is_file():
+    model = _model_file(root, args.model)
+    if model is None:
         return args, []
     taken = specs.quantizer_preprocessing(model, set(args.model_fields_set))
     return (args.model_copy(update=taken) if taken else args), sorted(taken)

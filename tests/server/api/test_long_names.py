@@ -30,6 +30,8 @@ REQUESTS = [
     ("POST", "/api/projects/{pid}/git/discard", {"json": {"paths": ["{name}"]}}),
     ("GET", "/api/projects/{pid}/git/blame", {"params": {"path": "{name}"}}),
     ("GET", "/api/projects/{pid}/lineage", {"params": {"path": "{name}"}}),
+    ("GET", "/api/projects/{pid}/model-spec", {"params": {"path": "{name}"}}),
+    ("PUT", "/api/projects/{pid}/model-spec", {"params": {"path": "{name}"}, "json": {"inputs": []}}),
     ("GET", "/api/projects/{pid}/git/conflict", {"params": {"path": "{name}"}}),
     ("POST", "/api/projects/{pid}/git/resolve", {"json": {"path": "{name}", "take": "ours"}}),
     ("GET", "/api/projects/{pid}/git/blob", {"params": {"rev": "HEAD", "path": "{name}"}}),

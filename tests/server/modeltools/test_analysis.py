@@ -78,7 +78,7 @@ def test_compare_with_user_inputs_and_multiple_outputs(zoo: Models, tmp_path: Pa
     args = {"model": str(mnn), "reference": str(zoo.multi), "inputs": {"input": str(data)}}
     result = _ok(run_tool("compare", args, tmp_path / "cmp"))
     assert {row["name"] for row in result["outputs"]} == {"logits", "features"}
-    assert result["inputs"] == [{"name": "input", "shape": [1, 3, 16, 16], "source": "file"}]
+    assert result["inputs"] == [{"name": "input", "shape": [1, 3, 16, 16], "source": "file", "file": "x.npy"}]
     assert result["passed"] is True
 
 
