@@ -69,6 +69,7 @@ class ToolManager:
         self._limits = limits or Limits()
         self._pool = WorkerPool(size=workers, limits=self._limits, spare=sandbox.state == "off")
         self._handles: dict[str, RunHandle] = {}
+        self._spec_sources: dict[str, str] = {}  # run id → the model whose spec its output takes
         self._lock = threading.Lock()
         # tool → how a run with a ``device_id`` is done on that device (set up with the devices)
         self.remote: dict[str, DeviceRun] = {}
@@ -110,6 +111,8 @@ class ToolManager:
         reads (a model taken out of Git)."""
         self._sandbox.require()
         run = ToolRun(project_id=project.id, tool=tool, args=stored, log_path="")
+        if tool in ("convert", "quantize"):  # its output gets its own spec from this model's
+            self._spec_sources[run.id] = stored["model"]
         self._quota.take(owner, run.id)
         run.log_path = str(self._runs_dir / run.id / "worker.log")
         session.add(run)
@@ -166,8 +169,13 @@ class ToolManager:
             self._handles.pop(run_id, None)
         self._quota.give_back(run_id)
         result = prepare.relative_result(root, outcome.result) if outcome.result else None
+        source = self._spec_sources.pop(run_id, None)
+        output = (result or {}).get("output")
+        made = None
         if outcome.status == "succeeded":  # before the run shows as done: its lineage is there
             record_tool_run(self._engine, run_id, root, result or {})
+            if source is not None and isinstance(output, str):  # and so is its output's spec
+                made = self._carry_spec(root, source, output)
         run = until_stored(lambda: self._update(
             run_id,
             status=outcome.status,
@@ -176,13 +184,10 @@ class ToolManager:
             error_code=outcome.code,
             finished_at=utcnow(),
         ), f"the end of tool run {run_id}")
-        output = (result or {}).get("output")
         if run is not None and isinstance(output, str):
             changes = [{"kind": "added", "path": output}]
-            if run.tool in ("convert", "quantize") and outcome.status == "succeeded":
-                made = self._carry_spec(root, run.args["model"], output)
-                if made is not None:
-                    changes.append({"kind": "added", "path": made})
+            if made is not None:
+                changes.append({"kind": "added", "path": made})
             self._hub.publish(run.project_id, "files", "changed", {"changes": changes, "client": None})
 
     @staticmethod
