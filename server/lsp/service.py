@@ -4,6 +4,8 @@ The language server is ``pylsp`` (python-lsp-server, with Jedi and pyflakes) fro
 own environment; Jedi is pointed at the project's interpreter (its runtime setting or ``.venv``),
 so completions and definitions come from the packages the project really has. Jedi runs that
 interpreter to inspect it, which is running the project's code in effect: editors and up only.
+The workbench's own plugin (``server/lsp/plugin.py``) formats with the formatter of that
+interpreter's environment when it has one.
 """
 
 import os
@@ -45,11 +47,16 @@ def plan_for(engine: Engine, principal: str | None, pid: str) -> LanguageServerP
         runtime = resolve_interpreter(session, project)
     root = os.path.realpath(project.path)
     jedi: dict[str, object] = {}
-    if runtime.source != "server":
-        jedi["environment"] = runtime.interpreter
+    own = runtime.interpreter if runtime.source != "server" else None
+    if own:
+        jedi["environment"] = own
     env = {k: v for k, v in os.environ.items() if not k.startswith(HIDDEN_PREFIXES)}
     return LanguageServerPlan(
         argv=[sys.executable, "-m", "pylsp"], cwd=root, env=env, root_uri=Path(root).as_uri(),
-        settings={"pylsp": {"plugins": {"jedi": jedi, "pycodestyle": {"enabled": False}}}},
+        settings={"pylsp": {"plugins": {
+            "jedi": jedi, "pycodestyle": {"enabled": False},
+            # server/lsp/plugin.py: formats with the tools of this interpreter's environment first
+            "mnnwb": {"interpreter": own},
+        }}},
         interpreter=runtime.interpreter,
     )

@@ -1,12 +1,23 @@
-"""The language server websocket: ``/api/projects/{pid}/lsp`` (docs/ide.md)."""
+"""The language server websocket, ``/api/projects/{pid}/lsp``, its edits to files no editor has
+open, and each person's editor settings (docs/ide.md)."""
 
 from functools import partial
 
 from fastapi import APIRouter, WebSocket
 
+from server.api.deps import CurrentUser, EditableProject, HubDep, ProjectDep, SessionDep, WatchersDep
 from server.api.ws_refusal import refuse
 from server.core.errors import AppError
+from server.lsp import edits, settings
 from server.lsp.bridge import LanguageServerBridge
+from server.lsp.models import (
+    EditorSettingsBody,
+    EditorSettingsOut,
+    EditsApplyRequest,
+    EditsPreview,
+    EditsPreviewRequest,
+    EditsResult,
+)
 from server.lsp.service import admit, plan_for
 from server.users.connections import CLOSE_CODE
 
@@ -29,3 +40,28 @@ async def language_server_socket(websocket: WebSocket, pid: str) -> None:
         bridge = LanguageServerBridge(websocket, plan, pid)
         held.close_with(partial(bridge.stop, CLOSE_CODE))
         await bridge.run(websocket.app.state.language_servers)
+
+
+@router.post("/api/projects/{pid}/lsp/edits/preview", tags=["lsp"])
+async def preview_edits(body: EditsPreviewRequest, project: ProjectDep) -> EditsPreview:
+    """What a language server's edits (a rename's) would change in files no editor has open."""
+    return await edits.preview_edits(project.path, body)
+
+
+@router.post("/api/projects/{pid}/lsp/edits", tags=["lsp"])
+async def apply_edits(body: EditsApplyRequest, project: EditableProject, hub: HubDep,
+                      watchers: WatchersDep) -> EditsResult:
+    """Applies the edits to files whose etag still holds, all or none (``skipped`` says why)."""
+    return await edits.apply_edits_to_files(project.path, project.id, body, hub, watchers)
+
+
+@router.get("/api/editor/settings", tags=["lsp"])
+def get_editor_settings(user: CurrentUser, session: SessionDep) -> EditorSettingsOut:
+    return settings.get_settings(session, user.id)
+
+
+@router.put("/api/editor/settings", tags=["lsp"])
+def set_editor_settings(
+    body: EditorSettingsBody, user: CurrentUser, session: SessionDep,
+) -> EditorSettingsOut:
+    return settings.set_settings(session, user.id, body)

@@ -30,6 +30,7 @@ REQUESTS = [
     ("POST", "/api/projects/{pid}/git/discard", {"json": {"paths": ["{name}"]}}),
     ("GET", "/api/projects/{pid}/git/blame", {"params": {"path": "{name}"}}),
     ("GET", "/api/projects/{pid}/lineage", {"params": {"path": "{name}"}}),
+    ("GET", "/api/projects/{pid}/dataset", {"params": {"path": "{name}"}}),
     ("GET", "/api/projects/{pid}/model-spec", {"params": {"path": "{name}"}}),
     ("PUT", "/api/projects/{pid}/model-spec", {"params": {"path": "{name}"}, "json": {"inputs": []}}),
     ("GET", "/api/projects/{pid}/git/conflict", {"params": {"path": "{name}"}}),
@@ -40,6 +41,8 @@ REQUESTS = [
     ("POST", "/api/projects/{pid}/search/replace/preview",
      {"json": {"query": "x", "replacement": "y", "paths": ["{name}"]}}),
     ("POST", "/api/projects/{pid}/tools/inspect", {"json": {"model": "{name}.onnx"}}),
+    ("POST", "/api/projects/{pid}/lsp/edits/preview", {"json": {"files": [{"path": "{name}.py", "edits": [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "newText": ""}]}]}}),
     ("POST", "/api/projects/{pid}/publish",
      {"json": {"id": "long", "version": "1.0.0", "files": ["{name}.mnn"]}}),
 ]
