@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import uvicorn
@@ -26,6 +27,9 @@ from tests.fakes.llm import Llms, build_exports
 from tests.fakes.ray_cluster import RayHead, S3Server, ray_head, s3_server
 from tests.pg import PgCluster, running_cluster
 from tests.waiting import wait_until
+
+if TYPE_CHECKING:
+    from tests.fakes.photo_classifier import PhotoClassifier
 
 CSRF = {"X-MNNWB-CSRF": "1"}
 
@@ -178,6 +182,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(scope="session")
+def photo_classifier(tmp_path_factory: pytest.TempPathFactory) -> "PhotoClassifier":
+    """A classifier trained on an ImageFolder of real photos, with its ONNX, MNN fp32 and int8
+    models and their specs (tests/fakes/photo_classifier.py), made once per session."""
+    from tests.fakes.photo_classifier import build  # torch: imported by the tests that use it
+
+    return build(tmp_path_factory.mktemp("photo-classifier"))
 
 
 @pytest.fixture(scope="session")

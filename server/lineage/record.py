@@ -21,8 +21,10 @@ from server.training.models import Job
 
 CHUNK = 1 << 20
 MAX_JOB_FILES = 2000
-# Argument fields of a tool run that name a model file it read.
-USED_ARGS = ("model", "reference", "other")
+# Argument fields of a tool run that name a model file it read (``models``: a list of them).
+USED_ARGS = ("model", "reference", "other", "models")
+# Per-model figures an evaluate run's result holds, kept on the link of each model it read
+EVALUATED_FIGURES = ("top1", "top5", "map50", "drop", "median_ms")
 
 
 def file_sha256(path: Path) -> str:
@@ -66,13 +68,25 @@ def record_tool_run(engine: Engine, run_id: str, root: str, result: dict[str, An
         run = session.get(ToolRun, run_id)
         if run is None:
             return
-        used = [_project_file(root, run.args.get(name)) for name in USED_ARGS]
+        named = [run.args.get(name) for name in USED_ARGS]
+        listed = [rel for value in named for rel in (value if isinstance(value, list) else [value])]
         made = _project_file(root, result.get("output"))
-        for path in filter(None, used):
-            _link(session, run.project_id, "used", "tool_run", run.id, root, path, {})
+        for path in filter(None, (_project_file(root, rel) for rel in listed)):
+            facts = _figures(result, relative(root, path))
+            _link(session, run.project_id, "used", "tool_run", run.id, root, path, facts)
         if made is not None:
             _link(session, run.project_id, "made", "tool_run", run.id, root, made, {})
         session.commit()
+
+
+def _figures(result: dict[str, Any], rel: str) -> dict[str, Any]:
+    """What a run measured on the model ``rel`` alone: an evaluate run's row of it."""
+    rows = result.get("models")
+    row = next((r for r in rows if isinstance(r, dict) and r.get("model") == rel), None) \
+        if isinstance(rows, list) else None
+    if row is None:
+        return {}
+    return {key: row[key] for key in EVALUATED_FIGURES if isinstance(row.get(key), (int, float))}
 
 
 def job_facts(job_dir: Path) -> dict[str, Any]:

@@ -120,7 +120,7 @@ class _Builder:
             if run is None or run.tool in MAKING_TOOLS:
                 continue
             data = {"tool": run.tool, "status": run.status, "args": run.args,
-                    "device": _device(run), "figures": _scalars(run.result),
+                    "device": _device(run), "figures": {**_scalars(run.result), **(link.facts or {})},
                     "created_at": run.created_at.isoformat()}
             node = self._node(LineageNode(id=f"run:{run.id}", kind="run", label=run.tool,
                                           data=data))

@@ -113,11 +113,13 @@ def candidates(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
 
 
-def usable_images(folder: Path, limit: int | None) -> tuple[list[Path], list[dict[str, str]]]:
-    """Up to ``limit`` images MNN decodes, in name order, and ``[{file, reason}]`` of those it
-    cannot; none usable fails the run (``no_usable_calibration``)."""
+def usable_images(folder: Path, limit: int | None,
+                  files: list[Path] | None = None) -> tuple[list[Path], list[dict[str, str]]]:
+    """Up to ``limit`` images MNN decodes, in name order (or ``files``, in their order, named
+    relative to ``folder``: a dataset's), and ``[{file, reason}]`` of those it cannot; none
+    usable fails the run (``no_usable_calibration``)."""
     _self_check()
-    found = candidates(folder)
+    found = candidates(folder) if files is None else files
     usable: list[Path] = []
     skipped: list[dict[str, str]] = []
     for index, path in enumerate(found):
@@ -127,8 +129,9 @@ def usable_images(folder: Path, limit: int | None) -> tuple[list[Path], list[dic
         if reason is None:
             usable.append(path)
         else:
-            skipped.append({"file": path.name, "reason": reason})
-            print(f"calibration: skipped {path.name}: {reason}", flush=True)
+            name = path.name if files is None else path.relative_to(folder).as_posix()
+            skipped.append({"file": name, "reason": reason})
+            print(f"calibration: skipped {name}: {reason}", flush=True)
         if index % 20 == 19:
             report(0.05 * (index + 1) / len(found), "checking calibration images")
     if not usable:

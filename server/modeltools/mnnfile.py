@@ -209,3 +209,31 @@ def read_model(path: Path, with_ops: bool = True) -> dict[str, Any]:
     except (struct.error, IndexError) as exc:
         raise ValueError(f"{path.name}: unreadable MNN header ({exc})") from None
     return model
+
+
+# IDSTQuan (a convolution's quanParameter): type, scaleIn; type 3 holds float16 weights
+_QUANT_TYPE, _QUANT_SCALE_IN, _QUANT_FP16 = 2, 5, 3
+
+
+def weights_kind(path: Path) -> str:
+    """How a model's convolutions hold their weights: ``int8`` (full int8: weights and features
+    quantized, a ``scaleIn`` on the convolution), ``weight-quant`` (weights stored quantized,
+    computed in float), ``fp16`` (weights stored as float16) or ``fp32``; measured on MNN 3.6.1's
+    quantizer and converter (``--fp16``, ``--weightQuantBits``)."""
+    _, _, ops = _net(path)
+    kinds = set()
+    try:
+        for op in ops:
+            main = op.table(_OP_MAIN) if op.scalar(_OP_MAIN_TYPE, "<B", 0) == _OP_PARAMETER_CONV else None
+            quant = main.table(_CONV_QUANT) if main is not None else None
+            if quant is None:
+                continue
+            if quant.scalar(_QUANT_SCALE_IN, "<f", 0) != 0:
+                kinds.add("int8")
+            elif quant.scalar(_QUANT_TYPE, "<i", 0) == _QUANT_FP16:
+                kinds.add("fp16")
+            else:
+                kinds.add("weight-quant")
+    except (struct.error, IndexError) as exc:
+        raise ValueError(f"{path.name}: unreadable MNN model ({exc})") from None
+    return next((k for k in ("int8", "weight-quant", "fp16") if k in kinds), "fp32")

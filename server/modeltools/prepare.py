@@ -26,6 +26,7 @@ from server.modeltools.schemas import (
     BenchmarkArgs,
     CompareArgs,
     ConvertArgs,
+    EvaluateArgs,
     PipelineArgs,
     QuantizeArgs,
     RuntimeArgs,
@@ -205,13 +206,17 @@ def _tool_specific(tool: str, root: str, args: ToolArgs, worker: dict[str, Any])
         backends.require(args.backend)
     if isinstance(args, ConvertArgs) and args.prototxt:
         worker["prototxt"] = _input(root, args.prototxt, (".prototxt",))
-    if isinstance(args, QuantizeArgs):
+    if isinstance(args, QuantizeArgs) and args.calibration is not None:
         folder = resolve(root, args.calibration)
         try:
             calibration_files(folder, args.input_type)
         except BadModelFile as exc:
             raise Invalid(str(exc), code="bad_calibration") from None
         worker["calibration"] = str(folder)
+    if isinstance(args, QuantizeArgs) and args.dataset is not None:
+        from server.modeltools import evaluate_args
+
+        worker["dataset"] = evaluate_args.quantize_dataset(root, args, worker["model"])
     if isinstance(args, TryArgs):
         worker["input"] = str(_existing(root, args.input))
     if isinstance(args, CompareArgs):
@@ -261,6 +266,10 @@ def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = 
         return llm_prepare.worker_args(tool, root, args, allow_remote_code)
     if isinstance(args, PipelineArgs):
         return _pipeline_args(root, args)
+    if isinstance(args, EvaluateArgs):
+        from server.modeltools import evaluate_args
+
+        return evaluate_args.worker_args(root, args)
     worker = args.model_dump()
     worker["model"] = _input(root, args.model, MODEL_INPUTS[tool])
     if tool in ("convert", "quantize"):

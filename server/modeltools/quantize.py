@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from server.modeltools import calibration, mnnfile, native, tensors
+from server.modeltools import calibration, evaluate, mnnfile, native, tensors
 from server.modeltools.compare import run_mnn
 from server.modeltools.convert import io_summary
 from server.modeltools.errors import ToolFailed
@@ -215,12 +215,18 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         raise ToolFailed("quantize needs an output path")
     model = tensors.load(args.model)
     sizes = tensors.run_shapes(tensors.declared(model), args.input_shapes)
-    try:
-        files = calibration_files(Path(args.calibration), args.input_type)
-    except BadModelFile as exc:
-        raise ToolFailed(str(exc)) from None
+    dataset = evaluate.dataset_of(args)
     skipped: list[dict[str, str]] = []
-    if args.input_type == "image":
+    if args.calibration is None and dataset is not None:  # the dataset's train split calibrates
+        files, skipped = evaluate.calibration_images(dataset)
+        files, undecodable = calibration.usable_images(dataset.folder, args.max_samples, files)
+        skipped += undecodable
+    else:
+        try:
+            files = calibration_files(Path(args.calibration or ""), args.input_type)
+        except BadModelFile as exc:
+            raise ToolFailed(str(exc)) from None
+    if args.input_type == "image" and args.calibration is not None:
         files, skipped = calibration.usable_images(Path(args.calibration), args.max_samples)
     staged = _stage(files, args, sizes)
     count = len(list(staged.iterdir()))
@@ -235,6 +241,7 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
     input_size = Path(args.model).stat().st_size
     report(0.9, "timing float and int8")
     speed = _speed(args.model, str(output), sizes, args)
+    accuracy = evaluate.accuracy_drop(args, dataset, output) if dataset is not None else None
     return {
         "output": str(output),
         "input_size": input_size,
@@ -248,5 +255,6 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         "input_shapes": sizes,
         "speed": speed,
         "warnings": _warnings(text, layers) + _collapsed_outputs(args.model, str(output), sizes)
-        + speed_warnings(speed),
+        + speed_warnings(speed) + evaluate.drop_warnings(accuracy),
+        **({"accuracy": accuracy} if accuracy is not None else {}),
     }

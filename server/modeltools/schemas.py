@@ -10,7 +10,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 ToolName = Literal[
     "convert", "quantize", "inspect", "compare", "benchmark", "diff", "llm-export", "llm-bench", "try",
-    "pipeline",
+    "pipeline", "evaluate",
 ]
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
@@ -87,7 +87,11 @@ class QuantizeArgs(ToolArgs, WritesModel, RuntimeArgs):
     """Full int8 quantization of a .mnn model with a calibration folder (the runtime fields are
     where the int8 model's speed is checked against the float model's)."""
 
-    calibration: PathStr
+    calibration: PathStr | None = Field(default=None, description="a folder of samples (or give dataset)")
+    dataset: PathStr | None = Field(
+        default=None, description="an image dataset (docs/datasets.md): its train split calibrates, and "
+        "the float and int8 models are evaluated on its val split afterwards"
+    )
     input_type: Literal["image", "sequence"] = "image"
     format: Literal["RGB", "BGR", "RGBA", "GRAY"] = "RGB"
     mean: list[float] = Field(default_factory=lambda: [127.5, 127.5, 127.5], max_length=4)
@@ -101,6 +105,14 @@ class QuantizeArgs(ToolArgs, WritesModel, RuntimeArgs):
     weight_method: Literal["MAX_ABS", "ADMM"] = "MAX_ABS"
     skip_ops: list[OpName] = Field(default_factory=list, max_length=10_000)
     input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
+
+    @model_validator(mode="after")
+    def _samples(self) -> "QuantizeArgs":
+        if self.calibration is None and self.dataset is None:
+            raise ValueError("give calibration (a folder of samples) or dataset")
+        if self.dataset is not None and self.input_type != "image":
+            raise ValueError("a dataset calibrates image models: input_type must be image")
+        return self
 
     @field_validator("feature_method")
     @classmethod
@@ -203,6 +215,35 @@ class PipelineArgs(ToolArgs):
     root: str | None = Field(default=None, exclude=True)
 
 
+class EvaluateArgs(ToolArgs, RuntimeArgs):
+    """Models (a source model and its MNN variants) on the same samples of a dataset: top-1 and
+    top-5 or mAP@0.5 (or a metric script), per class, the confusion matrix, latency, and the
+    samples where they disagree (docs/datasets.md). The runtime fields are where MNN runs."""
+
+    # every other tool works on one model; this one on several, so ``model`` stays empty
+    model: PathStr | None = Field(default=None, description="not used: evaluate takes models")  # type: ignore[assignment]
+    models: list[PathStr] = Field(min_length=1, max_length=8, description=".onnx, .tflite or .mnn files with "
+                                  "model specs; the first is the baseline the others are measured against")
+    dataset: PathStr = Field(description="a dataset folder, .csv or COCO .json (docs/datasets.md)")
+    split: str | None = Field(default=None, min_length=1, max_length=64,
+                              description="default: val (or validation, valid, test), else every sample")
+    metric: str | None = Field(default=None, min_length=1, max_length=4096,
+                               description="accuracy | map50 | a .py metric script in the project")
+    limit: int | None = Field(default=None, ge=1, le=100_000, description="at most this many samples "
+                              "(files that cannot be read not counted), taken class by class in turn")
+    input_shapes: InputShapes | None = Field(default=None, description=_SHAPES_HELP)
+    # Set by the server, never by a request: the project folder, to name files relative to it.
+    root: str | None = Field(default=None, exclude=True)
+
+    @model_validator(mode="after")
+    def _models(self) -> "EvaluateArgs":
+        if self.model is not None:
+            raise ValueError("evaluate takes models (a list), not model")
+        if len(set(self.models)) != len(self.models):
+            raise ValueError("a model is listed twice")
+        return self
+
+
 ARG_MODELS: dict[str, type[ToolArgs]] = {
     "convert": ConvertArgs,
     "quantize": QuantizeArgs,
@@ -214,6 +255,7 @@ ARG_MODELS: dict[str, type[ToolArgs]] = {
     "llm-bench": LlmBenchArgs,
     "try": TryArgs,
     "pipeline": PipelineArgs,
+    "evaluate": EvaluateArgs,
 }
 # Tools whose code lives outside this package; the rest are ``server.modeltools.<tool>``.
 TOOL_MODULES: dict[str, str] = {
