@@ -7,6 +7,7 @@ from server.api.routes import (
     auth,
     checks,
     cloud,
+    datasets,
     device_shares,
     devices,
     files,
@@ -35,5 +36,5 @@ ROUTERS: list[APIRouter] = [
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
     lineage.router, ray.router, market.router, model_specs.router,
-    pipelines.router,
+    pipelines.router, datasets.router,
 ]
