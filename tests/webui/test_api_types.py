@@ -44,6 +44,7 @@ RESPONSES = {
     "Sweep": "SweepPublic", "SweepRun": "SweepRun", "SandboxStatus": "SandboxStatus",
     "MnnBackends": "MnnBackends", "MnnBackend": "MnnBackend",
     "ModelSpecInfo": "ModelSpecPublic", "DeclaredTensor": "DeclaredTensor",
+    "DatasetSummary": "DatasetSummary", "SkippedFile": "SkippedFile",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
@@ -62,7 +63,8 @@ NOT_HTTP_PAYLOADS = {
     "BenchResult", "TensorStats", "TensorInfo", "ConvertResult", "QuantizeLayer", "QuantizeResult",
     "InspectResult", "ErrorFigures", "CompareOutput", "CompareResult", "BenchmarkOp",
     "BenchmarkResult", "RuntimeRecord", "QuantizeSpeed", "TryOutput", "TryResult",
-    "PipelineStage", "PipelineInputResult", "PipelineResult",
+    "PipelineStage", "PipelineInputResult", "PipelineResult", "QuantizeAccuracy", "EvaluateRequest",
+    "EvaluatedModel", "EvaluatedClass", "EvaluateAnswer", "Disagreement", "EvaluateResult",
     # a model spec's own fields (free-form in the API, checked by device_bridge/runtime/spec.py)
     "SpecBody", "SpecInput", "SpecOutput",
     # shared pieces, client options and page data

@@ -10,7 +10,7 @@ export interface ToolRun {
   id: string;
   project_id: string;
   /** 'diff': a model diff (api/checks.ts), shown in its own panel. */
-  tool: ToolName | 'diff' | 'try' | 'pipeline';
+  tool: ToolName | 'diff' | 'try' | 'pipeline' | 'evaluate';
   status: RunStatus;
   args: Record<string, unknown>;
   result: Record<string, unknown> | null;
@@ -81,6 +81,20 @@ export interface QuantizeSpeed extends RuntimeRecord {
   int8_ms: number;
 }
 
+/** Quantize with a dataset: the float and the int8 model evaluated on its val split. */
+export interface QuantizeAccuracy {
+  dataset: string;
+  split: string | null;
+  metric: string;
+  headline: 'top1' | 'map50';
+  samples: number;
+  skipped_count: number;
+  float: Record<string, number>;
+  int8: Record<string, number>;
+  drop: number;
+  disagreement_count: number;
+}
+
 export interface QuantizeResult {
   output: string;
   input_size: number;
@@ -90,6 +104,7 @@ export interface QuantizeResult {
   /** Calibration images MNN cannot decode: left out, with the reason. */
   skipped?: { file: string; reason: string }[];
   speed?: QuantizeSpeed;
+  accuracy?: QuantizeAccuracy;
   warnings?: string[];
   layers: QuantizeLayer[];
   cosine: number | null;

@@ -3,6 +3,7 @@
 // panel.
 import type { LineageNode } from '../../api/lineage';
 import type { ToolName } from '../../api/tools';
+import { openEvaluate } from '../datasets/open';
 import { openCommit } from '../git/open';
 import { baseName, openTool, TOOL_TITLES } from '../modeltools/open';
 import { openTraining } from '../training/open';
@@ -33,6 +34,9 @@ export function openNode(node: LineageNode): void {
     openTraining();
   } else if (node.kind === 'commit' && typeof data.sha === 'string') {
     openCommit(data.sha);
+  } else if (node.kind === 'run' && data.tool === 'evaluate') {
+    const args = (data.args ?? {}) as Record<string, unknown>;
+    openEvaluate({ dataset: String(args.dataset ?? ''), runId: node.id.slice(node.id.indexOf(':') + 1) });
   } else if ((node.kind === 'tool_run' || node.kind === 'run') && isTool(data.tool)) {
     const args = (data.args ?? {}) as Record<string, unknown>;
     openTool({ tool: data.tool, model: String(args.model ?? ''), runId: node.id.slice(node.id.indexOf(':') + 1) });

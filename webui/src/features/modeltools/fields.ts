@@ -49,6 +49,9 @@ const advanced = (field: Field): Field => ({ ...field, advanced: true });
 const QUANTIZE: Field[] = [
   MODEL,
   { key: 'calibration', label: 'Calibration folder', kind: 'folder', initial: '' },
+  // an image dataset (docs/datasets.md): its train split calibrates when no folder is given, and
+  // the float and int8 models are evaluated on its val split after
+  { key: 'dataset', label: 'Dataset', kind: 'folder', initial: '', hint: 'calibrates; int8 drop on val' },
   { key: 'input_type', label: 'Samples', kind: 'select', initial: 'image', options: [['image', 'Images'], ['sequence', '.npy / .txt sequences']] },
   { key: 'format', label: 'Format', kind: 'select', initial: 'RGB', options: [['RGB', 'RGB'], ['BGR', 'BGR'], ['RGBA', 'RGBA'], ['GRAY', 'GRAY']] },
   { key: 'mean', label: 'Mean', kind: 'floats', initial: '127.5, 127.5, 127.5' },

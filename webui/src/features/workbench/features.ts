@@ -15,6 +15,7 @@ import { registerLanguageFeatures } from '../lsp/register';
 import { registerLlmFeature } from '../llm/register';
 import { registerLineageFeature } from '../lineage/register';
 import { registerMarketFeature } from '../market/register';
+import { registerDatasetsFeature } from '../datasets/register';
 import { registerBuiltinPanels } from './builtinPanels';
 
-export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature];
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature];

@@ -1,6 +1,6 @@
 // What a conversion or a full int8 quantization produced: the new file, its size against the
 // source, its inputs and outputs, and (quantize) how closely each layer follows the float model.
-import type { ConvertResult, QuantizeResult } from '../../../api/tools';
+import type { ConvertResult, QuantizeAccuracy, QuantizeResult } from '../../../api/tools';
 import { revealInTree } from '../reveal';
 import { formatBytes, formatError, formatMs } from '../format';
 import { runtimeLine, Section, Stats, TensorTable, Warnings } from './common';
@@ -35,6 +35,23 @@ const COSINE_WARN = 0.99;
 const COSINE_BAD = 0.95;
 const cosineTone = (c: number | null) => (c === null ? '' : c < COSINE_BAD ? 'tone-bad' : c < COSINE_WARN ? 'tone-warn' : 'tone-ok');
 
+const pct = (value: number | undefined) => (value === undefined ? '—' : `${(100 * value).toFixed(1)}%`);
+
+/** The float and the int8 model on the dataset's val split: the accuracy quantizing cost. */
+function Accuracy({ accuracy }: { accuracy: QuantizeAccuracy }) {
+  const name = accuracy.headline === 'top1' ? 'Top-1' : 'mAP@0.5';
+  const drop = 100 * accuracy.drop;
+  return (
+    <div class="tool-config" data-testid="quantize-accuracy">
+      {name} on {accuracy.dataset}{accuracy.split ? `/${accuracy.split}` : ' (every sample)'}, {accuracy.samples} samples:
+      float <b class="mono">{pct(accuracy.float[accuracy.headline])}</b> → int8 <b class="mono">{pct(accuracy.int8[accuracy.headline])}</b>{' '}
+      <span class={drop > 2 ? 'tone-bad' : 'tone-ok'} data-testid="quantize-drop">({drop > 0 ? '−' : '+'}{Math.abs(drop).toFixed(1)} points)</span>
+      {accuracy.skipped_count > 0 && <span class="muted"> · {accuracy.skipped_count} files skipped</span>}
+      <span class="muted"> · {accuracy.disagreement_count} samples answered differently</span>
+    </div>
+  );
+}
+
 export function QuantizeView({ result }: { result: QuantizeResult }) {
   // The worst layers first: those are where int8 costs accuracy.
   const layers = [...result.layers].sort((a, b) => (a.cosine ?? 1) - (b.cosine ?? 1));
@@ -52,6 +69,7 @@ export function QuantizeView({ result }: { result: QuantizeResult }) {
           tone: speed.int8_ms > speed.float_ms ? 'warn' as const : 'ok' as const }] : []),
       ]} />
       {speed && <div class="tool-config muted" data-testid="quantize-speed-setup">Latency: median of {speed.runs} runs each, {runtimeLine(speed)}</div>}
+      {result.accuracy && <Accuracy accuracy={result.accuracy} />}
       <Warnings warnings={result.warnings} testid="quantize-warnings" />
       {skipped.length > 0 && (
         <Section title={`Skipped calibration files (${skipped.length})`} testid="quantize-skipped">

@@ -1,0 +1,11 @@
+// Datasets: a view of the project's datasets (the title bar's ▦ button, "Datasets" in the command
+// palette) and an Evaluate panel per dataset; their code loads on first show.
+import { lazyPanel } from '../workbench/lazyPanel';
+import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { DATASETS_PANEL, EVALUATE_PANEL, openDatasets } from './open';
+
+export function registerDatasetsFeature(): void {
+  registerPanel(DATASETS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.datasetsPanel)), { area: 'main' });
+  registerPanel(EVALUATE_PANEL, lazyPanel(() => import('./lazy').then((m) => m.evaluatePanel)), { area: 'main' });
+  registerTitleAction({ id: 'datasets', label: 'Datasets', glyph: '▦', run: openDatasets });
+}
