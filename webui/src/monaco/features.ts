@@ -18,3 +18,11 @@ import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
 import 'monaco-editor/features/hover/register';
 import 'monaco-editor/features/gotoSymbol/register';
 import 'monaco-editor/features/gotoError/register';
+// The language server's references (Shift+F12, peeked), rename (F2), formatting, quick fixes and
+// the file's outline (Ctrl+Shift+O): features/lsp/.
+import 'monaco-editor/features/referenceSearch/register';
+import 'monaco-editor/features/rename/register';
+import 'monaco-editor/features/format/register';
+import 'monaco-editor/features/codeAction/register';
+import 'monaco-editor/features/documentSymbols/register';
+import 'monaco-editor/features/quickOutline/register';

@@ -12,6 +12,10 @@ import 'monaco-editor/features/codicon/register';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestMemory';
 import 'monaco-editor/editor/contrib/gotoSymbol/browser/symbolNavigation';
 import 'monaco-editor/editor/contrib/gotoError/browser/markerNavigationService';
+// …and the ones of the language server's references, quick fixes and outline (features/lsp/).
+import 'monaco-editor/editor/contrib/peekView/browser/peekView';
+import 'monaco-editor/platform/actionWidget/browser/actionWidget';
+import 'monaco-editor/editor/contrib/documentSymbols/browser/outlineModel';
 import * as markdown from 'monaco-editor/languages/definitions/markdown/markdown';
 import * as python from 'monaco-editor/languages/definitions/python/python';
 import * as shell from 'monaco-editor/languages/definitions/shell/shell';

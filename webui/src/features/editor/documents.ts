@@ -72,7 +72,9 @@ export function readForDoc(path: string): Promise<FileContent> {
 async function load(path: string): Promise<Doc> {
   const file = await readForDoc(path);
   // Monaco is already on its way (the entry asked for it); a binary file does not wait for it.
-  const model = file.binary ? null : (await loadMonaco()).monaco.editor.createModel(file.content ?? '', languageFor(path));
+  const monaco = file.binary ? null : (await loadMonaco()).monaco;
+  // Named by its path, so lists of locations across files (references, features/lsp/) show it.
+  const model = monaco?.editor.createModel(file.content ?? '', languageFor(path), monaco.Uri.from({ scheme: 'project', path: `/${path}` })) ?? null;
   const doc: Doc = {
     path,
     model,
@@ -144,8 +146,18 @@ async function put(doc: Doc, content: string, etag: string | null): Promise<void
   }
 }
 
-export async function saveDoc(doc: Doc): Promise<void> {
+type BeforeSave = (doc: Doc) => Promise<void>;
+const beforeSave: BeforeSave[] = [];
+
+/** Runs before a person's save (Ctrl+S), e.g. formatting on save (features/lsp/format.ts). */
+export function registerBeforeSave(hook: BeforeSave): void {
+  beforeSave.push(hook);
+}
+
+/** `hooks: false` for a save that is not the person's own edit (a rename writing its files). */
+export async function saveDoc(doc: Doc, { hooks = true } = {}): Promise<void> {
   if (!doc.model || doc.state.value === 'saving') return;
+  if (hooks) for (const hook of beforeSave) await hook(doc);
   await put(doc, doc.model.getValue(), doc.etag);
 }
 

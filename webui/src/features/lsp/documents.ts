@@ -61,3 +61,7 @@ export function track(client: LspClient, doc: Doc): void {
 export function reopenAll(client: LspClient): void {
   for (const entry of synced.values()) didOpen(client, entry);
 }
+
+/** Whether the language server has the file open (an editor shows it): it then reports the
+ * file's diagnostics itself. */
+export const isSynced = (path: string): boolean => synced.has(path);

@@ -1,50 +1,71 @@
 // Python language features in the editor from the project's language server (server/lsp/):
-// completion, hover, go to definition and diagnostics. The connection opens with the first
-// Python editor.
+// completion, hover, go to definition, find all references (Shift+F12), the file's outline
+// (Ctrl+Shift+O), rename across files (F2, rename.ts), formatting and organising imports
+// (format.ts), quick fixes (Ctrl+.), go to symbol in workspace (SymbolPicker.tsx), and diagnostics
+// as squiggles and in the Problems panel. The connection opens with the first Python editor.
 import { monacoApi, whenMonaco, type MonacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { openDoc } from '../editor/documents';
 import { registerEditorExtension } from '../editor/extensions';
+import { registerCommand } from '../palette/commands';
 import { revealMatch } from '../search/reveal';
-import { pid } from '../workbench/session';
-import { LspClient } from './client';
-import { toCompletion, toMarkdown, toMarker, toPosition, toRange, type LspCompletionItem, type LspDiagnostic, type LspRange, type MarkupContent } from './convert';
-import { docForModel, isPython, pathOf, reopenAll, track, uriOf } from './documents';
-import { languageServerRefusal } from './refusal';
+import { registerPanel } from '../workbench/panels';
+import type { LspTextEdit } from './api';
+import type { LspClient } from './client';
+import { connected, currentClient, onNotification, where } from './connection';
+import { toCompletion, toMarkdown, toMarker, toRange, type LspCompletionItem, type LspDiagnostic, type LspRange, type MarkupContent } from './convert';
+import { docForModel, isPython, pathOf, track } from './documents';
+import { addEditorActions, registerFormatCommands, registerFormatting } from './format';
+import { openProblems, PROBLEMS_PANEL, ProblemsPanel } from './ProblemsPanel';
+import { published, watchChangedFiles } from './problems';
+import { registerRename } from './rename';
+import { registerRenameHost } from './RenameHost';
+import { registerSymbolPicker } from './SymbolPicker';
+import './lsp.css';
 
 const OWNER = 'python';
-let client: LspClient | null = null;
-
-function connected(): LspClient {
-  if (!client) {
-    const created = new LspClient(pid(), () => reopenAll(created), (reason) => {
-      languageServerRefusal.value = reason;
-    });
-    created.on('textDocument/publishDiagnostics', (params) => showDiagnostics(created, params as { uri: string; diagnostics: LspDiagnostic[] }));
-    created.connect();
-    client = created;
-  }
-  return client;
-}
 
 function showDiagnostics(lsp: LspClient, params: { uri: string; diagnostics: LspDiagnostic[] }): void {
+  published(lsp, params.uri, params.diagnostics);
   const path = pathOf(lsp, params.uri);
   const monaco = monacoApi();
   const model = monaco.editor.getModels().find((m) => path !== null && docForModel(m)?.path === path);
   if (model) monaco.editor.setModelMarkers(model, OWNER, params.diagnostics.map(toMarker));
 }
 
-// The first request after a page load may come while the server is still starting.
-const START_WAIT_MS = 15_000;
+interface LspLocation { uri: string; range: LspRange }
 
-/** The document position of a model, if the language server knows the model's file. */
-async function where(model: monaco.editor.ITextModel, position: monaco.Position) {
-  const doc = docForModel(model);
-  if (!client || !doc) return null;
-  await client.whenReady(START_WAIT_MS);
-  if (!client.ready) return null;
-  return { lsp: client, params: { textDocument: { uri: uriOf(client, doc.path) }, position: toPosition(position) } };
+/** Monaco resolves a location to a model: each file's document is loaded first. Locations
+ * outside the project (the standard library) are left out: there is nothing to open. */
+async function toLocations(lsp: LspClient, found: LspLocation[] | null): Promise<monaco.languages.Location[]> {
+  const locations = [];
+  for (const location of found ?? []) {
+    const path = pathOf(lsp, location.uri);
+    if (path === null) continue;
+    const doc = await openDoc(path).catch(() => null);
+    if (doc?.model) locations.push({ uri: doc.model.uri, range: toRange(location.range) });
+  }
+  return locations;
 }
+
+// A marker as the diagnostic the server published (what its quick fixes are matched by).
+function toDiagnostic(marker: monaco.editor.IMarkerData): LspDiagnostic {
+  const severities: Record<number, number> = { 8: 1, 4: 2, 2: 3, 1: 4 };
+  return {
+    range: { start: { line: marker.startLineNumber - 1, character: marker.startColumn - 1 },
+      end: { line: marker.endLineNumber - 1, character: marker.endColumn - 1 } },
+    message: marker.message, severity: severities[marker.severity] ?? 1, source: marker.source,
+  };
+}
+
+interface LspCodeAction {
+  title: string;
+  kind?: string;
+  edit?: { changes?: Record<string, LspTextEdit[]> };
+}
+
+// The protocol's SymbolKind is 1-based, Monaco's enum 0-based, in the same order.
+const toSymbolKind = (kind: number): monaco.languages.SymbolKind => Math.max(0, kind - 1) as monaco.languages.SymbolKind;
 
 function registerProviders(monaco: MonacoApi): void {
   monaco.languages.registerCompletionItemProvider('python', {
@@ -72,19 +93,56 @@ function registerProviders(monaco: MonacoApi): void {
     async provideDefinition(model, position) {
       const at = await where(model, position);
       if (!at) return null;
-      const found = await at.lsp.call<{ uri: string; range: LspRange }[] | null>('textDocument/definition', at.params);
-      const locations = [];
-      for (const location of found ?? []) {
-        const path = pathOf(at.lsp, location.uri);
-        if (path === null) continue; // outside the project (the standard library): nothing to open
-        // Monaco resolves a definition to a model: load the file's document first.
-        const doc = await openDoc(path).catch(() => null);
-        if (doc?.model) locations.push({ uri: doc.model.uri, range: toRange(location.range) });
-      }
-      return locations;
+      return toLocations(at.lsp, await at.lsp.call<LspLocation[] | null>('textDocument/definition', at.params));
     },
   });
-  // A definition in another file opens that file's editor tab.
+  monaco.languages.registerReferenceProvider('python', {
+    async provideReferences(model, position, context) {
+      const at = await where(model, position);
+      if (!at) return null;
+      const found = await at.lsp.call<LspLocation[] | null>('textDocument/references',
+        { ...at.params, context: { includeDeclaration: context.includeDeclaration } });
+      return toLocations(at.lsp, found);
+    },
+  });
+  monaco.languages.registerDocumentSymbolProvider('python', {
+    async provideDocumentSymbols(model) {
+      const at = await where(model, model.getPositionAt(0));
+      if (!at) return null;
+      const found = await at.lsp.call<{ name: string; kind: number; containerName?: string; location: LspLocation }[] | null>(
+        'textDocument/documentSymbol', { textDocument: at.params.textDocument });
+      return (found ?? []).map((s) => ({
+        name: s.name, detail: '', kind: toSymbolKind(s.kind), tags: [], containerName: s.containerName,
+        range: toRange(s.location.range), selectionRange: toRange(s.location.range),
+      }));
+    },
+  });
+  monaco.languages.registerCodeActionProvider('python', {
+    async provideCodeActions(model, range, context) {
+      const markers = context.markers;
+      if (!markers.length) return { actions: [], dispose: () => undefined };
+      const at = await where(model, range.getStartPosition());
+      if (!at) return { actions: [], dispose: () => undefined };
+      const lspRange = toDiagnostic({ ...range, message: '', severity: 8 }).range;
+      const found = await at.lsp.call<LspCodeAction[] | null>('textDocument/codeAction', {
+        textDocument: at.params.textDocument, range: lspRange, context: { diagnostics: markers.map(toDiagnostic) },
+      });
+      const versionId = model.getVersionId();
+      const actions = (found ?? []).filter((a) => a.edit?.changes).map((a) => ({
+        title: a.title,
+        kind: a.kind ?? 'quickfix',
+        edit: {
+          edits: Object.values(a.edit!.changes!).flat().map((e) => ({
+            resource: model.uri, versionId, textEdit: { range: toRange(e.range), text: e.newText },
+          })),
+        },
+      }));
+      return { actions, dispose: () => undefined };
+    },
+  }, { providedCodeActionKinds: ['quickfix'] });
+  registerRename(monaco);
+  registerFormatting(monaco);
+  // A definition or reference in another file opens that file's editor tab.
   monaco.editor.registerEditorOpener({
     openCodeEditor(_source, resource, selection) {
       const model = monaco.editor.getModel(resource);
@@ -100,10 +158,26 @@ function registerProviders(monaco: MonacoApi): void {
 }
 
 export function registerLanguageFeatures(): void {
+  onNotification('textDocument/publishDiagnostics', (lsp, params) =>
+    showDiagnostics(lsp, params as { uri: string; diagnostics: LspDiagnostic[] }));
   // Monaco's registries take providers at any time: these need not hold up the first paint.
   whenMonaco(registerProviders);
-  registerEditorExtension((_editor, doc) => {
-    if (isPython(doc)) track(connected(), doc);
-    return { dispose: () => undefined };
+  registerEditorExtension((editor, doc) => {
+    if (!isPython(doc)) return { dispose: () => undefined };
+    track(connected(), doc);
+    return addEditorActions(monacoApi(), editor);
   });
+  registerPanel(PROBLEMS_PANEL, () => <ProblemsPanel />);
+  registerCommand({ id: 'problems', label: 'Show problems', shortcut: 'Ctrl+Shift+M', run: openProblems });
+  window.addEventListener('keydown', (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && ev.shiftKey && !ev.altKey && ev.key.toLowerCase() === 'm') {
+      ev.preventDefault();
+      ev.stopPropagation();
+      openProblems();
+    }
+  }, { capture: true });
+  watchChangedFiles(currentClient);
+  registerFormatCommands();
+  registerSymbolPicker();
+  registerRenameHost();
 }

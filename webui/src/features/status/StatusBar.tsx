@@ -5,6 +5,7 @@ import { BranchSwitcher } from '../git/BranchSwitcher';
 import { TeamStatus } from '../team/TeamStatus';
 import { activePath } from '../workbench/active';
 import { languageServerRefusal } from '../lsp/refusal';
+import { ProblemCounts } from '../lsp/ProblemsPanel';
 import { editorInfo } from './editorInfo';
 import { session } from '../workbench/session';
 
@@ -73,6 +74,7 @@ export function StatusBar({ version }: { version: string }) {
           {doc?.disk.value ? 'Changed on disk · ' : ''}{SAVE_LABELS[save]}
         </span>
       )}
+      <ProblemCounts />
       <span class="status-spacer" />
       <EditorInfoItems path={path} />
       {languageServerRefusal.value && (
