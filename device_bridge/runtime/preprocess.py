@@ -12,10 +12,14 @@ import warnings
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from device_bridge.runtime.spec import InputSpec
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 AUDIO_SUFFIXES = (".wav",)
@@ -60,8 +64,8 @@ def _read(path: Path) -> bytes:
         raise InputFileError(path, exc.strerror or str(exc)) from None
 
 
-def decode_image(path: Path, color: str = "RGB") -> np.ndarray:
-    """The image as ``uint8`` ``[height, width, channels]`` in ``color`` order (GRAY: 1 channel)."""
+def _decoded(path: Path, color: str) -> "Image":
+    """The image as Pillow holds it once decoded, in mode L (GRAY) or RGB."""
     from PIL import Image, UnidentifiedImageError
 
     data = _read(path)
@@ -78,31 +82,51 @@ def decode_image(path: Path, color: str = "RGB") -> np.ndarray:
         raise InputFileError(path, f"more than {MAX_PIXELS:,} pixels") from None
     except OSError as exc:  # truncated or broken data
         raise InputFileError(path, f"cannot be decoded ({exc})") from None
-    pixels = np.asarray(converted, dtype=np.uint8)
+    return converted
+
+
+def decode_image(path: Path, color: str = "RGB") -> np.ndarray:
+    """The image as ``uint8`` ``[height, width, channels]`` in ``color`` order (GRAY: 1 channel)."""
+    pixels = np.asarray(_decoded(path, color), dtype=np.uint8)
     if color == "GRAY":
         return pixels[:, :, None]
     return pixels[:, :, ::-1] if color == "BGR" else pixels
 
 
-def _resize(pixels: np.ndarray, width: int, height: int) -> np.ndarray:
+# Pixels to fit: an array ``[height, width, channels]``, or an image as Pillow decoded it (L or
+# RGB), which is resized before it becomes an array: two copies of the whole photo fewer.
+Pixels = Any
+
+
+def _resize(pixels: Pixels, width: int, height: int) -> np.ndarray:
     from PIL import Image
 
-    mode = "L" if pixels.shape[2] == 1 else "RGB"
-    image = Image.fromarray(pixels[:, :, 0] if mode == "L" else pixels, mode)
+    if isinstance(pixels, np.ndarray):
+        mode = "L" if pixels.shape[2] == 1 else "RGB"
+        image = Image.fromarray(pixels[:, :, 0] if mode == "L" else pixels, mode)
+    else:
+        image, mode = pixels, pixels.mode
     resized = np.asarray(image.resize((width, height), Image.Resampling.BILINEAR), dtype=np.uint8)
     return resized[:, :, None] if mode == "L" else resized
 
 
-def fit(pixels: np.ndarray, width: int, height: int, how: str) -> tuple[np.ndarray, Frame]:
+def _shape(pixels: Pixels) -> tuple[int, int, int]:
+    """(height, width, channels)."""
+    if isinstance(pixels, np.ndarray):
+        return pixels.shape[0], pixels.shape[1], pixels.shape[2]
+    return pixels.height, pixels.width, 1 if pixels.mode == "L" else 3
+
+
+def fit(pixels: Pixels, width: int, height: int, how: str) -> tuple[np.ndarray, Frame]:
     """``pixels`` at ``width`` × ``height``: stretched, letterboxed (aspect kept, the rest filled
     with grey 114, centred) or centre-cropped after scaling the short side."""
-    source_h, source_w = pixels.shape[:2]
+    source_h, source_w, channels = _shape(pixels)
     if how == "stretch":
         return _resize(pixels, width, height), Frame(source_w, source_h, width / source_w, height / source_h)
     if how == "letterbox":
         scale = min(width / source_w, height / source_h)
         new_w, new_h = max(1, round(source_w * scale)), max(1, round(source_h * scale))
-        canvas = np.full((height, width, pixels.shape[2]), LETTERBOX_FILL, dtype=np.uint8)
+        canvas = np.full((height, width, channels), LETTERBOX_FILL, dtype=np.uint8)
         pad_x, pad_y = (width - new_w) // 2, (height - new_h) // 2
         canvas[pad_y:pad_y + new_h, pad_x:pad_x + new_w] = _resize(pixels, new_w, new_h)
         return canvas, Frame(source_w, source_h, new_w / source_w, new_h / source_h, pad_x, pad_y)
@@ -118,7 +142,7 @@ def _hw(spec: InputSpec, shape: list[int]) -> tuple[int, int]:
     return (shape[2], shape[3]) if spec.layout == "NCHW" else (shape[1], shape[2])
 
 
-def image_tensor(spec: InputSpec, shape: list[int], pixels: np.ndarray) -> tuple[np.ndarray, Frame]:
+def image_tensor(spec: InputSpec, shape: list[int], pixels: Pixels) -> tuple[np.ndarray, Frame]:
     """Decoded pixels to the input tensor of ``shape``: resized by ``spec.resize``, then
     ``(pixel * scale - mean) / std`` per channel, in the spec's layout and dtype."""
     height, width = _hw(spec, shape)
@@ -188,7 +212,9 @@ def tensor(spec: InputSpec, shape: list[int], path: Path) -> tuple[np.ndarray, F
         if spec.kind != "image":
             raise InputFileError(path, f"is an image; input {spec.name!r} is declared {spec.kind} "
                                        '(set kind = "image" in its spec)')
-        return image_tensor(spec, shape, decode_image(path, spec.color))
+        if spec.color == "BGR":  # the channels swapped as an array
+            return image_tensor(spec, shape, decode_image(path, spec.color))
+        return image_tensor(spec, shape, _decoded(path, spec.color))
     if suffix in AUDIO_SUFFIXES:
         if spec.kind != "audio" or spec.sample_rate is None:
             raise InputFileError(path, f"is audio; input {spec.name!r} is declared {spec.kind} "

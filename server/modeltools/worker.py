@@ -77,6 +77,7 @@ def standby() -> int:
     The job is ``{"tool", "cwd"}``: the run's folder holds ``args.json`` and gets the log.
     """
     import _tools  # noqa: F401  (the native tools, preloaded)
+    import numpy  # noqa: F401  (every tool but convert uses it: 0.1 s of an evaluate run's start)
 
     importlib.import_module("server.modeltools.convert")
     try:
