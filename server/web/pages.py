@@ -11,6 +11,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from server import __version__
 from server.api.deps import CurrentUser, SessionDep, SettingsDep
 from server.core.errors import AppError
+from server.keybindings.service import bindings_of
 from server.projects import service as projects
 from server.web.first_view import first_view
 
@@ -112,6 +113,6 @@ def project_page(
     shown = first_view(project.path, projects.ui_state_of(project, user),
                        request.app.state.settings.file_read_max_bytes)
     config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws", "git": has_git,
-              "first_view": shown}
+              "first_view": shown, "keybindings": bindings_of(session, user.id)}
     # It carries the person's files: not kept in the browser's cache.
     return render_shell(request, project.name, config, cache="no-store")

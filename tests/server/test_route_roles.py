@@ -171,6 +171,8 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("POST", "/api/projects/{pid}/lsp/edits"): "editor",
     ("GET", "/api/editor/settings"): "signed-in",
     ("PUT", "/api/editor/settings"): "signed-in",
+    ("GET", "/api/keybindings"): "signed-in",
+    ("PUT", "/api/keybindings"): "signed-in",
     ("GET", "/login"): "public",
     ("GET", "/"): "signed-in",
     ("GET", "/p/{pid}"): "signed-in",

@@ -14,6 +14,7 @@ from server.api.routes import (
     git,
     git_identity,
     jobs,
+    keybindings,
     lineage,
     llm,
     lsp,
@@ -36,5 +37,5 @@ ROUTERS: list[APIRouter] = [
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
     lineage.router, ray.router, market.router, model_specs.router,
-    pipelines.router, datasets.router,
+    pipelines.router, datasets.router, keybindings.router,
 ]
