@@ -49,7 +49,9 @@ def _cursor_at(page: Page, path: str, where: str) -> None:
     expect(page.get_by_test_id("status-cursor")).to_contain_text(f"Ln {where.replace(':', ', Col ')}")
 
 
-def test_rename_a_function_used_in_three_files_with_preview_and_undo(context: BrowserContext, live_server) -> None:
+def test_rename_a_function_used_in_three_files_with_preview_and_undo(
+    context: BrowserContext, live_server,
+) -> None:
     project = _three_files(live_server)
     page = open_project(context, live_server, project)
     open_file(page, "a.py")
@@ -72,14 +74,16 @@ def test_rename_a_function_used_in_three_files_with_preview_and_undo(context: Br
     renamed = {"a.py": "from helpers import yell\n\nprint(yell('a'))\n",
                "helpers.py": "def yell(text):\n    return text.upper()\n",
                "pkg/b.py": "import helpers\n\nhelpers.yell('b')\n"}
-    wait_until(lambda: all(disk_text(project, p) == t for p, t in renamed.items()), what="the three files renamed on disk")
+    wait_until(lambda: all(disk_text(project, p) == t for p, t in renamed.items()),
+               what="the three files renamed on disk")
     expect(editor_lines(page, "a.py")).to_contain_text("print(yell('a'))")
     expect_saved(page, "a.py")
     # One step back, in every file.
     page.get_by_test_id("rename-undo").click()
     expect(page.get_by_test_id("rename-done")).to_have_count(0)
     original = {"a.py": USER_A, "helpers.py": HELPERS, "pkg/b.py": USER_B}
-    wait_until(lambda: all(disk_text(project, p) == t for p, t in original.items()), what="the three files restored")
+    wait_until(lambda: all(disk_text(project, p) == t for p, t in original.items()),
+               what="the three files restored")
     expect(editor_lines(page, "a.py")).to_contain_text("print(shout('a'))")
 
 
@@ -137,7 +141,8 @@ def test_format_a_badly_formatted_file_and_format_on_save(context: BrowserContex
     expect(page.get_by_test_id("toast-info")).to_contain_text("now formatted when you save")
     replace_text(page, "messy.py", "y=1+2\nz  =  3")
     save(page)
-    wait_until(lambda: disk_text(project, "messy.py") == "y = 1 + 2\nz = 3\n", what="the file formatted on save")
+    wait_until(lambda: disk_text(project, "messy.py") == "y = 1 + 2\nz = 3\n",
+               what="the file formatted on save")
     expect_saved(page, "messy.py")
 
 
@@ -158,7 +163,8 @@ def test_problems_panel_lists_a_pyflakes_error_and_jumps_to_it(context: BrowserC
     expect(error).to_have_attribute("data-line", "3")
     # A file changed on disk, open in no editor, is listed too.
     (root / "other.py").write_text("import json\n")
-    expect(panel.locator("[data-testid=problem][data-path='other.py']")).to_contain_text("'json' imported but unused")
+    other = panel.locator("[data-testid=problem][data-path='other.py']")
+    expect(other).to_contain_text("'json' imported but unused")
     error.click()
     expect(page.get_by_test_id("status-cursor")).to_contain_text("Ln 3, Col 7")
     # The unused import's quick fix (Ctrl+.) removes it.

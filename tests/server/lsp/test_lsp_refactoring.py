@@ -48,7 +48,8 @@ def test_rename_references_and_symbols_across_three_files(client, project, three
         rpc, root = _start(ws)
         _open(rpc, f"{root}/a.py", USER_A)
         at_shout = {"textDocument": {"uri": f"{root}/a.py"}, "position": {"line": 2, "character": 8}}
-        references = rpc.call("textDocument/references", {**at_shout, "context": {"includeDeclaration": True}})
+        references = rpc.call("textDocument/references",
+                              {**at_shout, "context": {"includeDeclaration": True}})
         assert sorted((r["uri"].removeprefix(root), r["range"]["start"]["line"]) for r in references) == [
             ("/a.py", 0), ("/a.py", 2), ("/helpers.py", 0), ("/pkg/b.py", 2)]
         symbols = rpc.call("workspace/symbol", {"query": "sho"})
@@ -103,9 +104,11 @@ def test_format_organise_imports_diagnostics_and_quick_fixes(client, project, th
         # Only the selected lines: the function.
         selection = {"start": {"line": 4, "character": 0}, "end": {"line": 5, "character": 10}}
         formatted = rpc.call("mnnwb/format", {"textDocument": {"uri": uri}, "range": selection})
-        assert apply_edits(BADLY_FORMATTED, formatted["edits"])[0].endswith("x=[1,2,\n 3]\ndef f(a):\n    return a\n")
+        assert apply_edits(BADLY_FORMATTED, formatted["edits"])[0].endswith(
+            "x=[1,2,\n 3]\ndef f(a):\n    return a\n")
         organised = rpc.call("mnnwb/organizeImports", {"textDocument": {"uri": uri}})
-        assert apply_edits(BADLY_FORMATTED, organised["edits"])[0].startswith("import os\nimport sys\n\nx=[1,2,")
+        assert apply_edits(BADLY_FORMATTED, organised["edits"])[0].startswith(
+            "import os\nimport sys\n\nx=[1,2,")
         broken = f"{root}/broken.py"
         _open(rpc, broken, "def (:\n")
         refused = _failure(rpc, "mnnwb/format", {"textDocument": {"uri": broken}})
@@ -128,17 +131,23 @@ def test_format_organise_imports_diagnostics_and_quick_fixes(client, project, th
             "textDocument": {"uri": uri}, "range": diagnostics[0]["range"],
             "context": {"diagnostics": diagnostics}})
         titles = {a["title"]: a["edit"]["changes"][uri] for a in actions}
-        assert sorted(titles) == ["Import shout from helpers", "Remove unused import json", "Remove unused import os"]
-        assert apply_edits(fixable, titles["Remove unused import os"])[0] == "import json, sys\nprint(sys, shout)\n"
-        assert apply_edits(fixable, titles["Remove unused import json"])[0] == "import os\nimport sys\nprint(sys, shout)\n"
-        assert apply_edits(fixable, titles["Import shout from helpers"])[0] == (
-            "import os\nimport json, sys\nfrom helpers import shout\nprint(sys, shout)\n")
+        assert sorted(titles) == [
+            "Import shout from helpers", "Remove unused import json", "Remove unused import os"]
+        fixed = {title: apply_edits(fixable, edits)[0] for title, edits in titles.items()}
+        assert fixed == {
+            "Remove unused import os": "import json, sys\nprint(sys, shout)\n",
+            "Remove unused import json": "import os\nimport sys\nprint(sys, shout)\n",
+            "Import shout from helpers":
+                "import os\nimport json, sys\nfrom helpers import shout\nprint(sys, shout)\n",
+        }
 
 
 def test_edits_outside_the_project_are_refused_before_any_file_is_read(client, project, three_files):
     base = f"/api/projects/{project['id']}/lsp/edits"
-    edit = {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "newText": "x"}
-    for path, code in (("../escape.py", "path_escape"), (".git/config", "git_dir"), ("/etc/passwd", "bad_path")):
+    edit = {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "newText": "x"}
+    refused = (("../escape.py", "path_escape"), (".git/config", "git_dir"), ("/etc/passwd", "bad_path"))
+    for path, code in refused:
         inside = {"path": "helpers.py", "edits": [edit], "etag": "0"}
         for url in (f"{base}/preview", base):
             answer = client.post(url, json={"files": [inside, {"path": path, "edits": [edit], "etag": "0"}]})
@@ -148,7 +157,8 @@ def test_edits_outside_the_project_are_refused_before_any_file_is_read(client, p
 
 def test_a_file_changed_since_the_preview_stops_the_whole_rename(client, project, three_files):
     base = f"/api/projects/{project['id']}/lsp/edits"
-    rename = {"range": {"start": {"line": 0, "character": 20}, "end": {"line": 0, "character": 25}}, "newText": "yell"}
+    rename = {"range": {"start": {"line": 0, "character": 20}, "end": {"line": 0, "character": 25}},
+              "newText": "yell"}
     files = [{"path": "a.py", "edits": [rename]},
              {"path": "helpers.py", "edits": [{**rename, "range": {
                  "start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}}]}]
@@ -161,11 +171,13 @@ def test_a_file_changed_since_the_preview_stops_the_whole_rename(client, project
     assert (three_files / "a.py").read_text() == USER_A
     past_the_end = {"range": {"start": {"line": 40, "character": 0}, "end": {"line": 40, "character": 1}},
                     "newText": ""}
-    preview = client.post(f"{base}/preview", json={"files": [{"path": "a.py", "edits": [past_the_end]}]}).json()
+    files = [{"path": "a.py", "edits": [past_the_end]}]
+    preview = client.post(f"{base}/preview", json={"files": files}).json()
     assert preview["skipped"][0]["code"] == "bad_edit"
 
 
 def test_format_on_save_is_a_setting_of_each_person(client):
     assert client.get("/api/editor/settings").json() == {"format_on_save": False}
-    assert client.put("/api/editor/settings", json={"format_on_save": True}).json() == {"format_on_save": True}
+    answer = client.put("/api/editor/settings", json={"format_on_save": True})
+    assert answer.json() == {"format_on_save": True}
     assert client.get("/api/editor/settings").json() == {"format_on_save": True}
