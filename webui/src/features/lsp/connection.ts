@@ -37,9 +37,9 @@ export function connected(): LspClient {
 const START_WAIT_MS = 15_000;
 
 /** The connection once it answers requests, or null (refused, or not up in time). */
-export async function readyClient(): Promise<LspClient | null> {
+export async function readyClient(waitMs = START_WAIT_MS): Promise<LspClient | null> {
   const lsp = connected();
-  await lsp.whenReady(START_WAIT_MS);
+  await lsp.whenReady(waitMs);
   return lsp.ready ? lsp : null;
 }
 

@@ -25,14 +25,19 @@ function loadSettings(): Promise<void> {
 }
 
 type Request = 'mnnwb/format' | 'mnnwb/organizeImports';
+// How long a save waits for a language server that is still starting before it saves unformatted.
+const SAVE_WAIT_MS = 3000;
 
-/** The edits the language server's tool makes to a Python model's text, or null (a toast says why). */
-async function toolEdits(model: monaco.editor.ITextModel, method: Request, range?: LspRange): Promise<LspTextEdit[] | null> {
+/** The edits the language server's tool makes to a Python model's text, or null (a toast says
+ * why; when saving, a server that is not up within a moment is not waited for). */
+async function toolEdits(
+  model: monaco.editor.ITextModel, method: Request, range?: LspRange, saving = false,
+): Promise<LspTextEdit[] | null> {
   const doc = docForModel(model);
   if (!doc || !isPython(doc) || !isSynced(doc.path)) return null;
-  const lsp = await readyClient();
+  const lsp = await readyClient(saving ? SAVE_WAIT_MS : undefined);
   if (!lsp) {
-    notify('The Python language server is not available.');
+    if (!saving) notify('The Python language server is not available.');
     return null;
   }
   try {
@@ -76,7 +81,7 @@ async function formatBeforeSave(doc: Doc): Promise<void> {
   const model = doc.model;
   if (!formatOnSave.value || !model || !isPython(doc) || !isSynced(doc.path)) return;
   const version = model.getVersionId();
-  const edits = await toolEdits(model, 'mnnwb/format');
+  const edits = await toolEdits(model, 'mnnwb/format', undefined, true);
   if (edits) applyToModel(model, version, edits);
 }
 
