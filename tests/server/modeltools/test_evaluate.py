@@ -1,7 +1,9 @@
 """Evaluate: a classifier trained on an ImageFolder of real photos, run by ONNX Runtime and as
 MNN fp32 and int8 on the same val images in one run; refusals that say what to declare; files
-that cannot be samples named; quantize calibrating from the dataset and reporting the drop."""
+that cannot be samples named; quantize calibrating from the dataset and reporting the drop; mAP@0.5
+on a COCO dataset."""
 
+import json
 import shutil
 import warnings
 from pathlib import Path
@@ -13,7 +15,7 @@ from fastapi.testclient import TestClient
 from device_bridge.runtime import spec as model_spec
 from tests.fakes import photo_classifier as fixture
 from tests.fakes.photo_classifier import PhotoClassifier
-from tests.fakes.photos import truncated
+from tests.fakes.photos import CAT, ROCKET, photo, truncated
 from tests.server.modeltools.conftest import wait_for_run
 
 MODELS = ["classifier.onnx", "classifier.mnn", "classifier.int8.mnn"]
@@ -219,3 +221,55 @@ def test_quantize_calibrates_from_the_dataset_and_reports_the_drop(client: TestC
     assert accuracy["drop"] == pytest.approx(evaluated[0]["top1"] - evaluated[1]["top1"])
     # the session's own int8 model was quantized from the whole train split the same way
     assert photo_classifier.quantized["accuracy"]["samples"] == 48
+
+
+class _WholeImage(torch.nn.Module):
+    """A detector of one box: the whole image, class 1 (rocket) where blue outweighs red, else 0
+    (cat), score 0.9: rows of x1 y1 x2 y2 score class in the input's pixels."""
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        means = image.mean(dim=(2, 3))
+        cls = (means[:, 2:3] > means[:, 0:1]).float()
+        score = torch.sigmoid(means[:, 0:1] * 0 + 2.1972)
+        corners = torch.tensor([[0.0, 0.0, 64.0, 64.0]]).expand(image.shape[0], 4)
+        return torch.cat([corners, score, cls], dim=1)[:, None, :]
+
+
+def test_map50_on_a_coco_dataset(client: TestClient, project: dict, tmp_path: Path) -> None:
+    root = Path(project["path"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(_WholeImage(), (torch.zeros(1, 3, 64, 64),), str(root / "whole.onnx"),
+                          input_names=["image"], output_names=["boxes"], opset_version=17, dynamo=False)
+    spec = model_spec.dumps(model_spec.from_dict({
+        "inputs": [{"name": "image", "shape": [1, 3, 64, 64], "kind": "image", "layout": "NCHW",
+                    "scale": 1 / 255}],
+        "outputs": [{"name": "boxes", "kind": "boxes", "labels": ["cat", "rocket"]}]}))
+    (root / "whole.onnx.model.toml").write_text(spec)
+    outcome = fixture.run_worker_tool("convert", {"model": str(root / "whole.onnx"),
+                                                  "output": str(root / "whole.mnn")}, tmp_path / "convert")
+    assert outcome.status == "succeeded", outcome.error
+    (root / "whole.mnn.model.toml").write_text(spec)
+    coco = root / "det"
+    (coco / "images").mkdir(parents=True)
+    shutil.copy(photo(CAT), coco / "images" / CAT)  # 451 × 300
+    shutil.copy(photo(ROCKET), coco / "images" / ROCKET)  # 640 × 427
+    (coco / "annotations.json").write_text(json.dumps({
+        "images": [{"id": 1, "file_name": CAT}, {"id": 2, "file_name": ROCKET}],
+        "categories": [{"id": 1, "name": "cat"}, {"id": 2, "name": "rocket"}],
+        "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 451, 300]},
+                        {"id": 2, "image_id": 1, "category_id": 1, "bbox": [300, 20, 60, 50]},
+                        {"id": 3, "image_id": 2, "category_id": 2, "bbox": [0, 0, 640, 427]}]}))
+    run = _run(client, project, {"models": ["whole.onnx", "whole.mnn"], "dataset": "det"})
+    assert run["status"] == "succeeded", run["error"]
+    result = run["result"]
+    assert (result["task"], result["metric"], result["samples"]) == ("detection", "map50", 2)
+    # cat: one of its two boxes found, precision 1 up to recall 0.5; rocket: found
+    for model in result["models"]:
+        assert model["map50"] == pytest.approx((0.5 + 1.0) / 2)
+    assert result["per_class"] == [
+        {"class": "cat", "support": 2, "models": [{"ap50": 0.5}, {"ap50": 0.5}]},
+        {"class": "rocket", "support": 1, "models": [{"ap50": 1.0}, {"ap50": 1.0}]}]
+    assert result["confusion"] is None and result["disagreement_count"] == 0
+    answer = _start(client, project, {"models": ["whole.mnn"], "dataset": "det", "metric": "accuracy"})
+    assert answer.status_code == 422 and answer.json()["code"] == "bad_metric", answer.text

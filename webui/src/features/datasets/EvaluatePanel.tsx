@@ -3,7 +3,7 @@
 // and Cancel with progress, the result, the log and the earlier evaluate runs on this dataset.
 // The form and the run shown are kept in the panel's parameters.
 import { computed } from '@preact/signals';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { listDatasets, startEvaluate, type DatasetSummary, type EvaluateRequest, type EvaluateResult } from '../../api/datasets';
 import { cancelRun, type ToolRun } from '../../api/tools';
@@ -41,6 +41,18 @@ function useDatasetRuns(dataset: string): ToolRun[] {
 
 function formOf(params: EvaluateParams & { form?: Form }): Form {
   return params.form ?? { dataset: params.dataset, models: params.models ?? [], split: '', limit: '', metric: '' };
+}
+
+function fromRun(run: ToolRun): Form {
+  const args = run.args;
+  const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+  return {
+    dataset: text(args.dataset),
+    models: Array.isArray(args.models) ? args.models.map(String) : [],
+    split: text(args.split),
+    limit: text(args.limit),
+    metric: text(args.metric),
+  };
 }
 
 function body(form: Form): EvaluateRequest {
@@ -105,6 +117,14 @@ export function EvaluatePanel({ api, params: raw }: PanelProps) {
   }, [runId]);
   const run = runId ? runs.value[runId] ?? null : null;
   const active = run ? isActive(run) : false;
+  // A run picked (or the newest, on first show) fills the form with its arguments, unless the
+  // form was edited and kept in the panel's parameters.
+  const keepSaved = useRef(Boolean(params.form));
+  useEffect(() => {
+    if (!run) return;
+    if (keepSaved.current) keepSaved.current = false;
+    else update(fromRun(run));
+  }, [run?.id]);
   const dataset = datasets.find((d) => d.path === form.dataset);
 
   async function start(): Promise<void> {
