@@ -83,6 +83,8 @@ export interface PageConfig {
   first_view?: { ui_state: Record<string, unknown>; files: Record<string, FileContent> };
   /** Whether users' code runs sandboxed (docs/security.md, "The sandbox"). */
   sandbox?: SandboxStatus;
+  /** A project page's keys the person changed: command id → keys (`GET /api/keybindings`). */
+  keybindings?: Record<string, string[]>;
 }
 
 /** `GET /api/sandbox`, also sent with every page. */

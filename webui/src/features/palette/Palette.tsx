@@ -1,8 +1,10 @@
-// F1 / Ctrl+Shift+P: every action with its shortcut, filtered as you type; Ctrl+G: go to line.
+// F1 / Ctrl+Shift+P: every action with its keys, filtered as you type; Ctrl+G: go to line.
 import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { allCommands, registerCommand, type Command } from './commands';
+import { formatKey } from '../keybindings/keys';
+import { keysOf } from '../keybindings/store';
+import { allCommands, commandTitle, isEnabled, registerCommand, type Command } from './commands';
 import { goToLine } from './goToLine';
 import './palette.css';
 
@@ -11,21 +13,25 @@ const mode = signal<Mode | null>(null);
 
 const close = () => (mode.value = null);
 
+const keysText = (command: Command): string => keysOf(command).map(formatKey).join(', ');
+
 function matches(command: Command, query: string): boolean {
-  const text = `${command.label} ${command.shortcut ?? ''}`.toLowerCase();
+  const text = `${commandTitle(command)} ${keysText(command)}`.toLowerCase();
   return query.toLowerCase().split(/\s+/).every((word) => text.includes(word));
 }
 
+const listed = (query: string): Command[] => allCommands().filter((c) => isEnabled(c) && matches(c, query));
+
 function CommandList({ query, selected, pick }: { query: string; selected: number; pick: (c: Command) => void }) {
-  const found = allCommands().filter((c) => matches(c, query));
+  const found = listed(query);
   if (!found.length) return <div class="quickopen-note">No matching command.</div>;
   return (
     <ul class="quickopen-list" role="listbox">
       {found.map((command, i) => (
         <li key={command.id} role="option" aria-selected={i === selected} class={i === selected ? 'selected' : ''}
           data-testid="palette-item" data-command={command.id} onMouseDown={(ev) => { ev.preventDefault(); pick(command); }}>
-          <span>{command.label}</span>
-          {command.shortcut && <kbd class="palette-key">{command.shortcut}</kbd>}
+          <span>{commandTitle(command)}</span>
+          {keysOf(command).length > 0 && <kbd class="palette-key">{keysText(command)}</kbd>}
         </li>
       ))}
     </ul>
@@ -37,7 +43,7 @@ function PaletteBox({ kind }: { kind: Mode }) {
   const [selected, setSelected] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), [kind]);
-  const found = kind === 'commands' ? allCommands().filter((c) => matches(c, query)) : [];
+  const found = kind === 'commands' ? listed(query) : [];
   const pick = (command: Command) => {
     close();
     command.run();
@@ -70,24 +76,11 @@ function PaletteHost() {
   return kind ? <PaletteBox key={kind} kind={kind} /> : null;
 }
 
-function onKeyDown(ev: KeyboardEvent): void {
-  const ctrl = ev.ctrlKey || ev.metaKey;
-  const key = ev.key.toLowerCase();
-  let wanted: Mode | null = null;
-  if (ev.key === 'F1' || (ctrl && ev.shiftKey && key === 'p')) wanted = 'commands';
-  else if (ctrl && !ev.shiftKey && !ev.altKey && key === 'g') wanted = 'line';
-  if (!wanted) return;
-  // Captured before Monaco (its own F1 list) and the browser (Ctrl+G finds again).
-  ev.preventDefault();
-  ev.stopPropagation();
-  mode.value = wanted;
-}
-
 export function registerPalette(): void {
   const host = document.createElement('div');
   document.body.append(host);
   render(<PaletteHost />, host);
-  window.addEventListener('keydown', onKeyDown, { capture: true });
-  registerCommand({ id: 'palette', label: 'Show all commands', shortcut: 'F1, Ctrl+Shift+P', run: () => (mode.value = 'commands') });
-  registerCommand({ id: 'goto-line', label: 'Go to line', shortcut: 'Ctrl+G', run: () => (mode.value = 'line') });
+  // Their keys come before Monaco's (its own F1 list) and the browser's (Ctrl+G finds again).
+  registerCommand({ id: 'palette', label: 'Show all commands', category: 'View', shortcut: 'F1, Ctrl+Shift+P', run: () => (mode.value = 'commands') });
+  registerCommand({ id: 'goto-line', label: 'Go to line', category: 'Go', shortcut: 'Ctrl+G', run: () => (mode.value = 'line') });
 }

@@ -14,6 +14,7 @@ import { forgetEarlyEdits } from '../editor/EarlyEditor';
 import { saveWithNotice } from '../editor/EditorPanel';
 import { FILES_PANEL } from '../editor/openEditor';
 import { loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../files/treeStore';
+import { titleWithKeys } from '../keybindings/store';
 import { StatusBar } from '../status/StatusBar';
 import { activePath } from './active';
 import { createDock, restoreLayout } from './dock';
@@ -115,7 +116,7 @@ export function ProjectPage({ version }: { version: string }) {
         <span class="muted mono titlebar-path">{project.path}</span>
         <span class="status-spacer" />
         {titleActions.value.map((action) => (
-          <button key={action.id} class="icon-btn" title={action.label} aria-label={action.label}
+          <button key={action.id} class="icon-btn" title={titleWithKeys(action.id, action.label)} aria-label={action.label}
             data-testid={`action-${action.id}`} disabled={!dockReady.value} onClick={action.run}>
             {action.glyph}
           </button>

@@ -6,7 +6,7 @@ import { dock, registeredPanel } from './panels';
 
 const SIDE_WIDTH = 260;
 
-const isMainGroup = (group: DockviewGroupPanel): boolean =>
+export const isMainGroup = (group: DockviewGroupPanel): boolean =>
   group.panels.every((p) => registeredPanel(p.api.component)?.options.area === 'main');
 
 const area = (group: DockviewGroupPanel): number => group.width * group.height;

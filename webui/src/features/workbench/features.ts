@@ -16,6 +16,7 @@ import { registerLlmFeature } from '../llm/register';
 import { registerLineageFeature } from '../lineage/register';
 import { registerMarketFeature } from '../market/register';
 import { registerDatasetsFeature } from '../datasets/register';
+import { registerKeybindingsFeature } from '../keybindings/register';
 import { registerBuiltinPanels } from './builtinPanels';
 
-export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature];
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature, registerKeybindingsFeature];

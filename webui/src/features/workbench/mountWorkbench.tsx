@@ -3,6 +3,7 @@
 import { render } from 'preact';
 import 'dockview/dist/styles/dockview.css';
 import type { PageConfig } from '../../api/types';
+import { installKeybindings } from '../keybindings/dispatcher';
 import { FEATURES } from './features';
 import { holdShortcutsUntilDockReady } from './panels';
 import { ProjectPage } from './ProjectPage';
@@ -11,6 +12,7 @@ import { startSession } from './session';
 export function mountProject(root: HTMLElement, config: PageConfig): void {
   startSession(config.project!, config.ws_path!, config.git ?? true);
   holdShortcutsUntilDockReady();
+  installKeybindings(config.keybindings);
   for (const register of FEATURES) register();
   render(<ProjectPage version={config.version} />, root);
 }

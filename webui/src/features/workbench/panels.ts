@@ -2,7 +2,7 @@
 // by name, and the shell renders whatever is registered without knowing about them.
 import { signal } from '@preact/signals';
 import type { ComponentChild } from 'preact';
-import type { AddPanelOptions, DockviewApi, DockviewPanelApi } from 'dockview';
+import type { AddPanelOptions, DockviewApi, DockviewGroupPanel, DockviewPanelApi } from 'dockview';
 
 export interface PanelProps {
   api: DockviewPanelApi;
@@ -44,6 +44,10 @@ export interface TitleAction {
   id: string;
   label: string;
   glyph: string;
+  /** Its default key (see Command in palette/commands.ts); the title bar's tooltip shows the key it has. */
+  shortcut?: string;
+  /** Its category on the palette; "View" when left out. */
+  category?: string;
   run: () => void;
 }
 
@@ -95,8 +99,14 @@ export function showPanel(options: AddPanelOptions): void {
   const existing = api.getPanel(options.id);
   if (existing) {
     existing.api.setActive();
+    revealGroup(existing.group);
     return;
   }
   const tab = registeredPanel(options.component)?.options.tab;
-  api.addPanel({ ...options, tabComponent: options.tabComponent ?? tab } as AddPanelOptions);
+  revealGroup(api.addPanel({ ...options, tabComponent: options.tabComponent ?? tab } as AddPanelOptions).group);
+}
+
+/** A group the side bar or panel toggle hid (Ctrl+B, Ctrl+J) comes back when a panel in it is shown. */
+function revealGroup(group: DockviewGroupPanel): void {
+  if (!group.api.isVisible) group.api.setVisible(true);
 }
