@@ -1,12 +1,20 @@
-// The Devices feature: its panel, its title-bar button and the live online state of devices.
+// The Devices feature: its panel, its title-bar button, its palette commands and the live online
+// state of devices.
+import { registerCommand } from '../palette/commands';
 import { registerPanel, registerTitleAction } from '../workbench/panels';
 import { DevicesPanel } from './DevicesPanel';
 import { DEVICES_PANEL, openDevices } from './open';
-import { wireDeviceStatus } from './store';
+import { pairOpen } from './PairDialog';
+import { refreshDevices, wireDeviceStatus } from './store';
 import './devices.css';
 
 export function registerDevicesFeature(): void {
   registerPanel(DEVICES_PANEL, () => <DevicesPanel />);
   registerTitleAction({ id: 'devices', label: 'Devices', glyph: '▣', run: openDevices });
+  registerCommand({ id: 'devices.pair', label: 'Pair a device…', category: 'Devices', run: () => {
+    openDevices();
+    pairOpen.value = true;
+  } });
+  registerCommand({ id: 'devices.refresh', label: 'Refresh devices', category: 'Devices', run: () => void refreshDevices() });
   wireDeviceStatus();
 }

@@ -2,6 +2,8 @@
 // Ctrl+Shift+V); images and models show themselves when opened (see editor/EditorPanel.tsx).
 import { monacoApi } from '../../monaco/load';
 import { registerEditorExtension } from '../editor/extensions';
+import { registerCommand } from '../palette/commands';
+import { activePath } from '../workbench/active';
 import { lazyPanel } from '../workbench/lazyPanel';
 import { registerPanel } from '../workbench/panels';
 import { isMarkdown, MARKDOWN_PREVIEW, openMarkdownPreview } from './open';
@@ -19,4 +21,8 @@ export function registerPreviewFeature(): void {
       run: () => openMarkdownPreview(doc.path),
     });
   });
+  // The editor's action above has the key; the palette's command works from anywhere.
+  const markdown = () => Boolean(activePath.value && isMarkdown(activePath.value));
+  registerCommand({ id: 'markdown.preview', label: 'Open preview to the side', category: 'Markdown', shortcut: 'Ctrl+Shift+V',
+    ownKey: true, enabled: markdown, run: () => openMarkdownPreview(activePath.value!) });
 }

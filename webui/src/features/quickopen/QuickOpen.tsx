@@ -67,20 +67,11 @@ function QuickOpenHost() {
   return visible.value ? <QuickOpenBox /> : null;
 }
 
-function onKeyDown(ev: KeyboardEvent): void {
-  if ((ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && ev.key.toLowerCase() === 'p') {
-    // Captured before the editor and the browser's print dialog see it.
-    ev.preventDefault();
-    ev.stopPropagation();
-    visible.value = true;
-  }
-}
-
 export function registerQuickOpen(): void {
   const host = document.createElement('div');
   document.body.append(host);
   render(<QuickOpenHost />, host);
   watchFileIndex();
-  window.addEventListener('keydown', onKeyDown, { capture: true });
-  registerTitleAction({ id: 'quickopen', label: 'Go to file (Ctrl+P)', glyph: '⌕', run: () => (visible.value = true) });
+  // Its key comes before the editor and the browser's print dialog see it.
+  registerTitleAction({ id: 'quickopen', label: 'Go to file', category: 'Go', shortcut: 'Ctrl+P', glyph: '⌕', run: () => (visible.value = true) });
 }

@@ -1,4 +1,4 @@
-// Search across files: the side-bar panel and its shortcut (Ctrl+Shift+F).
+// Search across files: the side-bar panel and its command (Ctrl+Shift+F).
 import { sideBar } from '../devices/open';
 import { registerCommand } from '../palette/commands';
 import { dock, registerPanel, showPanel } from '../workbench/panels';
@@ -12,16 +12,7 @@ export function openSearch(): void {
   showPanel({ id: SEARCH_PANEL, component: SEARCH_PANEL, title: 'Search', position: exists ? undefined : sideBar() });
 }
 
-function onKey(ev: KeyboardEvent): void {
-  if ((ev.ctrlKey || ev.metaKey) && ev.shiftKey && ev.key.toLowerCase() === 'f') {
-    ev.preventDefault();
-    ev.stopPropagation();
-    openSearch();
-  }
-}
-
 export function registerSearchFeature(): void {
   registerPanel(SEARCH_PANEL, () => <SearchPanel />);
-  registerCommand({ id: 'search', label: 'Search in files', shortcut: 'Ctrl+Shift+F', run: openSearch });
-  window.addEventListener('keydown', onKey, { capture: true });
+  registerCommand({ id: 'search', label: 'Search in files', category: 'Search', shortcut: 'Ctrl+Shift+F', run: openSearch });
 }

@@ -1,13 +1,29 @@
-// The Training feature: its dock panel, its title-bar button and the job events it follows.
+// The Training feature: its dock panel, its title-bar button, its palette commands and the job
+// events it follows.
+import { registerCommand } from '../palette/commands';
+import { isViewer } from '../team/account';
 import { lazyPanel } from '../workbench/lazyPanel';
 import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { openDialog, type TrainingDialog } from './dialogState';
 import { openTraining, TRAINING_PANEL } from './open';
-import { wireJobEvents } from './store';
+import { loadJobs, wireJobEvents } from './store';
 import './training.css';
 
 export function registerTrainingFeature(): void {
   // Its log terminal (xterm) and charts load the first time the panel is shown.
   registerPanel(TRAINING_PANEL, lazyPanel(() => import('./TrainingPanel').then((m) => () => <m.TrainingPanel />)));
   registerTitleAction({ id: 'training', label: 'Training', glyph: '▶', run: openTraining });
+  const dialog = (which: TrainingDialog) => () => {
+    openTraining();
+    openDialog.value = which;
+  };
+  const category = 'Training';
+  const editor = () => !isViewer.value;
+  registerCommand({ id: 'training.new-job', label: 'New job…', category, enabled: editor, run: dialog('new-job') });
+  registerCommand({ id: 'training.new-sweep', label: 'New sweep…', category, enabled: editor, run: dialog('sweep') });
+  registerCommand({ id: 'training.interpreter', label: 'Interpreter…', category, enabled: editor, run: dialog('interpreter') });
+  registerCommand({ id: 'training.pai-settings', label: 'PAI-DLC settings…', category, enabled: editor, run: dialog('pai-settings') });
+  registerCommand({ id: 'training.ray-settings', label: 'Ray settings…', category, enabled: editor, run: dialog('ray-settings') });
+  registerCommand({ id: 'training.refresh', label: 'Refresh jobs', category, run: () => void loadJobs() });
   wireJobEvents();
 }

@@ -2,7 +2,11 @@
 import { EditorPanel } from '../editor/EditorPanel';
 import { EditorTab } from '../editor/EditorTab';
 import { EDITOR_PANEL, FILES_PANEL } from '../editor/openEditor';
+import { newFile, newFolder, uploadInto } from '../files/fileActions';
 import { FileTree } from '../files/FileTree';
+import { reloadTree } from '../files/treeStore';
+import { registerCommand } from '../palette/commands';
+import { isViewer } from '../team/account';
 import { registerEditorInfo } from '../status/editorInfo';
 import { dock, registerPanel, registerTab, registerTitleAction, showPanel } from './panels';
 
@@ -21,6 +25,12 @@ export function registerBuiltinPanels(): void {
   registerPanel(FILES_PANEL, () => <FileTree />);
   registerTab(EDITOR_PANEL, (props) => <EditorTab {...props} />);
   registerPanel(EDITOR_PANEL, (props) => <EditorPanel {...props} />, { tab: EDITOR_PANEL, area: 'main' });
-  registerTitleAction({ id: 'files', label: 'Files', glyph: '☰', run: showFiles });
+  registerTitleAction({ id: 'files', label: 'Files', shortcut: 'Ctrl+Shift+E', glyph: '☰', run: showFiles });
+  // The file tree's toolbar, at the project's root.
+  const editor = () => !isViewer.value;
+  registerCommand({ id: 'files.new-file', label: 'New file…', category: 'File', enabled: editor, run: () => void newFile('') });
+  registerCommand({ id: 'files.new-folder', label: 'New folder…', category: 'File', enabled: editor, run: () => void newFolder('') });
+  registerCommand({ id: 'files.upload', label: 'Upload files…', category: 'File', enabled: editor, run: () => uploadInto('') });
+  registerCommand({ id: 'files.refresh', label: 'Refresh the file tree', category: 'File', run: () => void reloadTree() });
   registerEditorInfo();
 }

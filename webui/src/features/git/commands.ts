@@ -1,0 +1,37 @@
+// The Source Control panel's actions as palette commands (its toolbar and its ⋯ menu).
+import { notify } from '../../ui/toast';
+import { registerCommand } from '../palette/commands';
+import { isViewer } from '../team/account';
+import { activePath } from '../workbench/active';
+import { stashPush, syncOp } from './actions';
+import { askIdentity, showRemotes } from './dialogs';
+import { openBlame, openHistory, openSourceControl } from './open';
+import { busy, refresh, repoState } from './store';
+
+const ready = () => repoState.value === 'ready';
+const canWrite = () => ready() && !isViewer.value && busy.value === null;
+
+function focusMessage(): void {
+  openSourceControl();
+  requestAnimationFrame(() => document.querySelector<HTMLTextAreaElement>('[data-testid=scm-message]')?.focus());
+}
+
+function blameActive(): void {
+  const path = activePath.value;
+  if (path) openBlame(path);
+  else notify('Open a file first: blame shows who last changed each of its lines.');
+}
+
+export function registerGitCommands(): void {
+  const category = 'Git';
+  registerCommand({ id: 'git.commit', label: 'Write the commit message', category, enabled: canWrite, run: focusMessage });
+  registerCommand({ id: 'git.history', label: 'Show history', category, enabled: ready, run: openHistory });
+  registerCommand({ id: 'git.pull', label: 'Pull', category, enabled: canWrite, run: () => void syncOp('pull') });
+  registerCommand({ id: 'git.push', label: 'Push', category, enabled: canWrite, run: () => void syncOp('push') });
+  registerCommand({ id: 'git.fetch', label: 'Fetch', category, enabled: canWrite, run: () => void syncOp('fetch') });
+  registerCommand({ id: 'git.remotes', label: 'Remotes…', category, enabled: () => ready() && !isViewer.value, run: showRemotes });
+  registerCommand({ id: 'git.stash', label: 'Stash changes…', category, enabled: canWrite, run: () => void stashPush() });
+  registerCommand({ id: 'git.identity', label: 'Your identity…', category, run: () => void askIdentity() });
+  registerCommand({ id: 'git.blame', label: 'Blame the active file', category, enabled: ready, run: blameActive });
+  registerCommand({ id: 'git.refresh', label: 'Refresh', category, run: () => void refresh() });
+}
