@@ -42,7 +42,8 @@ REQUESTS = [
      {"json": {"query": "x", "replacement": "y", "paths": ["{name}"]}}),
     ("POST", "/api/projects/{pid}/tools/inspect", {"json": {"model": "{name}.onnx"}}),
     ("POST", "/api/projects/{pid}/lsp/edits/preview", {"json": {"files": [{"path": "{name}.py", "edits": [
-        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "newText": ""}]}]}}),
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+         "newText": ""}]}]}}),
     ("POST", "/api/projects/{pid}/publish",
      {"json": {"id": "long", "version": "1.0.0", "files": ["{name}.mnn"]}}),
 ]
