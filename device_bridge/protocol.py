@@ -231,6 +231,15 @@ class Perf(Model):
 # ---- on-device MNN tools --------------------------------------------------------------------
 
 
+class InputSpec(Model):
+    """How to fill one model input: a file in the session folder (an image or ``.wav``,
+    preprocessed by the model's spec, or a ``.npy``), or a constant/random."""
+
+    file: str | None = Field(default=None, max_length=1024)
+    npy: str | None = Field(default=None, max_length=1024)
+    fill: float | Literal["random"] = "random"
+
+
 class BenchStart(Model):
     type: Literal["bench.start"] = "bench.start"
     sid: Sid
@@ -246,6 +255,10 @@ class BenchStart(Model):
     loops: int = Field(default=50, ge=1, le=100_000)
     warmup: int = Field(default=5, ge=0, le=10_000)
     per_op: bool = True
+    inputs: dict[str, InputSpec] = Field(default_factory=dict, max_length=64)
+    input_shapes: dict[str, list[int]] = Field(
+        default_factory=dict, max_length=64, description="a shape for each input with a dynamic "
+        "dim the spec has no default for; a missing one is refused with input_shape_required")
 
 
 class OpTime(Model):
@@ -274,13 +287,12 @@ class BenchResult(Model):
     threads: int | None = None
     precision: str | None = None
     power: str | None = None
-
-
-class InputSpec(Model):
-    """How to fill one model input: a ``.npy`` file in the session folder, or a constant/random."""
-
-    npy: str | None = Field(default=None, max_length=1024)
-    fill: float | Literal["random"] = "random"
+    input_shapes: dict[str, list[int]] | None = Field(default=None, description="the shapes run")
+    inputs: dict[str, str] | None = Field(default=None, description="input → where its value "
+                                          "came from: a file, 'random' or 'fill <n>'")
+    code: str | None = Field(default=None, description="why it was refused: input_shape_required, "
+                             "input_shape_mismatch, spec_required, input_file_unusable …")
+    input: str | None = Field(default=None, description="the input a refusal names")
 
 
 class WatchStart(Model):
@@ -288,6 +300,7 @@ class WatchStart(Model):
     sid: Sid
     model: str = Field(min_length=1, max_length=1024)
     inputs: dict[str, InputSpec] = Field(default_factory=dict)
+    input_shapes: dict[str, list[int]] = Field(default_factory=dict, max_length=64)
     ops: list[str] = Field(default_factory=list, max_length=1000, description="empty: every op")
     bins: int = Field(default=32, ge=1, le=256)
     sample: int = Field(default=64, ge=0, le=4096)
@@ -333,6 +346,8 @@ class WatchDone(Model):
     ok: bool
     hits: int = 0
     error: str | None = None
+    code: str | None = None
+    input: str | None = None
 
 
 DeviceMessage = Annotated[

@@ -9,12 +9,15 @@ import json
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from device_bridge import backends
 from device_bridge.agent.tools import MARK
+from device_bridge.runtime import feeds
+from device_bridge.runtime import spec as model_spec
 
 PROFILE_RUNS = 10
 
@@ -31,23 +34,37 @@ def open_session(model: str, config: dict[str, Any]) -> tuple[Any, Any]:
     return net, net.createSession(config)
 
 
-def fill_inputs(net: Any, session: Any, specs: dict[str, Any]) -> None:
-    """Each input from ``{"npy": path}``, ``{"fill": number}`` or random (the default)."""
+def fill_inputs(net: Any, session: Any, job: dict[str, Any]) -> dict[str, Any]:
+    """Each input at its shape (given, from its ``.npy`` or the model's spec; a dynamic dim is
+    never guessed) with its value (a file preprocessed by the spec, ``.npy``, constant or
+    random). Returns the shapes run and where each value came from, for the result."""
     import MNN
 
+    model = Path(job["model"])
+    spec = model_spec.load(model)
     rng = np.random.default_rng(0)
-    for name, tensor in net.getSessionInputAll(session).items():
-        shape = [max(1, d) for d in tensor.getShape()]
-        spec = specs.get(name) or {}
-        fill = spec.get("fill", "random")
-        if spec.get("npy"):
-            data = np.load(spec["npy"], allow_pickle=False).astype(np.float32).reshape(shape)
-        elif isinstance(fill, int | float):
-            data = np.full(shape, fill, np.float32)
-        else:
-            data = rng.random(shape, dtype=np.float32)
-        host = MNN.Tensor(shape, MNN.Halide_Type_Float, data, MNN.Tensor_DimensionType_Caffe)
+    given = job.get("input_shapes") or {}
+    tensors = net.getSessionInputAll(session)
+    unknown = sorted(set(given) - set(tensors))
+    if unknown:
+        raise feeds.FeedError(feeds.MISMATCH, f"input_shapes names {unknown[0]!r}, which the model "
+                              f"does not have; its inputs are {sorted(tensors)}", unknown[0])
+    values = {
+        name: feeds.feed(name, list(tensor.getShape()), job["inputs"].get(name) or {},
+                         given.get(name), spec, Path.cwd(), rng)  # the session's folder
+        for name, tensor in tensors.items()
+    }
+    if any(list(tensors[name].getShape()) != list(v.value.shape) for name, v in values.items()):
+        for name, tensor in tensors.items():
+            net.resizeTensor(tensor, tuple(values[name].value.shape))
+        net.resizeSession(session)
+        tensors = net.getSessionInputAll(session)
+    for name, tensor in tensors.items():
+        value = values[name].value.astype(np.float32)
+        host = MNN.Tensor(value.shape, MNN.Halide_Type_Float, value, MNN.Tensor_DimensionType_Caffe)
         tensor.copyFrom(host)
+    return {"input_shapes": {name: list(v.value.shape) for name, v in values.items()},
+            "inputs": {name: v.source for name, v in values.items()}}
 
 
 def percentile(sorted_ms: list[float], q: float) -> float:
@@ -83,7 +100,7 @@ def bench(job: dict[str, Any]) -> dict[str, Any]:
 
         why = backends.platform_reason(backend) or backends.unavailable(backend, MNN.version())
         return {"ok": False, "error": f"backend_unavailable: {backend} on this device: {why}"}
-    fill_inputs(net, session, {})
+    fed = fill_inputs(net, session, job)
     for _ in range(job["warmup"]):
         net.runSession(session)
     times = []
@@ -100,7 +117,7 @@ def bench(job: dict[str, Any]) -> dict[str, Any]:
         "memory_mb": float(net.getSessionInfo(session, 0)),
         "ops": profile_ops(net, session) if job["per_op"] else [],
         "backend": got, "threads": job["threads"], "precision": job["precision"],
-        "power": job["power"],
+        "power": job["power"], **fed,
     }
     return result
 
@@ -153,7 +170,7 @@ def describe(tensor: Any, bins: int, sample: int) -> dict[str, Any]:
 
 def watch(job: dict[str, Any]) -> dict[str, Any]:
     net, session = open_session(job["model"], {"numThread": 1})
-    fill_inputs(net, session, job["inputs"])
+    fill_inputs(net, session, job)
     wanted = set(job["ops"])
     hits = [0]
 
@@ -179,6 +196,10 @@ def main() -> None:
     job = json.loads(sys.stdin.readline())
     try:
         emit({"result": bench(job) if job["type"] == "bench.start" else watch(job)})
+    except feeds.FeedError as exc:  # the run cannot feed an input: named, with the input
+        emit({"result": {"ok": False, "error": str(exc), "code": exc.code, "input": exc.input}})
+    except model_spec.SpecError as exc:
+        emit({"result": {"ok": False, "error": f"the model's spec: {exc}", "code": "spec_invalid"}})
     except Exception as exc:  # noqa: BLE001 - any failure becomes the task's error result
         emit({"result": {"ok": False, "error": f"{type(exc).__name__}: {exc}"}})
 

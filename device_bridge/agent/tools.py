@@ -60,11 +60,14 @@ class MnnTask:
         asyncio.create_task(self._follow(job, self._proc))
 
     def _inputs(self, inputs: dict[str, Any]) -> dict[str, Any]:
-        """Input specs with ``npy`` paths confined to the session folder."""
+        """Input specs with their ``file``/``npy`` paths confined to the session folder (the
+        result names them as given)."""
         checked = {}
         for name, spec in inputs.items():
-            npy = spec.get("npy")
-            checked[name] = {**spec, "npy": str(confined(self.cwd, npy)) if npy else None}
+            checked[name] = dict(spec)
+            for key in ("file", "npy"):
+                if spec.get(key):
+                    confined(self.cwd, spec[key])
         return checked
 
     def _write(self, line: str) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 from device_bridge import backends
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
-from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.device_bridge.harness import AgentProcess, Event, HubServer
+from tests.fakes.photos import CAT, photo
 from tests.waiting import wait_until
 
 BUILD_MODEL = """
@@ -146,3 +147,116 @@ def test_bench_on_a_backend_the_device_lacks_is_refused(
     unknown = hub_server.recorder.wait(lambda e: e.type == "bench.result" and e.data["sid"] == sid
                                        and "TPU" in (e.data["error"] or ""), 60).data
     assert unknown["error"].startswith("unknown backend 'TPU': one of CPU, OpenCL")
+
+
+DYNAMIC_MODEL = """
+import sys
+import MNN
+F = MNN.expr
+x = F.placeholder([1, 3, -1, -1], F.NCHW)
+x.name = "image"
+y = F.sigmoid(F.relu(x) * F.scalar(2.0))
+y.name = "score"
+F.save([y], sys.argv[1])
+"""
+SPEC = """format = 1
+
+[[inputs]]
+name = "image"
+shape = [1, 3, -1, -1]
+{default}kind = "image"
+layout = "NCHW"
+scale = 0.00392156862745098
+
+[[outputs]]
+name = "score"
+"""
+
+
+def session_with_dynamic_model(server: HubServer, project: str, root: Path, default: str = "") -> str:
+    """``det.mnn`` with input ``image`` ``[1, 3, ?, ?]``, its spec and a photo, on the device."""
+    root.mkdir()
+    subprocess.run([sys.executable, "-c", DYNAMIC_MODEL, str(root / "det.mnn")], check=True,
+                   capture_output=True, timeout=60)
+    (root / "det.mnn.model.toml").write_text(SPEC.format(default=default))
+    (root / "photos").mkdir()
+    (root / "photos" / "cat.png").write_bytes(photo(CAT).read_bytes())
+    sid = server.call(server.hub.open_session(project, "dev-a")).sid
+    server.call(deploy(server.hub, project, sid, root))
+    return sid
+
+
+def _next(server: HubServer, project: str, kind: str, message: p.Model) -> dict:
+    """The data of the first ``kind`` event of the message's session after sending it."""
+    sid = message.sid  # type: ignore[attr-defined]
+    def matches(e: Event) -> bool:
+        return e.type == kind and e.data["sid"] == sid
+
+    before = len(server.recorder.select(matches))
+    server.call(server.hub.send(project, message))
+    wait_until(lambda: len(server.recorder.select(matches)) > before, timeout=60, what=f"a {kind}")
+    return server.recorder.select(matches)[before].data
+
+
+def _bench(server: HubServer, project: str, sid: str, **fields: object) -> dict:
+    job = p.BenchStart(sid=sid, model="det.mnn", threads=1, loops=5, warmup=1, per_op=False, **fields)
+    return _next(server, project, "bench.result", job)
+
+
+def test_bench_of_a_dynamic_model_never_guesses_its_shape(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    sid = session_with_dynamic_model(hub_server, "p-bench-dyn", tmp_path / "proj")
+    refused = _bench(hub_server, "p-bench-dyn", sid)
+    assert not refused["ok"]
+    assert (refused["code"], refused["input"]) == ("input_shape_required", "image")
+    assert "dynamic dim 2 (declared [1, 3, ?, ?])" in refused["error"]
+    wrong = _bench(hub_server, "p-bench-dyn", sid, input_shapes={"image": [1, 1, 64, 64]})
+    assert (wrong["code"], wrong["input"]) == ("input_shape_mismatch", "image")
+    assert "fixed dim 1 of 3" in wrong["error"]
+
+    small = _bench(hub_server, "p-bench-dyn", sid, input_shapes={"image": [1, 3, 8, 8]})
+    large = _bench(hub_server, "p-bench-dyn", sid, input_shapes={"image": [1, 3, 640, 640]})
+    assert small["ok"] and large["ok"], (small["error"], large["error"])
+    assert small["input_shapes"] == {"image": [1, 3, 8, 8]}
+    assert large["input_shapes"] == {"image": [1, 3, 640, 640]}
+    assert small["inputs"] == {"image": "random"}
+    # 6,400 times the values: the real cost, not the 1×1 one
+    assert large["median_ms"] > 10 * small["median_ms"]
+
+
+def test_bench_takes_a_photo_preprocessed_by_the_model_spec(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    sid = session_with_dynamic_model(hub_server, "p-bench-photo", tmp_path / "proj",
+                                     default="default_shape = [1, 3, 96, 128]\n")
+    by_spec = _bench(hub_server, "p-bench-photo", sid)
+    assert by_spec["ok"], by_spec["error"]
+    assert by_spec["input_shapes"] == {"image": [1, 3, 96, 128]}  # the spec's default, shown
+    photo_run = _bench(hub_server, "p-bench-photo", sid, inputs={"image": p.InputSpec(file="photos/cat.png")})
+    assert photo_run["ok"], photo_run["error"]
+    assert photo_run["inputs"] == {"image": "photos/cat.png"}
+    assert photo_run["input_shapes"] == {"image": [1, 3, 96, 128]}
+    broken = tmp_path / "proj" / "photos" / "broken.jpg"
+    broken.write_bytes(b"not a jpeg at all")
+    hub_server.call(deploy(hub_server.hub, "p-bench-photo", sid, tmp_path / "proj"))
+    broken_input = {"image": p.InputSpec(file="photos/broken.jpg")}
+    unusable = _bench(hub_server, "p-bench-photo", sid, inputs=broken_input)
+    assert (unusable["ok"], unusable["code"], unusable["input"]) == (False, "input_file_unusable", "image")
+    assert unusable["error"].startswith("input_file_unusable: broken.jpg: ")
+    escape = _bench(hub_server, "p-bench-photo", sid, inputs={"image": p.InputSpec(file="../../etc/passwd")})
+    assert not escape["ok"] and "unsafe path" in escape["error"]
+
+
+def test_a_watch_on_a_dynamic_model_runs_at_the_shape_given(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    sid = session_with_dynamic_model(hub_server, "p-watch-dyn", tmp_path / "proj")
+    watch = p.WatchStart(sid=sid, model="det.mnn", ops=["score"])
+    refused = _next(hub_server, "p-watch-dyn", "watch.done", watch)
+    assert (refused["ok"], refused["code"], refused["input"]) == (False, "input_shape_required", "image")
+    sized = p.WatchStart(sid=sid, model="det.mnn", ops=["score"], input_shapes={"image": [1, 3, 5, 7]})
+    hit = _next(hub_server, "p-watch-dyn", "watch.hit", sized)
+    assert hit["shape"] == [1, 3, 5, 7]
+    done = _next(hub_server, "p-watch-dyn", "watch.done", p.WatchContinue(sid=sid))
+    assert done["ok"] and done["hits"] == 1

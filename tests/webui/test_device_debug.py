@@ -18,6 +18,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.conftest import LiveServer
 from tests.device_bridge.harness import AgentProcess
+from tests.device_bridge.test_agent_mnn import DYNAMIC_MODEL, SPEC
+from tests.fakes.photos import CAT, photo
 from tests.waiting import wait_until
 from tests.webui.workbench import create_project, editor_lines, open_file, open_project
 
@@ -239,6 +241,41 @@ def test_perf_charts_benchmark_and_csv(
     rows = Path(download.value.path()).read_text().splitlines()
     assert rows[0] == "t,cpu_percent,rss_mb,threads"
     assert len(rows) > 5 and all(len(row.split(",")) == 4 for row in rows[1:])
+
+
+def test_benchmark_of_a_dynamic_model_asks_its_shape_and_takes_a_photo(
+    context: BrowserContext, live_server: LiveServer, device: dict, tmp_path: Path
+) -> None:
+    """A detector with input ``[1, 3, ?, ?]``: the device refuses to guess the open dims, the
+    person gives them, then feeds a photo the spec preprocesses; the result says what ran."""
+    project = create_project(live_server, "perf-dynamic")
+    root = Path(project["path"])
+    subprocess.run([sys.executable, "-c", DYNAMIC_MODEL, str(root / "det.mnn")], check=True,
+                   capture_output=True, timeout=60)
+    (root / "det.mnn.model.toml").write_text(SPEC.format(default=""))
+    (root / "cat.png").write_bytes(photo(CAT).read_bytes())
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-run-debug").click()
+    page.get_by_test_id("run-panel").get_by_test_id("device-picker").select_option(device["id"])
+    page.get_by_test_id("action-perf").click()
+    perf = page.get_by_test_id("perf-panel")
+    expect(perf.get_by_test_id("bench-model")).to_have_value("det.mnn")
+    shape = perf.get_by_test_id("bench-inputs-shape-image")
+    expect(shape).to_have_attribute("placeholder", re.compile("^shape, e.g."))
+    perf.get_by_test_id("bench-start").click()
+    error = perf.get_by_test_id("bench-error")
+    expect(error).to_have_attribute("data-code", "input_shape_required", timeout=60_000)
+    expect(error).to_contain_text("input 'image' has a dynamic dim 2 (declared [1, 3, ?, ?])")
+    expect(perf.locator(".device-input.refused[data-input=image]")).to_be_visible()
+
+    shape.fill("1,3,64,80")
+    perf.get_by_test_id("bench-start").click()
+    ran_with = perf.get_by_test_id("bench-ran-with")
+    expect(ran_with).to_have_text("image 1×3×64×80 (random values)", timeout=60_000)
+    perf.get_by_test_id("bench-inputs-file-image").fill("cat.png")
+    perf.get_by_test_id("bench-start").click()
+    expect(ran_with).to_have_text("image 1×3×64×80 from cat.png", timeout=60_000)
+    expect(perf.get_by_test_id("bench-stats")).to_contain_text("median")
 
 
 def test_tensor_watchpoints_stop_after_ops_and_continue(

@@ -146,6 +146,12 @@ export interface BenchResult {
   threads?: number | null;
   precision?: string | null;
   power?: string | null;
+  /** The shapes run and where each input's values came from (a file, "random", "fill n"). */
+  input_shapes?: Record<string, number[]> | null;
+  inputs?: Record<string, string> | null;
+  /** Why it was refused (input_shape_required, …) and the input that names. */
+  code?: string | null;
+  input?: string | null;
 }
 
 export interface TensorStats {
@@ -173,6 +179,8 @@ export interface WatchDone {
   ok: boolean;
   hits: number;
   error: string | null;
+  code?: string | null;
+  input?: string | null;
 }
 
 export const listDevices = () => request<Device[]>('GET', '/api/devices');

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BenchResult } from '../../api/devices';
 import { deviceById } from '../devices/store';
 import { BackendSelect } from '../modeltools/BackendSelect';
+import { DeviceInputs, feedsOf, RanWith } from './DeviceInputs';
 import { session } from '../workbench/session';
 import { bench, benchRunning, download, dropped, latencies, latencyCsv, opsCsv, perfVersion, samples, samplesCsv } from './perf';
 import { PerfBoard } from './perfCharts';
@@ -45,7 +46,7 @@ function OpBars({ result }: { result: BenchResult }) {
 }
 
 function BenchSummary({ result }: { result: BenchResult }) {
-  if (!result.ok) return <div class="form-error">{result.error}</div>;
+  if (!result.ok) return <div class="form-error" data-testid="bench-error" data-code={result.code ?? ''}>{result.error}</div>;
   const stats: [string, number][] = [['min', result.min_ms], ['median', result.median_ms], ['p90', result.p90_ms], ['p99', result.p99_ms], ['mean', result.mean_ms]];
   return (
     <>
@@ -53,6 +54,7 @@ function BenchSummary({ result }: { result: BenchResult }) {
         {stats.map(([name, ms]) => <span key={name}><span class="muted">{name}</span> {ms.toFixed(2)} ms</span>)}
         <span class="muted">{result.loops} loops</span>
         {result.backend && <span class="muted" data-testid="bench-ran-on">on {result.backend}{result.backend === 'CPU' ? `, ${result.threads} threads` : ''}</span>}
+        <RanWith shapes={result.input_shapes} sources={result.inputs} testid="bench-ran-with" />
       </div>
       <OpBars result={result} />
     </>
@@ -68,7 +70,7 @@ function BenchForm() {
   const run = async () => {
     if (!(await deploy())) return;
     benchRunning.value = true;
-    session().socket.send('devices', 'bench.start', { sid: sid.value, model, threads, backend, loops: 50, warmup: 5, per_op: true });
+    session().socket.send('devices', 'bench.start', { sid: sid.value, model, threads, backend, loops: 50, warmup: 5, per_op: true, ...feedsOf(model) });
   };
   const why = !pickedDevice.value ? 'Pick a device first.' : !model ? 'The project has no .mnn model to benchmark: convert one first.'
     : benchRunning.value ? 'A benchmark is running.' : runState.value !== 'idle' ? 'The device is busy with a run: stop it first.' : null;
@@ -82,6 +84,7 @@ function BenchForm() {
       <label class="muted">threads <input type="number" min={1} max={64} value={threads} class="bench-threads" onInput={(ev) => setThreads(Number(ev.currentTarget.value) || 1)} /></label>
       <button class="btn btn-small" data-testid="bench-start" disabled={disabled} title={why ?? 'Benchmark the model on the device'} onClick={() => void run()}>{benchRunning.value ? 'Benchmarking…' : 'Benchmark on device'}</button>
       {why && !benchRunning.value && <span class="muted bench-why" data-testid="bench-why">{why}</span>}
+      <DeviceInputs model={model} testid="bench-inputs" refused={bench.value?.ok === false ? bench.value.input : null} disabled={benchRunning.value} />
     </div>
   );
 }

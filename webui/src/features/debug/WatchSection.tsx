@@ -3,6 +3,7 @@
 // first values — then continue to the next or stop.
 import { useState } from 'preact/hooks';
 import type { WatchHit } from '../../api/devices';
+import { DeviceInputs } from './DeviceInputs';
 import { bench } from './perf';
 import { ModelSelect, useProjectModels } from './projectModels';
 import { pickedDevice, runState } from './run';
@@ -58,6 +59,7 @@ function WatchForm() {
       <input class="watch-ops" data-testid="watch-ops" list="watch-op-names" placeholder="every op, or names: conv1, relu2" value={ops} onInput={(ev) => setOps(ev.currentTarget.value)} />
       <datalist id="watch-op-names">{known.map((name) => <option key={name} value={name} />)}</datalist>
       {state === 'idle' && <button class="btn btn-small" data-testid="watch-start" disabled={idleDisabled} onClick={() => void startWatch(model, parseOps(ops))}>Watch tensors</button>}
+      <DeviceInputs model={model} testid="watch-inputs" refused={watchDone.value?.ok === false ? watchDone.value.input : null} disabled={state !== 'idle'} />
       {state !== 'idle' && (
         <>
           <button class="btn btn-small" data-testid="watch-continue" disabled={state !== 'paused'} onClick={continueWatch}>Continue</button>

@@ -3,6 +3,7 @@
 import { signal } from '@preact/signals';
 import type { DeviceError, SessionStateEvent, WatchDone, WatchHit } from '../../api/devices';
 import { session } from '../workbench/session';
+import { feedsOf } from './DeviceInputs';
 import { deploy, sid } from './run';
 
 // The bins and sampled values asked for each watched tensor.
@@ -26,7 +27,7 @@ export async function startWatch(model: string, ops: string[]): Promise<void> {
   watchHits.value = [];
   watchDone.value = null;
   watchState.value = 'running';
-  session().socket.send('devices', 'watch.start', { sid: sid.value, model, ops, bins: BINS, sample: SAMPLE });
+  session().socket.send('devices', 'watch.start', { sid: sid.value, model, ops, bins: BINS, sample: SAMPLE, ...feedsOf(model) });
 }
 
 export function continueWatch(): void {
