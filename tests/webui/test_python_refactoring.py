@@ -105,6 +105,11 @@ def test_find_all_references_and_go_to_symbol_in_workspace(context: BrowserConte
     page.get_by_test_id("symbol-input").fill("shou")
     item = page.locator("[data-testid=symbol-item][data-path='helpers.py']")
     expect(item).to_contain_text("shout")
+    expect(page.locator(".quickopen-list")).to_have_attribute("data-query", "shou")
+    page.get_by_test_id("symbol-input").fill("")
+    # A fast typist: Enter before the answer to what was typed opens that answer's first symbol,
+    # not one of the older list.
+    page.get_by_test_id("symbol-input").fill("shou")
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid=editor][data-path='helpers.py']")).to_be_visible()
     expect(page.get_by_test_id("status-cursor")).to_contain_text("Ln 1, Col 10 (5 selected)")  # the name

@@ -53,6 +53,10 @@ async function lookUp(query: string): Promise<Found[] | string> {
 function SymbolBox() {
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<Found[] | string | null>(null);
+  // The query `found` answers: Enter before the answer to what was typed waits for it rather
+  // than open a symbol of an older list.
+  const [answered, setAnswered] = useState<string | null>(null);
+  const [enterPending, setEnterPending] = useState(false);
   const [selected, setSelected] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
@@ -61,6 +65,7 @@ function SymbolBox() {
     const timer = window.setTimeout(() => void lookUp(query).then((answer) => {
       if (current) {
         setFound(answer);
+        setAnswered(query);
         setSelected(0);
       }
     }), QUERY_DELAY_MS);
@@ -74,10 +79,18 @@ function SymbolBox() {
     close();
     void revealMatch(symbol.path, symbol.line, symbol.column, symbol.name.length);
   };
+  const current = answered === query;
+  useEffect(() => {
+    if (enterPending && current) {
+      setEnterPending(false);
+      if (results[0]) pick(results[0]);
+    }
+  }, [enterPending, current, found]);
   const onKey = (ev: KeyboardEvent) => {
     if (ev.key === 'Escape') close();
     else if (ev.key === 'ArrowDown') setSelected(Math.min(selected + 1, results.length - 1));
     else if (ev.key === 'ArrowUp') setSelected(Math.max(selected - 1, 0));
+    else if (ev.key === 'Enter' && !current) setEnterPending(true);
     else if (ev.key === 'Enter' && results[selected]) pick(results[selected]);
     else return;
     ev.preventDefault();
@@ -86,12 +99,12 @@ function SymbolBox() {
     <div class="quickopen-backdrop" onMouseDown={close}>
       <div class="quickopen" data-testid="symbol-picker" onMouseDown={(ev) => ev.stopPropagation()}>
         <input ref={input} data-testid="symbol-input" placeholder="Go to symbol in workspace…" value={query}
-          onKeyDown={onKey} onBlur={close} onInput={(ev) => setQuery(ev.currentTarget.value)} />
+          onKeyDown={onKey} onBlur={close} onInput={(ev) => { setQuery(ev.currentTarget.value); setEnterPending(false); }} />
         {found === null && <div class="quickopen-note">Looking…</div>}
         {typeof found === 'string' && <div class="quickopen-note">{found}</div>}
         {Array.isArray(found) && !found.length && <div class="quickopen-note">No matching symbol.</div>}
         {results.length > 0 && (
-          <ul class="quickopen-list" role="listbox">
+          <ul class="quickopen-list" role="listbox" data-query={answered ?? ''}>
             {results.map((symbol, i) => (
               <li key={`${symbol.path}:${symbol.line}:${symbol.column}`} role="option" aria-selected={i === selected}
                 class={i === selected ? 'selected' : ''} data-testid="symbol-item" data-path={symbol.path} data-line={symbol.line}
