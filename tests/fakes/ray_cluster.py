@@ -101,15 +101,31 @@ def _stop(starter: subprocess.Popen[bytes], temp_dir: Path) -> None:
 
 def _ready(starter: subprocess.Popen[bytes], address: str, temp_dir: Path) -> bool:
     """Wait until the head takes jobs; False if its raylet died on the way (on a busy machine
-    it gives up on a slow dashboard agent after a fixed wait)."""
+    it gives up on a slow dashboard agent after a fixed wait) or it never got there."""
     states = {True: "ready", None: "crashed", False: ""}
-    outcome = wait_until(lambda: states[_takes_jobs(address, temp_dir)], timeout=180,
-                         what="the Ray head to take jobs", interval=0.5)
+    try:
+        outcome = wait_until(lambda: states[_takes_jobs(address, temp_dir)], timeout=150,
+                             what="the Ray head to take jobs", interval=0.5)
+    except AssertionError:
+        return False
     return outcome == "ready"
+
+
+def _log_tails(temp_dir: Path, lines: int = 15) -> str:
+    """The end of each of the head's logs that say why it did not come up."""
+    tails = []
+    for log in sorted(temp_dir.glob("session_*/logs/*")):
+        if log.suffix in (".err", ".out", ".log") and log.stat().st_size:
+            text = log.read_text(errors="replace").splitlines()[-lines:]
+            tails.append(f"--- {log.name}\n" + "\n".join(text))
+    return "\n".join(tails) or "(no logs)"
 
 
 @contextmanager
 def ray_head(temp_dir: Path, attempts: int = 3) -> Iterator[RayHead]:
+    """A head that takes jobs: a head that crashes or hangs on the way up is stopped and a fresh
+    one started, up to ``attempts`` times."""
+    why = ""
     for attempt in range(attempts):
         folder = temp_dir / str(attempt)  # short: Ray's socket paths must stay under 108 bytes
         starter, address = _start(folder)
@@ -119,6 +135,7 @@ def ray_head(temp_dir: Path, attempts: int = 3) -> Iterator[RayHead]:
             _stop(starter, folder)
             raise
         if not ready:
+            why = _log_tails(folder)
             _stop(starter, folder)
             continue
         try:
@@ -126,7 +143,7 @@ def ray_head(temp_dir: Path, attempts: int = 3) -> Iterator[RayHead]:
         finally:
             _stop(starter, folder)
         return
-    raise AssertionError(f"the Ray head did not come up in {attempts} attempts")
+    raise AssertionError(f"the Ray head did not come up in {attempts} attempts; the last one's logs:\n{why}")
 
 
 @dataclass(frozen=True)
