@@ -20,6 +20,9 @@ from server.core.fsutil import disk_full
 from server.modeltools.errors import ToolFailed
 
 NATIVE_LOG = "native.log"
+# What the run's error says if native code kills the worker during the call that follows
+# (written by the tool beforehand, read by the runner: the worker is gone by then).
+CRASH_HINT = "crash-hint.txt"
 CONVERT_SUCCESS = "Converted Success!"
 
 _libc = ctypes.CDLL(None)
@@ -77,6 +80,11 @@ def captured() -> Iterator[None]:
             os.dup2(saved[1], 2)
             os.close(saved[0])
             os.close(saved[1])
+
+
+def crash_hint(text: str) -> None:
+    """Say what a crash in the next native call most likely means (runner's ``_explain``)."""
+    Path(CRASH_HINT).write_text(text)
 
 
 def convert(argv: list[str]) -> str:

@@ -232,6 +232,14 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
     count = len(list(staged.iterdir()))
     Path("quant.json").write_text(json.dumps(_config(args, staged, count, model, sizes)))
     output = Path(args.output)
+    open_inputs = [f"{i.name} [{', '.join(str(d or '?') for d in i.dims)}]"
+                   for i in tensors.declared(model) if i.dynamic]
+    if open_inputs:
+        native.crash_hint(
+            f"the model's inputs have open dims ({', '.join(open_inputs)}); MNN's quantizer "
+            "crashes on some such models (a mean over the open height and width, measured with "
+            "MNN 3.6.1) whatever the input_shapes: convert the source with static and "
+            "input_shapes, then quantize that conversion")
     with native.atomic_output(output) as partial:
         text = native.quantize(args.model, str(partial), "quant.json")
         native.check_written(partial, text, QUANT_DONE, "quantization")

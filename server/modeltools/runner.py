@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from server.modeltools import native
 from server.sandbox.policy import exit_status
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -185,10 +186,13 @@ def _finish(spec: WorkerSpec, code: int) -> Outcome:
 
 
 def _explain(spec: WorkerSpec, error: str) -> str:
-    """The error, a hint when the memory limit was hit, and the end of the log."""
+    """The error, a hint when the memory limit was hit or the tool left one for a crash of the
+    native call it made, and the end of the log."""
     tail = log_tail(spec.run_dir)
     if spec.limits.memory_mb and _OUT_OF_MEMORY.search(tail):
         error += f": out of memory (limit {spec.limits.memory_mb} MB)"
+    elif (hint := spec.run_dir / native.CRASH_HINT).is_file():
+        error += ": " + hint.read_text(errors="replace").strip()
     return f"{error}\n{tail}"
 
 

@@ -8,6 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.modeltools import mnnfile
+from tests.fakes import dynamic_models
+from tests.fakes.photos import calibration_folder
 from tests.server.modeltools.conftest import DynamicModels, run_tool, wait_for_run
 
 DETECTOR_640 = {"image": [1, 3, 640, 640]}
@@ -174,3 +176,32 @@ def test_running_again_writes_a_new_file(client: TestClient, project: dict) -> N
                          {"model": "detector.onnx", "output": "det.mnn", "fp16": True, "overwrite": True})
     assert replaced["result"]["output"] == "det.mnn"
     assert (root / "det.mnn").read_bytes() != written
+
+
+def test_a_quantizer_crash_on_open_dims_says_why_and_the_static_conversion_quantizes(
+    client: TestClient, project: dict
+) -> None:
+    """MNN's quantizer quantizes the detector with its open height and width, but crashes on a
+    classifier that averages over them: the crash says so and how to get past it."""
+    root = Path(project["path"])
+    calibration_folder(root / "calib", 64)
+    shape = {"image": [1, 3, 64, 64]}
+    detector = _finished(client, project, "quantize", {"model": "detector.mnn", "calibration": "calib",
+                                                       "input_shapes": shape})
+    assert detector["status"] == "succeeded", detector["error"]
+    dynamic_models.classifier(root / "classifier.onnx")
+    assert _finished(client, project, "convert", {"model": "classifier.onnx"})["status"] == "succeeded"
+    crashed = _finished(client, project, "quantize", {"model": "classifier.mnn", "calibration": "calib",
+                                                      "input_shapes": shape})
+    assert crashed["status"] == "crashed"
+    first_line = crashed["error"].splitlines()[0]
+    assert first_line.startswith("crashed (signal 11, SIGSEGV): the model's inputs have open dims "
+                                 "(image [1, 3, ?, ?]);")
+    assert first_line.endswith("convert the source with static and input_shapes, then quantize "
+                               "that conversion")
+    static = _finished(client, project, "convert", {"model": "classifier.onnx", "static": True,
+                                                    "input_shapes": shape, "output": "classifier.static.mnn"})
+    assert static["status"] == "succeeded", static["error"]
+    quantized = _finished(client, project, "quantize", {"model": "classifier.static.mnn",
+                                                        "calibration": "calib"})
+    assert quantized["status"] == "succeeded", quantized["error"]
