@@ -99,3 +99,11 @@ def test_quantize_with_a_dataset_shows_the_accuracy_drop(
     before = 100 * accuracy["float"]["top1"]
     expect(shown).to_contain_text(f"Top-1 on photos/val, 48 samples: float {before:.1f}%")
     expect(shown).to_contain_text(f"int8 {100 * accuracy['int8']['top1']:.1f}%")
+
+    # "Evaluate…" on a model file: the project's dataset, the model checked as the baseline.
+    page.locator("[data-testid=tree-item][data-path='classifier.mnn']").click(button="right")
+    page.get_by_test_id("menu-tool-evaluate").click()
+    panel = page.locator("[data-testid=evaluate-panel][data-dataset=photos]")
+    expect(panel.get_by_test_id("evaluate-dataset")).to_have_value("photos")
+    expect(panel.locator("[data-testid=evaluate-model-choice][data-model='classifier.mnn']")).to_be_checked()
+    expect(panel.locator("[data-testid=evaluate-model-choice]:checked")).to_have_count(1)

@@ -1,6 +1,10 @@
 // Where the datasets view and the Evaluate panels open: the main area, one Evaluate panel per
 // dataset (reused), beside the tool panels.
+import { errorMessage } from '../../api/client';
+import { listDatasets, type DatasetSummary } from '../../api/datasets';
+import { notify } from '../../ui/toast';
 import { baseName } from '../modeltools/open';
+import { pid } from '../workbench/session';
 import { mainGroup } from '../workbench/areas';
 import { dock, showPanel } from '../workbench/panels';
 
@@ -39,4 +43,23 @@ export function openEvaluate(params: EvaluateParams): void {
     params: { ...params },
     position: { referenceGroup: mainGroup() },
   });
+}
+
+/** "Evaluate…" on a model file: its Evaluate panel on the project's first dataset (the form
+ * offers the others), the model checked as the baseline. */
+export async function evaluateModel(model: string): Promise<void> {
+  let found: DatasetSummary[];
+  try {
+    found = await listDatasets(pid());
+  } catch (err) {
+    notify(`Could not list the project's datasets: ${errorMessage(err)}`);
+    return;
+  }
+  const usable = found.filter((d) => !d.error);
+  if (!usable.length) {
+    notify('The project has no dataset to evaluate on: a folder of class sub-folders, a COCO JSON or a CSV (see Datasets).');
+    openDatasets();
+    return;
+  }
+  openEvaluate({ dataset: usable[0].path, models: [model] });
 }

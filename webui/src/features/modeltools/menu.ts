@@ -4,12 +4,15 @@ import type { MenuItem } from '../../ui/contextMenu';
 import { promptDialog } from '../../ui/dialogs';
 import { openModelDiff } from './diff/openDiff';
 import { isViewer } from '../team/account';
+import { evaluateModel } from '../datasets/open';
 import { openGraph, openPipeline, openTool } from './open';
 
 const MODEL_EXTENSIONS = ['.onnx', '.tflite', '.pb', '.caffemodel', '.prototxt', '.mnn'];
 
 export const isModelFile = (path: string): boolean => MODEL_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext));
 const isMnn = (path: string): boolean => path.toLowerCase().endsWith('.mnn');
+// The models evaluate runs: MNN, and the sources it has a reference runtime for.
+const isEvaluated = (path: string): boolean => ['.mnn', '.onnx', '.tflite'].some((ext) => path.toLowerCase().endsWith(ext));
 
 /** The `.mnn` a tool works on: the file itself, or where Convert puts it by default. */
 export const mnnFor = (path: string): string => (isMnn(path) ? path : `${path.replace(/\.[^./]+$/, '')}.mnn`);
@@ -34,6 +37,7 @@ export function modelMenuItems(entry: FileEntry): MenuItem[] {
     { label: 'Inspect', testid: 'menu-tool-inspect', action: () => openTool({ tool: 'inspect', model: path, autorun: true }) },
     { label: 'Compare…', testid: 'menu-tool-compare', action: () => openTool({ tool: 'compare', ...compare }) },
     { label: 'Benchmark…', testid: 'menu-tool-benchmark', action: () => openTool({ tool: 'benchmark', model: mnnFor(path) }) },
+    ...(isEvaluated(path) ? [{ label: 'Evaluate…', testid: 'menu-tool-evaluate', action: () => void evaluateModel(path) }] : []),
     { label: 'Open graph', testid: 'menu-tool-graph', action: () => openGraph(path) },
     ...(isMnn(path) ? diffItems(path) : []),
   ];
