@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from server.api import agent_download, device_ws, ws
 from server.api.routes import (
     auth,
+    backups,
     checks,
     cloud,
     datasets,
@@ -37,5 +38,5 @@ ROUTERS: list[APIRouter] = [
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
     lineage.router, ray.router, market.router, model_specs.router,
-    pipelines.router, datasets.router, keybindings.router,
+    pipelines.router, datasets.router, keybindings.router, backups.router,
 ]

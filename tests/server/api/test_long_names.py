@@ -33,6 +33,8 @@ REQUESTS = [
     ("GET", "/api/projects/{pid}/dataset", {"params": {"path": "{name}"}}),
     ("GET", "/api/projects/{pid}/model-spec", {"params": {"path": "{name}"}}),
     ("PUT", "/api/projects/{pid}/model-spec", {"params": {"path": "{name}"}, "json": {"inputs": []}}),
+    ("PUT", "/api/projects/{pid}/backups", {"params": {"path": "{name}"}, "json": {"content": "x"}}),
+    ("DELETE", "/api/projects/{pid}/backups", {"params": {"path": "{name}"}}),
     ("GET", "/api/projects/{pid}/git/conflict", {"params": {"path": "{name}"}}),
     ("POST", "/api/projects/{pid}/git/resolve", {"json": {"path": "{name}", "take": "ours"}}),
     ("GET", "/api/projects/{pid}/git/blob", {"params": {"rev": "HEAD", "path": "{name}"}}),
