@@ -15,6 +15,14 @@ def list_backups(session: Session, user_id: str, project_id: str) -> list[Backup
             for r in rows]
 
 
+def marks(session: Session, user_id: str, project_id: str) -> list[dict[str, str | None]]:
+    """Which files have a backup, for the project page (their text is fetched when it opens)."""
+    rows = session.exec(select(EditorBackup.path, EditorBackup.base_etag).where(
+        EditorBackup.user_id == user_id, EditorBackup.project_id == project_id,
+    ).order_by(col(EditorBackup.path))).all()
+    return [{"path": path, "base_etag": etag} for path, etag in rows]
+
+
 def keep(session: Session, user_id: str, project_id: str, path: str, body: BackupBody) -> None:
     size = len(body.content.encode())
     if size > MAX_BYTES:

@@ -10,6 +10,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from server import __version__
 from server.api.deps import CurrentUser, SessionDep, SettingsDep
+from server.backups import service as backups
 from server.core.errors import AppError
 from server.keybindings.service import bindings_of
 from server.projects import service as projects
@@ -113,6 +114,7 @@ def project_page(
     shown = first_view(project.path, projects.ui_state_of(project, user),
                        request.app.state.settings.file_read_max_bytes)
     config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws", "git": has_git,
-              "first_view": shown, "keybindings": bindings_of(session, user.id)}
+              "first_view": shown, "keybindings": bindings_of(session, user.id),
+              "backups": backups.marks(session, user.id, project.id)}
     # It carries the person's files: not kept in the browser's cache.
     return render_shell(request, project.name, config, cache="no-store")

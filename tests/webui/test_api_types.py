@@ -44,7 +44,7 @@ RESPONSES = {
     "Sweep": "SweepPublic", "SweepRun": "SweepRun", "SandboxStatus": "SandboxStatus",
     "MnnBackends": "MnnBackends", "MnnBackend": "MnnBackend",
     "ModelSpecInfo": "ModelSpecPublic", "DeclaredTensor": "DeclaredTensor",
-    "DatasetSummary": "DatasetSummary", "SkippedFile": "SkippedFile",
+    "DatasetSummary": "DatasetSummary", "SkippedFile": "SkippedFile", "Backup": "BackupOut",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
@@ -69,7 +69,7 @@ NOT_HTTP_PAYLOADS = {
     "SpecBody", "SpecInput", "SpecOutput",
     # shared pieces, client options and page data
     "Credentials", "PaiDlcOptions", "RayOptions", "NotPushed", "RequestOptions", "ConflictBody", "PageConfig",
-    "MarketQuery",
+    "MarketQuery", "BackupMark",
 }
 
 

@@ -1,4 +1,5 @@
 // Hand-kept types for the server's HTTP API v1 and the per-tab websocket envelope.
+import type { BackupMark } from './backups';
 
 export interface Project {
   id: string;
@@ -85,6 +86,8 @@ export interface PageConfig {
   sandbox?: SandboxStatus;
   /** A project page's keys the person changed: command id → keys (`GET /api/keybindings`). */
   keybindings?: Record<string, string[]>;
+  /** A project page's files with unsaved edits kept on the server (hot exit). */
+  backups?: BackupMark[];
 }
 
 /** `GET /api/sandbox`, also sent with every page. */

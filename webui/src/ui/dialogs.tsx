@@ -19,7 +19,15 @@ interface ConfirmSpec {
   confirm: string;
   danger: boolean;
   option?: string;
-  resolve: (value: { ok: boolean; option: boolean }) => void;
+  alternative?: string;
+  resolve: (value: ConfirmAnswer) => void;
+}
+
+/** `alternative`: the third button was pressed (ok is false then). */
+export interface ConfirmAnswer {
+  ok: boolean;
+  option: boolean;
+  alternative: boolean;
 }
 
 type DialogSpec = PromptSpec | ConfirmSpec;
@@ -35,8 +43,8 @@ export function promptDialog(title: string, label: string, value = '', confirm =
 export function confirmDialog(
   title: string,
   message: string,
-  opts: { confirm?: string; danger?: boolean; option?: string } = {},
-): Promise<{ ok: boolean; option: boolean }> {
+  opts: { confirm?: string; danger?: boolean; option?: string; alternative?: string } = {},
+): Promise<ConfirmAnswer> {
   return new Promise((resolve) => {
     current.value = {
       kind: 'confirm',
@@ -45,6 +53,7 @@ export function confirmDialog(
       confirm: opts.confirm ?? 'OK',
       danger: opts.danger ?? false,
       option: opts.option,
+      alternative: opts.alternative,
       resolve,
     };
   });
@@ -97,10 +106,14 @@ function PromptDialog({ spec }: { spec: PromptSpec }) {
 
 function ConfirmDialog({ spec }: { spec: ConfirmSpec }) {
   const [option, setOption] = useState(false);
-  const finish = (ok: boolean) => {
+  const finish = (ok: boolean, alternative = false) => {
     current.value = null;
-    spec.resolve({ ok, option });
+    spec.resolve({ ok, option, alternative });
   };
+  // The keyboard starts on the confirming button, or on Cancel when confirming destroys.
+  const ok = useRef<HTMLButtonElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => (spec.danger ? cancel : ok).current?.focus(), []);
   return (
     <Modal title={spec.title} testid="confirm-dialog" onClose={() => finish(false)}>
       <p class="modal-message">{spec.message}</p>
@@ -111,8 +124,9 @@ function ConfirmDialog({ spec }: { spec: ConfirmSpec }) {
         </label>
       )}
       <div class="modal-actions">
-        <button class="btn" onClick={() => finish(false)} data-testid="confirm-cancel">Cancel</button>
-        <button class={spec.danger ? 'btn btn-danger' : 'btn btn-primary'} onClick={() => finish(true)} data-testid="confirm-ok">
+        <button ref={cancel} class="btn" onClick={() => finish(false)} data-testid="confirm-cancel">Cancel</button>
+        {spec.alternative && <button class="btn" onClick={() => finish(false, true)} data-testid="confirm-alternative">{spec.alternative}</button>}
+        <button ref={ok} class={spec.danger ? 'btn btn-danger' : 'btn btn-primary'} onClick={() => finish(true)} data-testid="confirm-ok">
           {spec.confirm}
         </button>
       </div>

@@ -17,6 +17,7 @@ import { pid } from '../workbench/session';
 import { answerDiskChange } from './diskSync';
 import { openDoc, readForDoc, saveDoc, type Doc } from './documents';
 import { EarlyEditor, takeEarlyEdits } from './EarlyEditor';
+import { awaitsRestore } from './hotExit';
 import { applyEditorExtensions } from './extensions';
 
 export const editorPanelId = (path: string) => `editor:${path}`;
@@ -95,7 +96,8 @@ export function EditorPanel(props: PanelProps) {
   useLayoutEffect(() => {
     openDoc(path).then(setDoc, (err) => setError(errorMessage(err)));
     readForDoc(path).then((file) => {
-      if (!file.binary && !monacoReady.value) setEarlyText(file.content ?? '');
+      // A file coming back with unsaved text shows that text, in Monaco (hotExit.ts).
+      if (!file.binary && !monacoReady.value && !awaitsRestore(path)) setEarlyText(file.content ?? '');
     }, () => undefined); // openDoc reports it
   }, [path]);
   if (error) return <div class="panel-message" data-testid="editor-error">Cannot open {path}: {error}</div>;

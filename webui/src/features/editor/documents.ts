@@ -9,6 +9,7 @@ import { languageFor } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
 import { takePrefetchedContent } from '../workbench/prefetch';
 import { pid } from '../workbench/session';
+import { changed, forget, restore, takeBackup } from './hotExit';
 
 export type SaveState = 'clean' | 'dirty' | 'saving' | 'error';
 
@@ -47,6 +48,7 @@ export const docsVersion = signal(0);
 function setState(doc: Doc, state: SaveState): void {
   doc.state.value = state;
   docsVersion.value += 1;
+  changed(doc);
 }
 
 function trackDirty(doc: Doc): void {
@@ -70,7 +72,7 @@ export function readForDoc(path: string): Promise<FileContent> {
 }
 
 async function load(path: string): Promise<Doc> {
-  const file = await readForDoc(path);
+  const [file, backup] = await Promise.all([readForDoc(path), takeBackup(path)]);
   // Monaco is already on its way (the entry asked for it); a binary file does not wait for it.
   const monaco = file.binary ? null : (await loadMonaco()).monaco;
   // Named by its path, so lists of locations across files (references, features/lsp/) show it.
@@ -87,6 +89,7 @@ async function load(path: string): Promise<Doc> {
     disk: signal(null),
   };
   trackDirty(doc);
+  if (backup && restore(doc, backup, file.content ?? '', file.etag)) setState(doc, 'dirty');
   loaded.set(path, doc);
   reads.delete(path); // read again when the file is opened again after closing
   return doc;
@@ -102,7 +105,9 @@ export function openDoc(path: string): Promise<Doc> {
   return pending;
 }
 
-export function closeDoc(path: string): void {
+/** The editor closed; ``discard``: without saving its edits (their backup goes too). */
+export function closeDoc(path: string, { discard = false } = {}): void {
+  if (discard) forget(path);
   loaded.get(path)?.model?.dispose();
   loaded.delete(path);
   docs.delete(path);

@@ -58,7 +58,7 @@ function hasUnsaved(path: string): boolean {
 
 function closeEditorsUnder(path: string): void {
   for (const panel of editorsUnder(path)) {
-    closeDoc(String(panel.params?.path));
+    closeDoc(String(panel.params?.path), { discard: true });
     panel.api.close();
   }
 }

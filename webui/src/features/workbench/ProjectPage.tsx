@@ -42,7 +42,8 @@ function trackActiveEditor(api: DockviewApi): void {
   api.onDidRemovePanel((panel) => {
     const path = panel.params?.path;
     if (typeof path !== 'string' || !panel.id.startsWith('editor:')) return;
-    closeDoc(path);
+    // The person closed it (an unsaved one only after Don't save): its unsaved text goes too.
+    closeDoc(path, { discard: true });
     forgetEarlyEdits(path);
     if (activePath.value === path) activePath.value = null;
   });

@@ -5,7 +5,11 @@ import 'dockview/dist/styles/dockview.css';
 import type { PageConfig } from '../../api/types';
 import { installKeybindings } from '../keybindings/dispatcher';
 import { FEATURES } from './features';
-import { holdShortcutsUntilDockReady } from './panels';
+import { notify } from '../../ui/toast';
+import { editorPanelId } from '../editor/EditorPanel';
+import { startHotExit } from '../editor/hotExit';
+import { openEditor } from '../editor/openEditor';
+import { dock, dockReady, holdShortcutsUntilDockReady } from './panels';
 import { ProjectPage } from './ProjectPage';
 import { startSession } from './session';
 
@@ -13,6 +17,22 @@ export function mountProject(root: HTMLElement, config: PageConfig): void {
   startSession(config.project!, config.ws_path!, config.git ?? true);
   holdShortcutsUntilDockReady();
   installKeybindings(config.keybindings);
+  const restoring = startHotExit(config.backups ?? []);
   for (const register of FEATURES) register();
   render(<ProjectPage version={config.version} />, root);
+  if (restoring.length) reopenWhenDockReady(restoring);
+}
+
+/** The files with unsaved edits kept on the server, each in an editor (the layout may already
+ * have one), and a word that they came back. */
+function reopenWhenDockReady(paths: string[]): void {
+  const stop = dockReady.subscribe((ready) => {
+    if (!ready) return;
+    queueMicrotask(() => stop());
+    const active = dock().activePanel;
+    for (const path of paths) if (!dock().getPanel(editorPanelId(path))) openEditor(path);
+    active?.api.setActive();
+    const files = paths.length === 1 ? paths[0] : `${paths.length} files`;
+    notify(`Restored your unsaved changes of ${files}.`, 'info');
+  });
 }
