@@ -144,11 +144,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         from device_bridge.runtime.pipeline_cli import main as pipeline_main
 
         return pipeline_main(words[1:])
+    if words[:1] == ["playground"]:
+        # Runs here, without a server (docs/playground.md).
+        from device_bridge.playground.cli import main as playground_main
+
+        return playground_main(words[1:])
     parser = argparse.ArgumentParser(prog="mnnwb", description="MNN Workbench Web")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("device", help="run the device agent (same options as python -m device_bridge.agent)")
     sub.add_parser("check", help="check the project's performance budgets (mnnwb check --help)")
     sub.add_parser("pipeline", help="run a pipeline on images (mnnwb pipeline run --help)")
+    sub.add_parser("playground", help="run a playground project headless (mnnwb playground run --help)")
     for name, text in (("serve", "start the server"), ("url", "print the URL to open"),
                        ("doctor", "check the installation")):
         cmd = sub.add_parser(name, help=text)

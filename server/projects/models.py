@@ -52,6 +52,10 @@ class ProjectPublic(SQLModel):
     owner: str
     created_at: datetime
     state: ProjectState
+    kind: Literal["project", "playground"] = "project"
+    playground: dict[str, str] | None = Field(default=None, description=(
+        "a playground project's app file (application_name, entry_file, model_name), or error "
+        "when it cannot be read (docs/playground.md)"))
 
 
 class TemplateInfo(SQLModel):

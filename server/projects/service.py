@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, or_, select
 
+from device_bridge.playground import app as playground_app
 from server.core.config import Settings
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
 from server.gitflow.transport import check_url
@@ -49,7 +50,19 @@ def to_public(project: Project, viewer: User) -> ProjectPublic:
         owner=owner.name,
         created_at=project.created_at,
         state="cloning" if project.state == "cloning" else "ready",
+        **_kind(project),
     )
+
+
+def _kind(project: Project) -> dict[str, Any]:
+    """A folder with ``app.mnnplayground`` is a playground project (docs/playground.md)."""
+    try:
+        found = playground_app.load(Path(project.path))
+    except playground_app.AppFileError as exc:
+        return {"kind": "playground", "playground": {"error": str(exc)}}
+    except OSError:
+        return {}
+    return {"kind": "playground", "playground": found.to_dict()} if found else {}
 
 
 def _owner_of(project: Project) -> User:

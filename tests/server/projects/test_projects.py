@@ -123,3 +123,22 @@ def test_templates_that_train_keep_pulled_artifacts_out_of_git():
     assert ignores
     for ignore in ignores:
         assert f"{ARTIFACTS_DIR}/" in ignore.read_text().splitlines(), ignore
+
+
+def test_a_folder_with_a_playground_app_file_is_a_playground_project(client, project: dict) -> None:
+    url = f"/api/projects/{project['id']}"
+    assert client.get(url).json()["kind"] == "project"
+    assert client.get(url).json()["playground"] is None
+    app_file = Path(project["path"]) / "app.mnnplayground"
+    app_file.write_text('{"applicationName":"Playground","entryFile":"/main.py",'
+                        '"modelName":"CreateNewPlayground"}')
+    found = client.get(url).json()
+    assert found["kind"] == "playground"
+    assert found["playground"] == {"application_name": "Playground", "entry_file": "main.py",
+                                   "model_name": "CreateNewPlayground"}
+    listed = next(p for p in client.get("/api/projects").json() if p["id"] == project["id"])
+    assert listed["kind"] == "playground"
+    app_file.write_text("{not json")
+    broken = client.get(url).json()
+    assert broken["kind"] == "playground"
+    assert broken["playground"]["error"].startswith("app.mnnplayground is not JSON")

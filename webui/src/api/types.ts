@@ -10,6 +10,9 @@ export interface Project {
   created_at: string;
   /** "cloning" while a clone fills the folder (progress on the user socket /api/ws). */
   state: 'ready' | 'cloning';
+  /** A folder with `app.mnnplayground` is a playground project (docs/playground.md). */
+  kind: 'project' | 'playground';
+  playground: { application_name?: string; entry_file?: string; model_name?: string; error?: string } | null;
 }
 
 export interface Template {

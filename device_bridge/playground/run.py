@@ -1,0 +1,118 @@
+"""Runs a playground project as MNN Workbench's app does: ``python -m device_bridge.playground.run
+PROJECT [--photo FILE] [--video FILE] [--frames N]``.
+
+``import MNNCV`` (and ``mnncv``) is the workbench's kit; ``getEnvVars()["workPath"]`` is the
+project folder, which is also the working directory; calls the app's MNN has and the PyPI wheel
+lacks are bridged (``bridge.py``). The entry file runs as ``__main__``. Then, as the app would:
+the photo a ``selectPhoto`` asked for goes to its callback (``--photo``, else its
+``defaultImg``), the frames of ``setCamera``'s video go to its callback one by one (``--video``,
+else its ``defaultVideo``; ``--frames`` of them), and at the end, or when the run is stopped
+(SIGTERM), the close callback runs. Every kit call is a ``MNNWB_KIT`` line on stdout (kit.py).
+"""
+
+import argparse
+import os
+import runpy
+import signal
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from device_bridge.playground import app, bridge, sources
+from device_bridge.playground.kit import RGB, image_summary, session
+
+SHIM = Path(__file__).resolve().parent / "shim"
+DEFAULT_FRAMES = 30
+
+
+def _stopped(_signum: int, _frame: Any) -> None:
+    raise SystemExit(143)
+
+
+def _within(root: Path, name: str) -> Path:
+    path = (root / name).resolve()
+    if not path.is_relative_to(root.resolve()) and not Path(name).is_absolute():
+        raise sources.SourceError(f"{name}: leaves the project")
+    return path
+
+
+def _feed_photo(root: Path, given: str | None) -> None:
+    name = given or session.default_photo
+    if session.photo is None:
+        return
+    if not name:
+        session.emit("photo.wanted")
+        return
+    data, fmt, width, height = sources.photo(_within(root, name))
+    session.frame = 0
+    session.emit("photo", source=name, width=width, height=height, format=fmt,
+                 image=image_summary(data))
+    session.photo(data, fmt, width, height)
+    session.frame = None
+
+
+def _feed_camera(root: Path, given: str | None, limit: int) -> None:
+    name = given or session.default_video
+    if session.camera is None:
+        return
+    if not name:
+        session.emit("camera.wanted")
+        return
+    for index, frame in enumerate(sources.frames(_within(root, name), limit)):
+        height, width = frame.shape[:2]
+        session.frame = index
+        session.emit("frame", source=name, width=width, height=height, format=RGB,
+                     image=image_summary(frame))
+        session.camera(frame, RGB, width, height, 0, 0)
+    session.frame = None
+
+
+def run(root: Path, photo: str | None, video: str | None, frames: int) -> int:
+    playground = app.load(root)
+    if playground is None:
+        raise app.AppFileError(f"{root} has no {app.APP_FILE}: it is not a playground project")
+    entry = root / playground.entry
+    if not entry.is_file():
+        raise app.AppFileError(f"{app.APP_FILE}: the entry file {playground.entry} does not exist")
+    os.chdir(root)
+    os.environ["workPath"] = str(root)
+    sys.path[:0] = [str(SHIM), str(entry.parent)]
+    bridge.install()
+    signal.signal(signal.SIGTERM, _stopped)
+    session.emit("start", app=playground.to_dict())
+    try:
+        runpy.run_path(str(entry), run_name="__main__")
+        _feed_photo(root, photo)
+        _feed_camera(root, video, frames)
+    finally:
+        if session.close is not None:
+            session.frame = None
+            session.close()
+            session.emit("closed")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m device_bridge.playground.run")
+    parser.add_argument("project")
+    parser.add_argument("--photo", help="the photo selectPhoto gets (project-relative)")
+    parser.add_argument("--video", help="the .y4m video setCamera gets (project-relative)")
+    parser.add_argument("--frames", type=int, default=DEFAULT_FRAMES, help="frames of the video")
+    args = parser.parse_args(argv)
+    try:
+        return run(Path(args.project).resolve(), args.photo, args.video, max(0, args.frames))
+    except (app.AppFileError, sources.SourceError) as exc:
+        session.emit("error", error=str(exc))
+        print(f"playground: {exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+    except BaseException as exc:  # noqa: BLE001 - the script's own failure, reported as the app would
+        session.emit("error", error=f"{type(exc).__name__}: {exc}")
+        traceback.print_exc()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""A playground project deployed to a real agent process and run there (``python -m
+device_bridge.playground.run``, importable from the agent itself) makes the kit calls it makes
+here, and the agent's Stop runs its close callback."""
+
+import json
+from pathlib import Path
+
+from device_bridge import protocol as p
+from device_bridge.deploy import deploy
+from device_bridge.playground.kit import MARK
+from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.device_bridge.test_agent_runs import attach, exit_of
+from tests.device_bridge.test_playground import kit_calls
+from tests.fakes.playground import camera_project
+from tests.waiting import wait_until
+
+
+def _calls(server: HubServer, sid: str) -> list[dict]:
+    text = "".join(e.data["text"] for e in server.recorder.select(
+        lambda e: e.type == "log" and e.data["sid"] == sid and e.data["stream"] == "stdout"))
+    return [json.loads(line[len(MARK):]) for line in text.splitlines() if line.startswith(MARK)]
+
+
+def test_a_playground_on_the_device_makes_the_calls_it_makes_here(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    project = camera_project(tmp_path / "colours")
+    sid = attach(hub_server, "p-play")
+    assert hub_server.call(deploy(hub_server.hub, "p-play", sid, project)).failed == []
+    argv = ["-m", "device_bridge.playground.run", ".", "--frames", "3"]
+    hub_server.call(hub_server.hub.send("p-play", p.RunStart(sid=sid, argv=argv)))
+    assert exit_of(hub_server, sid, timeout=120)["code"] == 0, hub_server.recorder.output(sid)
+    # The run's last output may reach the server just after its exit.
+    wait_until(lambda: _calls(hub_server, sid)[-1:] == [{"call": "closed", "frame": None}],
+               what="the playground's last kit call from the device")
+    there = _calls(hub_server, sid)
+    _, here = kit_calls(project, "--frames", "3")
+    assert [c["call"] for c in there] == [c["call"] for c in here]
+    labels = [c["text"] for c in there if c["call"] == "setLabel"]
+    assert labels == [c["text"] for c in here if c["call"] == "setLabel"]
+    assert [text.split()[0] for text in labels] == ["photo:", "red", "green", "blue", "bye"]
+    # workPath is the deployed copy on the device
+    start = next(c for c in there if c["call"] == "start")
+    assert start["app"]["entry_file"] == "main.py"
+
+
+def test_stopping_a_playground_on_the_device_runs_its_close_callback(
+    hub_server: HubServer, agent: AgentProcess, tmp_path: Path
+) -> None:
+    project = camera_project(tmp_path / "forever")
+    (project / "main.py").write_text(
+        "import time\nimport MNNCV\nkit = MNNCV.Kit()\n"
+        "kit.setCloseCallback(lambda: kit.setLabel(0, 'closed on the device'))\n"
+        "while True:\n    time.sleep(0.05)\n")
+    sid = attach(hub_server, "p-play-stop")
+    assert hub_server.call(deploy(hub_server.hub, "p-play-stop", sid, project)).failed == []
+    argv = ["-m", "device_bridge.playground.run", "."]
+    hub_server.call(hub_server.hub.send("p-play-stop", p.RunStart(sid=sid, argv=argv)))
+    wait_until(lambda: any(c["call"] == "setCloseCallback" for c in _calls(hub_server, sid)),
+               timeout=60, what="the app to set its close callback on the device")
+    hub_server.call(hub_server.hub.send("p-play-stop", p.RunStop(sid=sid)))
+    exit_of(hub_server, sid, timeout=60)
+    wait_until(lambda: _calls(hub_server, sid)[-1:] == [{"call": "closed", "frame": None}],
+               what="the close callback's calls from the device")
+    assert {"call": "setLabel", "frame": None, "index": 0, "text": "closed on the device",
+            "config": None} in _calls(hub_server, sid)
