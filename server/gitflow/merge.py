@@ -14,10 +14,13 @@ from dulwich.graph import can_fast_forward, find_merge_base
 from dulwich.index import ConflictedIndexEntry, IndexEntry
 from dulwich.merge import MergeConflictInfo, Merger, recursive_merge
 from dulwich.objects import ObjectID
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 
+from server.core.errors import Conflict, Invalid
 from server.gitflow.commits import move_head, write_commit
-from server.gitflow.trees import get_commit, head_id
+from server.gitflow.indexfile import read_index
+from server.gitflow.trees import current_branch, get_commit, head_id, resolve_commit
 from server.gitflow.worktree import check_incoming, refuse_overwrites, switch_tree, write_changes
 
 
@@ -28,18 +31,44 @@ class MergeOutcome:
     conflicts: list[bytes] = field(default_factory=list)
 
 
-def merge_into_head(repo: Repo, theirs: ObjectID, label: str, who: Callable[[], bytes]) -> MergeOutcome:
+def merge_into_head(
+    repo: Repo, theirs: ObjectID, label: str, who: Callable[[], bytes], op: str = "pull"
+) -> MergeOutcome:
     """``who()`` is asked for the merge's author only when a merge is made: a fast-forward makes
-    no commit and needs no identity."""
+    no commit and needs no identity. ``op`` names the operation in the reflog."""
     head = head_id(repo)
     if head is not None and (theirs == head or can_fast_forward(repo, theirs, head)):
         return MergeOutcome("up_to_date", head)
     if head is None or can_fast_forward(repo, head, theirs):
         old_tree = get_commit(repo, head).tree if head else None
-        switch_tree(repo, old_tree, get_commit(repo, theirs).tree, "pull")
-        move_head(repo, head, theirs, b"pull: Fast-forward")
+        switch_tree(repo, old_tree, get_commit(repo, theirs).tree, op)
+        move_head(repo, head, theirs, op.encode() + b": Fast-forward")
         return MergeOutcome("fast_forward", theirs)
     return _three_way(repo, head, theirs, label, who())
+
+
+def merge_label(repo: Repo, name: str) -> str:
+    """How ``git merge`` names what it merges in the default message."""
+    raw = name.encode("utf-8")
+    if Ref(b"refs/heads/" + raw) in repo.refs:
+        return f"branch '{name}'"
+    if Ref(b"refs/tags/" + raw) in repo.refs:
+        return f"tag '{name}'"
+    if Ref(b"refs/remotes/" + raw) in repo.refs:
+        return f"remote-tracking branch '{name}'"
+    return f"commit '{name}'"
+
+
+def merge_ref(repo: Repo, name: str, who: Callable[[], bytes]) -> MergeOutcome:
+    """``git merge <name>``: a branch, remote branch, tag or commit into HEAD's branch."""
+    if os.path.exists(os.path.join(repo.controldir(), "MERGE_HEAD")):
+        raise Conflict("a merge is in progress: resolve and commit it first", code="merge_in_progress")
+    if read_index(repo.index_path()).conflicted:
+        raise Invalid("resolve and stage the conflicted files first", code="unresolved_conflicts")
+    if current_branch(repo) is None:
+        raise Conflict("HEAD is detached: switch to a branch to merge into", code="detached_head")
+    theirs = resolve_commit(repo, name).id
+    return merge_into_head(repo, theirs, merge_label(repo, name), who, op="merge")
 
 
 def _three_way(repo: Repo, head: ObjectID, theirs: ObjectID, label: str, who: bytes) -> MergeOutcome:

@@ -104,6 +104,28 @@ class BranchCreate(BaseModel):
     start_point: str | None = None
 
 
+class MergeRequest(BaseModel):
+    branch: str = PydanticField(
+        min_length=1, max_length=250, description="a branch, remote branch, tag or commit"
+    )
+    author: str | None = None
+
+
+class MergeResult(BaseModel):
+    branch: str
+    outcome: Literal["up_to_date", "fast_forward", "merged", "conflicts"]
+    commit: str | None
+    conflicts: list[str] = PydanticField(default_factory=list)
+
+
+class TextRequest(BaseModel):
+    path: str = PydanticField(min_length=1)
+    text: str = PydanticField(description="the whole text the index (or the work-tree file) should hold")
+    base: str | None = PydanticField(
+        default=None, description="the blob id that side had in the diff the text was computed from"
+    )
+
+
 class CheckoutRequest(BaseModel):
     branch: str = PydanticField(min_length=1)
 

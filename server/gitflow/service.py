@@ -7,12 +7,16 @@ run outside the lock; only the ref updates that follow them take it.
 
 import os
 import threading
+from functools import partial
 from pathlib import Path
 
+from server.core.errors import Invalid
 from server.gitflow import blame as blame_ops
 from server.gitflow import branches as branch_ops
 from server.gitflow import commits as commit_ops
 from server.gitflow import conflicts as conflict_ops
+from server.gitflow import hunks as hunk_ops
+from server.gitflow import merge as merge_ops
 from server.gitflow import remotes as remote_ops
 from server.gitflow import stash as stash_ops
 from server.gitflow.diff import commit_file_diff, file_diff
@@ -27,6 +31,7 @@ from server.gitflow.models import (
     ConflictFile,
     Diff,
     FetchResult,
+    MergeResult,
     PullResult,
     PushResult,
     RefLabel,
@@ -78,6 +83,37 @@ def discard(folder: Folder, paths: list[str]) -> Status:
     with writing(folder) as repo:
         commit_ops.discard(repo, paths)
         return read_status(repo)
+
+
+def stage_text(folder: Folder, path: str, text: str, base: str | None) -> Status:
+    """Stage or unstage part of a file: the index holds ``text`` (computed from blob ``base``)."""
+    with writing(folder) as repo:
+        hunk_ops.set_index_text(repo, path, text, base)
+        return read_status(repo)
+
+
+def discard_text(folder: Folder, path: str, text: str, base: str | None) -> Status:
+    """Discard part of a file's changes: the work-tree file (still blob ``base``) holds ``text``."""
+    if base is None:
+        raise Invalid("base: the work-tree file's blob id is needed", code="stale_diff")
+    with writing(folder) as repo:
+        hunk_ops.set_worktree_text(repo, path, text, base)
+        return read_status(repo)
+
+
+def merge(folder: Folder, branch: str, author: str | None = None,
+          fallback_author: str | None = None) -> MergeResult:
+    """``git merge``: fast-forward when it can, else a merge commit with git's default message;
+    conflicts are left for the merge editor (status' ``conflicted``), as git leaves them."""
+    with writing(folder) as repo:
+        who = partial(commit_ops.identity, repo, author, fallback_author)
+        outcome = merge_ops.merge_ref(repo, branch, who)
+    return MergeResult(
+        branch=branch,
+        outcome=outcome.outcome,  # type: ignore[arg-type]
+        commit=outcome.commit.decode() if outcome.commit else None,
+        conflicts=[p.decode("utf-8", "replace") for p in outcome.conflicts],
+    )
 
 
 def conflict(folder: Folder, path: str) -> ConflictFile:

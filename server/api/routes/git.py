@@ -41,6 +41,8 @@ from server.gitflow.models import (
     ConflictFile,
     Diff,
     FetchResult,
+    MergeRequest,
+    MergeResult,
     PathsRequest,
     PullResult,
     PushResult,
@@ -55,6 +57,7 @@ from server.gitflow.models import (
     Status,
     SyncRequest,
     TagInfo,
+    TextRequest,
 )
 from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
 from server.gitflow.urlpolicy import UrlPolicy
@@ -149,6 +152,24 @@ async def unstage(body: PathsRequest, project: EditableProject, writes: Writes) 
 @router.post("/discard")
 async def discard(body: PathsRequest, project: EditableProject, writes: Writes) -> Status:
     return await writes.run(project, "discard", service.discard, body.paths)
+
+
+@router.post("/stage-text")
+async def stage_text(body: TextRequest, project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "stage", service.stage_text, body.path, body.text, body.base)
+
+
+@router.post("/discard-text")
+async def discard_text(body: TextRequest, project: EditableProject, writes: Writes) -> Status:
+    return await writes.run(project, "discard", service.discard_text, body.path, body.text, body.base)
+
+
+@router.post("/merge")
+async def merge(
+    body: MergeRequest, project: EditableProject, writes: Writes, author: StoredAuthor
+) -> MergeResult:
+    run = partial(service.merge, fallback_author=author)
+    return await writes.run(project, "merge", run, body.branch, body.author)
 
 
 @router.post("/commit", status_code=201)
