@@ -11,6 +11,7 @@ else its ``defaultVideo``; ``--frames`` of them), and at the end, or when the ru
 """
 
 import argparse
+import json
 import os
 import runpy
 import signal
@@ -23,6 +24,7 @@ from device_bridge.playground import app, bridge, sources
 from device_bridge.playground.kit import RGB, image_summary, session
 
 SHIM = Path(__file__).resolve().parent / "shim"
+FRAME_LINE, PHOTO_LINE = "MNNWB_FRAME", "MNNWB_PHOTO"
 DEFAULT_FRAMES = 30
 
 
@@ -68,7 +70,36 @@ def _feed_camera(root: Path, given: str | None, limit: int) -> None:
     session.frame = None
 
 
-def run(root: Path, photo: str | None, video: str | None, frames: int) -> int:
+def _feed_from_stdin() -> None:
+    """Frames and photos sent by the Playground panel, one line each: ``MNNWB_FRAME`` or
+    ``MNNWB_PHOTO`` then JSON ``{"frame": n, "jpeg": base64}`` (``sources.decoded``). The panel
+    sends a frame only once the one before is done (``frame.done``): frames are dropped on its
+    side, never queued here. Ends when stdin does (the run is stopped)."""
+    for line in sys.stdin:
+        kind, _, payload = line.partition(" ")
+        callback = {FRAME_LINE: session.camera, PHOTO_LINE: session.photo}.get(kind)
+        if callback is None:
+            continue
+        try:
+            message = json.loads(payload)
+            session.frame = int(message.get("frame", 0))
+            data = sources.decoded(str(message.get("jpeg", "")))
+        except (ValueError, TypeError, AttributeError, sources.SourceError) as exc:
+            session.emit("frame.error", error=str(exc))  # this frame is lost, the run goes on
+            session.emit("frame.done")
+            continue
+        height, width = data.shape[:2]
+        session.emit("frame" if kind == FRAME_LINE else "photo", source="browser", width=width,
+                     height=height, format=RGB, image=image_summary(data))
+        if kind == FRAME_LINE:
+            callback(data, RGB, width, height, 0, 0)
+        else:
+            callback(data, RGB, width, height)
+        session.emit("frame.done")
+        session.frame = None
+
+
+def run(root: Path, photo: str | None, video: str | None, frames: int, live: bool = False) -> int:
     playground = app.load(root)
     if playground is None:
         raise app.AppFileError(f"{root} has no {app.APP_FILE}: it is not a playground project")
@@ -83,8 +114,12 @@ def run(root: Path, photo: str | None, video: str | None, frames: int) -> int:
     session.emit("start", app=playground.to_dict())
     try:
         runpy.run_path(str(entry), run_name="__main__")
-        _feed_photo(root, photo)
-        _feed_camera(root, video, frames)
+        if live:
+            session.emit("live", camera=session.camera is not None, photo=session.photo is not None)
+            _feed_from_stdin()
+        else:
+            _feed_photo(root, photo)
+            _feed_camera(root, video, frames)
     finally:
         if session.close is not None:
             session.frame = None
@@ -99,9 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo", help="the photo selectPhoto gets (project-relative)")
     parser.add_argument("--video", help="the .y4m video setCamera gets (project-relative)")
     parser.add_argument("--frames", type=int, default=DEFAULT_FRAMES, help="frames of the video")
+    parser.add_argument("--live", action="store_true",
+                        help="frames and photos come from the Playground panel on stdin")
     args = parser.parse_args(argv)
     try:
-        return run(Path(args.project).resolve(), args.photo, args.video, max(0, args.frames))
+        return run(Path(args.project).resolve(), args.photo, args.video, max(0, args.frames), args.live)
     except (app.AppFileError, sources.SourceError) as exc:
         session.emit("error", error=str(exc))
         print(f"playground: {exc}", file=sys.stderr)

@@ -34,6 +34,22 @@ def photo(path: Path) -> tuple[np.ndarray, int, int, int]:
     return data, fmt, int(data.shape[1]), int(data.shape[0])
 
 
+def decoded(encoded: str) -> np.ndarray:
+    """A base64 JPEG or PNG (a frame the browser sent) as RGB ``uint8``."""
+    import base64
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(base64.b64decode(encoded, validate=True))) as image:
+            if image.width * image.height > MAX_PIXELS:
+                raise SourceError(f"a {image.width}×{image.height} frame is over {MAX_PIXELS} pixels")
+            return np.asarray(image.convert("RGB")).copy()
+    except (ValueError, OSError, UnidentifiedImageError) as exc:
+        raise SourceError(f"a frame that is not a JPEG or PNG image ({exc})") from None
+
+
 def _header(line: bytes, path: Path) -> tuple[int, int, str]:
     fields = line.decode("ascii", "replace").split()
     if not fields or fields[0] != "YUV4MPEG2":

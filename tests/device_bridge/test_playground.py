@@ -13,7 +13,7 @@ import pytest
 
 from device_bridge.playground import app
 from device_bridge.playground.kit import MARK
-from tests.fakes.playground import camera_project, model_test_project
+from tests.fakes.playground import camera_project, colour_frame, model_test_project
 from tests.waiting import wait_until
 
 MNNWB = str(Path(sys.executable).parent / "mnnwb")
@@ -118,3 +118,33 @@ def test_stopping_a_run_calls_its_close_callback(tmp_path: Path) -> None:
         {"call": "setLabel", "frame": None, "index": 0, "text": "closed by the stop", "config": None},
         {"call": "closed", "frame": None},
     ]
+
+
+def _jpeg_line(kind: str, index: int, name: str) -> str:
+    import base64
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(colour_frame(name)).save(buffer, format="JPEG", quality=90)
+    payload = {"frame": index, "jpeg": base64.b64encode(buffer.getvalue()).decode()}
+    return f"{kind} {json.dumps(payload)}\n"
+
+
+def test_live_frames_from_the_panel_are_answered_one_by_one(tmp_path: Path) -> None:
+    """``--live``: the frames and photos the Playground panel sends on stdin; a frame that is
+    not an image is named and the run goes on."""
+    project = camera_project(tmp_path / "colours")
+    command = [sys.executable, "-m", "device_bridge.playground.run", str(project), "--live"]
+    stdin = (_jpeg_line("MNNWB_FRAME", 7, "green") + 'MNNWB_FRAME {"frame": 8, "jpeg": "bm90IGFuIGltYWdl"}\n'
+             + _jpeg_line("MNNWB_FRAME", 9, "blue") + _jpeg_line("MNNWB_PHOTO", 0, "red"))
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    calls = [json.loads(line[len(MARK):]) for line in done.stdout.splitlines() if line.startswith(MARK)]
+    assert {"call": "live", "frame": None, "camera": True, "photo": True} in calls
+    assert [(f, t.split()[0]) for f, t in _labels(calls, 0)] == [(7, "green"), (9, "blue"), (None, "bye")]
+    assert _labels(calls, 1) == [(0, "photo: red")]
+    assert [c["frame"] for c in calls if c["call"] == "frame.done"] == [7, 8, 9, 0]
+    error = next(c for c in calls if c["call"] == "frame.error")
+    assert error["frame"] == 8 and error["error"].startswith("a frame that is not a JPEG or PNG image")

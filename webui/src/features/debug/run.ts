@@ -8,6 +8,7 @@ import { notify } from '../../ui/toast';
 import { activePath } from '../workbench/active';
 import { pid, session } from '../workbench/session';
 import { endDebug, startDebug } from './debugger';
+import { resetKitLines, withoutKitCalls } from './kitLines';
 import { errorText, systemLine, writeConsole } from './output';
 
 // debugpy warns on stderr about frozen modules on every start; its breakpoints work regardless.
@@ -96,8 +97,12 @@ export async function deploy(): Promise<boolean> {
 }
 
 export function start(debug: boolean): Promise<void> {
+  return startWith(runArgv.value, debug);
+}
+
+/** Deploys, then runs ``python -u <argv>`` on the picked device (the Playground panel's run). */
+export function startWith(argv: string[], debug: boolean): Promise<void> {
   return guarded(async () => {
-    const argv = runArgv.value;
     if (!argv.length) throw new Error('Open a Python file or type a command line to run.');
     await sync();
     runState.value = 'starting';
@@ -119,12 +124,13 @@ function onLog(type: string, data: Record<string, unknown>): void {
   if (data.sid !== sid.value) return;
   if (type === 'run.started') {
     const started = data as unknown as RunStarted;
+    resetKitLines();
     runState.value = 'running';
     if (started.debug) void startDebug(started.sid, started.cwd);
   } else if (type === 'log') {
     const log = data as unknown as RunLog;
     if (log.stream === 'stderr') errorText(log.text);
-    else writeConsole(log.text);
+    else writeConsole(withoutKitCalls(log.text));
   } else if (type === 'run.exit') {
     const exit = data as unknown as RunExit;
     runState.value = 'idle';

@@ -17,6 +17,7 @@ import { registerLineageFeature } from '../lineage/register';
 import { registerMarketFeature } from '../market/register';
 import { registerDatasetsFeature } from '../datasets/register';
 import { registerKeybindingsFeature } from '../keybindings/register';
+import { registerPlaygroundFeature } from '../playground/register';
 import { registerBuiltinPanels } from './builtinPanels';
 
-export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature, registerKeybindingsFeature];
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature, registerKeybindingsFeature, registerPlaygroundFeature];

@@ -1,0 +1,84 @@
+"""The Playground panel in a real browser with Chromium's fake camera playing a generated
+``.y4m``: a playground project runs on a real device agent process, the browser's frames go to
+its camera callback one at a time, and the labels, rects and points it makes are drawn on the
+frame they came from; Stop runs its close callback."""
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Playwright, expect
+
+from tests.fakes.playground import camera_project
+from tests.webui.conftest import CHROMIUM, CHROMIUM_ARGS, ConsoleErrors, new_context
+from tests.webui.test_device_debug import device  # noqa: F401 - a fixture
+from tests.webui.workbench import create_project, open_project
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def camera_browser(playwright: Playwright, tmp_path: Path) -> Iterator[Browser]:
+    """Chromium whose camera is the colours clip (red, green, blue frames, looped)."""
+    clip = camera_project(tmp_path / "clip-source") / "clip.y4m"
+    args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-video-capture={clip}"]
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def camera_context(
+    camera_browser: Browser, live_server, console_errors: ConsoleErrors
+) -> Iterator[BrowserContext]:
+    ctx = new_context(camera_browser)
+    answer = ctx.request.get(f"{live_server.url}/?token={live_server.token}", max_redirects=0)
+    assert answer.status == 303
+    console_errors.watch(ctx)
+    yield ctx
+    ctx.close()
+
+
+def test_the_browser_camera_feeds_a_playground_on_the_device(
+    camera_context: BrowserContext, live_server, device: dict, tmp_path: Path  # noqa: F811
+) -> None:
+    project = create_project(live_server, "colours")
+    camera_project(Path(project["path"]))
+    page = open_project(camera_context, live_server, project)
+    panel = page.get_by_test_id("playground-panel")  # a playground project opens it
+    expect(panel).to_contain_text("Colours")
+    panel.get_by_test_id("device-picker").select_option(device["id"])
+    panel.get_by_test_id("playground-start").click()
+    expect(panel).to_have_attribute("data-live", "true", timeout=60_000)
+    panel.get_by_test_id("playground-camera").click()
+
+    canvas = panel.get_by_test_id("playground-canvas")
+    expect(canvas).to_have_attribute("data-frame", re.compile(r"^([3-9]|\d\d+)$"), timeout=60_000)
+    expect(canvas).to_have_attribute("data-rects", "1")
+    expect(canvas).to_have_attribute("data-points", "1")
+    label = panel.locator("[data-testid=playground-label][data-index='0']")
+    expect(label).to_have_text(re.compile(r"^(red|green|blue) \d\.\d\d$"))
+    # the frames seen are the clip's colours, each labelled as the model sees it
+    label.evaluate("""el => {
+        window.seenColours = new Set([el.textContent.split(' ')[0]]);
+        new MutationObserver(() => window.seenColours.add(el.textContent.split(' ')[0]))
+            .observe(el, {characterData: true, childList: true, subtree: true});
+    }""")
+    page.wait_for_function("() => window.seenColours.size >= 3", timeout=60_000)
+    assert sorted(page.evaluate("() => [...window.seenColours]")) == ["blue", "green", "red"]
+    expect(panel.get_by_test_id("playground-stats")).to_contain_text("capture→result")
+    # the kit's calls are the panel's to draw, not the device console's to show
+    console = page.get_by_test_id("device-console")
+    expect(console).to_contain_text("Running: python -m device_bridge.playground.run . --live")
+    expect(console).not_to_contain_text("MNNWB_KIT")
+    page.screenshot(path=tmp_path / "playground.png")
+
+    # selectPhoto: a photo from the person's disk goes to the app's photo callback
+    panel.get_by_test_id("playground-camera-off").click()
+    panel.get_by_test_id("playground-photo-input").set_input_files(str(Path(project["path"]) / "blue.png"))
+    expect(panel.locator("[data-testid=playground-label][data-index='1']")).to_have_text("photo: blue")
+    panel.get_by_test_id("playground-stop").click()
+    expect(label).to_have_text("bye")  # the app's close callback, run by the stop
+    expect(panel).to_have_attribute("data-state", "idle")

@@ -1,0 +1,33 @@
+// A playground run's kit calls (`MNNWB_KIT {...}` lines, docs/playground.md) are the Playground
+// panel's to draw, not the device console's to show: this takes them out of the stdout text.
+// Text that may still become such a line waits for the rest of its line; anything else is shown
+// at once (a prompt without a newline too).
+const MARK = 'MNNWB_KIT ';
+
+let held = '';
+let atLineStart = true;
+
+export function withoutKitCalls(text: string): string {
+  let rest = held + text;
+  held = '';
+  let out = '';
+  while (rest) {
+    const newline = rest.indexOf('\n');
+    const piece = newline < 0 ? rest : rest.slice(0, newline + 1);
+    rest = newline < 0 ? '' : rest.slice(newline + 1);
+    const kitLike = atLineStart && (piece.startsWith(MARK) || MARK.startsWith(piece));
+    if (newline < 0 && kitLike) {
+      held = piece; // not known yet: wait for the rest of the line
+      break;
+    }
+    if (!(kitLike && piece.startsWith(MARK))) out += piece;
+    atLineStart = newline >= 0;
+  }
+  return out;
+}
+
+/** A new run starts at the start of a line with nothing held. */
+export function resetKitLines(): void {
+  held = '';
+  atLineStart = true;
+}

@@ -1,0 +1,6 @@
+// The panel's code, loaded on first show (see register.tsx).
+import type { PanelFactory } from '../workbench/panels';
+import { PlaygroundPanel } from './PlaygroundPanel';
+import './playground.css';
+
+export const playgroundPanel: PanelFactory = () => <PlaygroundPanel />;

@@ -1,0 +1,204 @@
+// A playground project run on the picked device with the browser as its screen and camera
+// (docs/playground.md): `python -m device_bridge.playground.run . --live` reads frames and photos
+// from stdin, and its kit calls come back as `MNNWB_KIT` lines on stdout. A frame is sent only
+// when the one before is done: frames the camera makes meanwhile are dropped, never queued, and
+// each result is drawn on the frame it came from.
+import { signal } from '@preact/signals';
+import type { RunLog } from '../../api/devices';
+import { session } from '../workbench/session';
+import { runState, sendStdin, sid, startWith, stop } from '../debug/run';
+
+export interface KitCall {
+  call: string;
+  frame: number | null;
+  [field: string]: unknown;
+}
+
+export interface Rect {
+  box: number[];
+  text: string;
+  color: string;
+  width: number;
+}
+
+export interface Point {
+  at: number[];
+  color: string;
+  width: number;
+}
+
+/** One frame with what the script drew on it. */
+export interface Shown {
+  frame: number;
+  picture: HTMLCanvasElement;
+  rects: Rect[];
+  points: Point[];
+  images: string[];
+  latencyMs: number;
+}
+
+export interface Stats {
+  sent: number;
+  done: number;
+  dropped: number;
+  fps: number;
+  latencyMs: number | null;
+}
+
+const MARK = 'MNNWB_KIT ';
+export const RUN_ARGV = ['-m', 'device_bridge.playground.run', '.', '--live'];
+
+export const labels = signal<Record<number, string>>({});
+export const shown = signal<Shown | null>(null);
+export const stats = signal<Stats>({ sent: 0, done: 0, dropped: 0, fps: 0, latencyMs: null });
+/** What the script asked for once set up: a camera, a photo. */
+export const wants = signal<{ camera: boolean; photo: boolean } | null>(null);
+export const scriptError = signal<string | null>(null);
+export const cameraOn = signal(false);
+export const captureWidth = signal(224);
+export const captureFps = signal(15);
+
+let partial = '';
+let nextFrame = 0;
+let inFlight: { frame: number; picture: HTMLCanvasElement; sentAt: number } | null = null;
+const drawn = new Map<number, { rects: Rect[]; points: Point[]; images: string[] }>();
+const doneTimes: number[] = [];
+let video: HTMLVideoElement | null = null;
+let stream: MediaStream | null = null;
+let timer: number | null = null;
+
+function resetRun(): void {
+  labels.value = {};
+  shown.value = null;
+  wants.value = null;
+  scriptError.value = null;
+  stats.value = { sent: 0, done: 0, dropped: 0, fps: 0, latencyMs: null };
+  drawn.clear();
+  doneTimes.length = 0;
+  inFlight = null;
+  partial = '';
+}
+
+function onFrame(frame: number) {
+  let entry = drawn.get(frame);
+  if (!entry) drawn.set(frame, (entry = { rects: [], points: [], images: [] }));
+  return entry;
+}
+
+function onCall(call: KitCall): void {
+  const frame = call.frame;
+  if (call.call === 'setLabel') labels.value = { ...labels.value, [Number(call.index)]: String(call.text) };
+  else if (call.call === 'live') wants.value = { camera: Boolean(call.camera), photo: Boolean(call.photo) };
+  else if (call.call === 'error') scriptError.value = String(call.error);
+  else if (call.call === 'frame.error') scriptError.value = `frame ${frame}: ${String(call.error)}`;
+  else if (call.call === 'drawRects' && frame !== null) {
+    const boxes = call.rects as number[][];
+    const texts = call.texts as string[];
+    onFrame(frame).rects.push(...boxes.map((box, i) => ({ box, text: texts[i] ?? '', color: String(call.lineColor ?? 'red'), width: Number(call.lineWidth ?? 2) })));
+  } else if (call.call === 'drawPoints' && frame !== null) {
+    onFrame(frame).points.push(...(call.points as number[][]).map((at) => ({ at, color: String(call.color ?? 'red'), width: Number(call.width ?? 4) })));
+  } else if (call.call === 'drawImage' && frame !== null) {
+    const image = call.image as { shape: number[] };
+    onFrame(frame).images.push(image.shape.join('×'));
+  } else if (call.call === 'frame.done' && inFlight && frame === inFlight.frame) finishFrame();
+}
+
+function finishFrame(): void {
+  const done = inFlight!;
+  inFlight = null;
+  const now = performance.now();
+  doneTimes.push(now);
+  while (doneTimes.length && now - doneTimes[0] > 1000) doneTimes.shift();
+  const entry = drawn.get(done.frame) ?? { rects: [], points: [], images: [] };
+  drawn.delete(done.frame);
+  const latencyMs = now - done.sentAt;
+  shown.value = { frame: done.frame, picture: done.picture, ...entry, latencyMs };
+  stats.value = { ...stats.value, done: stats.value.done + 1, fps: doneTimes.length, latencyMs };
+}
+
+function onStdout(text: string): void {
+  const lines = (partial + text).split('\n');
+  partial = lines.pop() ?? '';
+  for (const line of lines) {
+    if (!line.startsWith(MARK)) continue;
+    try {
+      onCall(JSON.parse(line.slice(MARK.length)) as KitCall);
+    } catch {
+      // a line of the script's own that happens to start the same way
+    }
+  }
+}
+
+export function wirePlaygroundEvents(): void {
+  session().socket.on('log', (msg) => {
+    if (msg.data.sid !== sid.value) return;
+    if (msg.type === 'run.started') resetRun();
+    else if (msg.type === 'run.exit') {
+      inFlight = null;
+      stopCamera();
+    } else if (msg.type === 'log' && (msg.data as unknown as RunLog).stream === 'stdout') onStdout((msg.data as unknown as RunLog).text);
+  });
+}
+
+export function startPlayground(): Promise<void> {
+  resetRun();
+  return startWith(RUN_ARGV, false);
+}
+
+export function stopPlayground(): void {
+  stopCamera();
+  stop();
+}
+
+function pictureOf(source: CanvasImageSource, width: number, height: number): HTMLCanvasElement {
+  const scale = Math.min(1, captureWidth.value / width);
+  const picture = document.createElement('canvas');
+  picture.width = Math.max(1, Math.round(width * scale));
+  picture.height = Math.max(1, Math.round(height * scale));
+  picture.getContext('2d')!.drawImage(source, 0, 0, picture.width, picture.height);
+  return picture;
+}
+
+function send(kind: 'MNNWB_FRAME' | 'MNNWB_PHOTO', picture: HTMLCanvasElement): void {
+  const frame = nextFrame++;
+  const jpeg = picture.toDataURL('image/jpeg', 0.85).slice('data:image/jpeg;base64,'.length);
+  inFlight = { frame, picture, sentAt: performance.now() };
+  stats.value = { ...stats.value, sent: stats.value.sent + 1 };
+  sendStdin(`${kind} ${JSON.stringify({ frame, jpeg })}\n`);
+}
+
+/** One tick of the camera: a frame goes when none is in flight, else this one is dropped. */
+function tick(): void {
+  if (!video || video.readyState < 2 || runState.value !== 'running' || !wants.value?.camera) return;
+  if (inFlight) {
+    stats.value = { ...stats.value, dropped: stats.value.dropped + 1 };
+    return;
+  }
+  send('MNNWB_FRAME', pictureOf(video, video.videoWidth, video.videoHeight));
+}
+
+export async function startCamera(): Promise<void> {
+  stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: false });
+  video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  video.srcObject = stream;
+  await video.play();
+  cameraOn.value = true;
+  timer = window.setInterval(tick, 1000 / captureFps.value);
+}
+
+export function stopCamera(): void {
+  if (timer !== null) window.clearInterval(timer);
+  timer = null;
+  stream?.getTracks().forEach((track) => track.stop());
+  stream = null;
+  video = null;
+  cameraOn.value = false;
+}
+
+/** A photo from the person's disk to the script's `selectPhoto` callback. */
+export async function sendPhoto(file: File): Promise<void> {
+  const bitmap = await createImageBitmap(file);
+  send('MNNWB_PHOTO', pictureOf(bitmap, bitmap.width, bitmap.height));
+}
