@@ -150,6 +150,13 @@ export interface PullResult {
   conflicts: string[];
 }
 
+export interface MergeResult {
+  branch: string;
+  outcome: 'up_to_date' | 'fast_forward' | 'merged' | 'conflicts';
+  commit: string | null;
+  conflicts: string[];
+}
+
 export interface PushResult {
   remote: string;
   branch: string;
@@ -180,6 +187,16 @@ export const unstagePaths = (pid: string, paths: string[]) =>
   request<GitStatus>('POST', git(pid, 'unstage'), { json: { paths } });
 export const discardPaths = (pid: string, paths: string[]) =>
   request<GitStatus>('POST', git(pid, 'discard'), { json: { paths } });
+
+/** Part of a file staged or unstaged: the index holds ``text``, computed from its blob ``base``. */
+export const stageText = (pid: string, path: string, text: string, base: string | null) =>
+  request<GitStatus>('POST', git(pid, 'stage-text'), { json: { path, text, base } });
+/** Part of a file's changes discarded: the work-tree file (still blob ``base``) holds ``text``. */
+export const discardText = (pid: string, path: string, text: string, base: string | null) =>
+  request<GitStatus>('POST', git(pid, 'discard-text'), { json: { path, text, base } });
+
+export const merge = (pid: string, branch: string) =>
+  request<MergeResult>('POST', git(pid, 'merge'), { json: { branch } });
 
 export const commit = (pid: string, message: string, amend = false) =>
   request<CommitInfo>('POST', git(pid, 'commit'), { json: { message, amend } });

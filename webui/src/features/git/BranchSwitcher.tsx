@@ -1,12 +1,12 @@
 // The status bar's branch switcher: the current branch; a click lists the branches with
 // ahead/behind, then remote branches (switching to one makes its tracking branch) and tags
-// (switching to one detaches HEAD); it switches, creates and deletes. Mounting it starts the tab's Git status sync (and hosts the
+// (switching to one detaches HEAD); it switches, creates, merges into the current branch and deletes. Mounting it starts the tab's Git status sync (and hosts the
 // Git dialogs), so the status is live even while the Source Control panel is closed.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { listBranches, listRefs, type Branch, type RefLabel } from '../../api/git';
 import { promptDialog } from '../../ui/dialogs';
-import { checkout, createBranch, deleteBranch } from './actions';
+import { checkout, createBranch, deleteBranch, mergeBranch } from './actions';
 import { GitDialogHost } from './dialogs';
 import { busy, repoState, startGitSync, status } from './store';
 import { pid } from '../workbench/session';
@@ -16,9 +16,11 @@ interface ItemProps {
   branch: Branch;
   onPick: (name: string) => void;
   onDelete: (name: string) => void;
+  onMerge: (name: string) => void;
+  into: string | null;
 }
 
-function BranchItem({ branch, onPick, onDelete }: ItemProps) {
+function BranchItem({ branch, onPick, onDelete, onMerge, into }: ItemProps) {
   return (
     <li role="menuitem" class={branch.current ? 'current' : undefined} data-testid="branch-item" data-name={branch.name}
       onClick={() => onPick(branch.name)}>
@@ -27,6 +29,12 @@ function BranchItem({ branch, onPick, onDelete }: ItemProps) {
       <span class="branch-track muted" title={branch.upstream ? `tracking ${branch.upstream}` : 'no upstream'}>
         {branch.upstream ? `↑${branch.ahead} ↓${branch.behind}` : ''}
       </span>
+      {!branch.current && into !== null && (
+        <button class="icon-btn branch-merge" title={`Merge ${branch.name} into ${into}`} aria-label={`Merge ${branch.name} into ${into}`}
+          data-testid="branch-merge" onClick={(ev) => { ev.stopPropagation(); onMerge(branch.name); }}>
+          ⤵
+        </button>
+      )}
       {!branch.current && (
         <button class="icon-btn branch-delete" title={`Delete ${branch.name}`} aria-label={`Delete ${branch.name}`}
           data-testid="branch-delete" onClick={(ev) => { ev.stopPropagation(); onDelete(branch.name); }}>
@@ -76,6 +84,10 @@ function BranchMenu({ onClose }: { onClose: () => void }) {
     onClose();
     if (name !== status.value?.branch) void checkout(name);
   };
+  const merge = (name: string) => {
+    onClose();
+    void mergeBranch(name);
+  };
   const remove = (name: string) => {
     onClose();
     void deleteBranch(name);
@@ -90,7 +102,7 @@ function BranchMenu({ onClose }: { onClose: () => void }) {
       <div class="branch-create" role="menuitem" data-testid="branch-create" onClick={() => void create()}>+ Create new branch…</div>
       {error && <div class="form-error">{error}</div>}
       {!list && !error && <div class="muted branch-loading">Loading…</div>}
-      <ul>{list?.map((b) => <BranchItem key={b.name} branch={b} onPick={pick} onDelete={remove} />)}</ul>
+      <ul>{list?.map((b) => <BranchItem key={b.name} branch={b} onPick={pick} onDelete={remove} onMerge={merge} into={status.value?.branch ?? null} />)}</ul>
       <RefSection title="Remote branches" refs={refs.filter((r) => r.kind === 'remote')} onPick={pick} />
       <RefSection title="Tags" refs={refs.filter((r) => r.kind === 'tag')} onPick={pick} />
     </div>

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCommitDiff, getDiff, type GitDiff } from '../../api/git';
+import { isViewer } from '../team/account';
 import { AfterMonaco } from '../../monaco/AfterMonaco';
 import { monacoApi } from '../../monaco/load';
 import { disposeDiffModels, languageFor } from '../../monaco/options';
@@ -10,10 +11,11 @@ import type { monaco } from '../../monaco/setup';
 import { openEditor } from '../editor/openEditor';
 import type { PanelProps } from '../workbench/panels';
 import { pid } from '../workbench/session';
-import { stage, unstage } from './actions';
+import { stage, stagePart, unstage, type PartOp } from './actions';
+import { changeAt, pickChanges, pickLines, type LineChange, type Pick } from './hunks';
 import { BinaryDiff, type SideRevs } from './BinaryDiff';
 import type { DiffTarget } from './open';
-import { status } from './store';
+import { busy, status } from './store';
 
 // Below this width the two sides would be unreadable; Monaco switches to the inline view.
 const INLINE_BELOW_PX = 700;
@@ -29,9 +31,72 @@ function fetchDiff(target: DiffTarget): Promise<GitDiff> {
   return getDiff(pid(), target.path, target.staged ?? false);
 }
 
-function TextDiff({ diff }: { diff: GitDiff }) {
+interface Views {
+  view: monaco.editor.IStandaloneDiffEditor;
+  original: monaco.editor.ITextModel;
+  modified: monaco.editor.ITextModel;
+}
+
+/** The lines the cursor's hunk, or the selection, picks: the side that has focus decides. */
+function pickIn(views: Views, changes: LineChange[], what: 'hunk' | 'lines'): Pick | null {
+  const originalEditor = views.view.getOriginalEditor();
+  const onOriginal = originalEditor.hasTextFocus() || originalEditor.hasWidgetFocus();
+  const editor = onOriginal ? originalEditor : views.view.getModifiedEditor();
+  const selection = editor.getSelection();
+  if (!selection) return null;
+  if (what === 'lines') {
+    // A selection that ends at column 1 of a line does not take that line.
+    const end = selection.endColumn === 1 && selection.endLineNumber > selection.startLineNumber
+      ? selection.endLineNumber - 1 : selection.endLineNumber;
+    return pickLines(changes, selection.startLineNumber, end, onOriginal ? 'original' : 'modified');
+  }
+  const line = selection.positionLineNumber;
+  const change = onOriginal
+    ? changes.find((c) => line >= c.originalStartLineNumber && line <= Math.max(c.originalEndLineNumber, c.originalStartLineNumber + 1))
+      ?? changeAt(changes, views.view.getModifiedEditor().getPosition()?.lineNumber ?? 1)
+    : changeAt(changes, line);
+  return change ? pickChanges([change]) : null;
+}
+
+interface HunkOp {
+  op: PartOp;
+  what: 'hunk' | 'lines';
+  label: string;
+  testid: string;
+}
+
+function hunkOps(target: DiffTarget): HunkOp[] {
+  if (target.sha) return [];
+  if (target.staged) {
+    return [
+      { op: 'unstage', what: 'hunk', label: 'Unstage Hunk', testid: 'diff-unstage-hunk' },
+      { op: 'unstage', what: 'lines', label: 'Unstage Selected Lines', testid: 'diff-unstage-lines' },
+    ];
+  }
+  return [
+    { op: 'stage', what: 'hunk', label: 'Stage Hunk', testid: 'diff-stage-hunk' },
+    { op: 'stage', what: 'lines', label: 'Stage Selected Lines', testid: 'diff-stage-lines' },
+    { op: 'discard', what: 'hunk', label: 'Discard Hunk', testid: 'diff-discard-hunk' },
+    { op: 'discard', what: 'lines', label: 'Discard Selected Lines', testid: 'diff-discard-lines' },
+  ];
+}
+
+function TextDiff({ diff, target }: { diff: GitDiff; target: DiffTarget }) {
   const host = useRef<HTMLDivElement>(null);
-  const editor = useRef<{ view: monaco.editor.IStandaloneDiffEditor; original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null>(null);
+  const editor = useRef<Views | null>(null);
+  // The line changes of the texts on screen (null while Monaco computes them after an update).
+  const [changes, setChanges] = useState<LineChange[] | null>(null);
+  const shown = useRef(diff);
+  const ops = isViewer.value ? [] : hunkOps(target);
+  const apply = (hop: HunkOp) => {
+    const current = editor.current;
+    if (!current || !changes) return;
+    const pick = pickIn(current, changes, hop.what);
+    if (!pick || (pick.original.size === 0 && pick.modified.size === 0)) return;
+    void stagePart(hop.op, shown.current, current.original.getValue(), current.modified.getValue(), changes, pick);
+  };
+  const applyRef = useRef(apply);
+  applyRef.current = apply;
   useEffect(() => {
     const monaco = monacoApi();
     const language = languageFor(diff.path);
@@ -53,8 +118,19 @@ function TextDiff({ diff }: { diff: GitDiff }) {
     view.setModel({ original, modified });
     editor.current = { view, original, modified };
     const opened = revealFirstChange(view);
+    const updated = view.onDidUpdateDiff(() => setChanges(view.getLineChanges() ?? []));
+    // The same actions in the editor's context menu, on the lines right-clicked.
+    const actions = ops.map((hop, i) => view.getModifiedEditor().addAction({
+      id: `git.${hop.op}.${hop.what}`,
+      label: hop.label,
+      contextMenuGroupId: '0_git',
+      contextMenuOrder: i,
+      run: () => applyRef.current(hop),
+    }));
     return () => {
       opened.dispose();
+      updated.dispose();
+      actions.forEach((a) => a.dispose());
       view.dispose();
       disposeDiffModels(original, modified);
       editor.current = null;
@@ -64,10 +140,30 @@ function TextDiff({ diff }: { diff: GitDiff }) {
     // Updating the models in place keeps the scroll position when the diff refreshes.
     const current = editor.current;
     if (!current) return;
+    shown.current = diff;
+    const stale = current.original.getValue() !== (diff.old ?? '') || current.modified.getValue() !== (diff.new ?? '');
+    if (!stale) return;
+    setChanges(null);
     if (current.original.getValue() !== (diff.old ?? '')) current.original.setValue(diff.old ?? '');
     if (current.modified.getValue() !== (diff.new ?? '')) current.modified.setValue(diff.new ?? '');
   }, [diff]);
-  return <div class="scm-diff-editor" ref={host} data-testid="git-diff-editor" />;
+  const idle = busy.value === null && changes !== null && changes.length > 0;
+  return (
+    <>
+      {ops.length > 0 && (
+        <div class="scm-hunk-bar" data-testid="git-hunk-bar" data-hunks={changes?.length ?? ''}>
+          {ops.map((hop) => (
+            <button key={hop.testid} class="btn btn-small" data-testid={hop.testid} disabled={!idle}
+              title={hop.what === 'hunk' ? `${hop.label}: the change at the cursor` : `${hop.label}: the changed lines selected`}
+              onMouseDown={(ev) => ev.preventDefault()} onClick={() => apply(hop)}>
+              {hop.label}
+            </button>
+          ))}
+        </div>
+      )}
+      <div class="scm-diff-editor" ref={host} data-testid="git-diff-editor" />
+    </>
+  );
 }
 
 function Header({ target, same }: { target: DiffTarget; same: boolean }) {
@@ -114,12 +210,12 @@ export function DiffPanel({ params }: PanelProps) {
   }, [target.path, target.staged, target.sha, version]);
   const same = diff !== null && !diff.binary && diff.old === diff.new;
   return (
-    <div class="scm-diff" data-testid="git-diff" data-path={target.path}>
+    <div class="scm-diff" data-testid="git-diff" data-path={target.path} data-staged={String(Boolean(target.staged))}>
       <Header target={target} same={same} />
       {error && <div class="panel-message" data-testid="git-diff-error">{error}</div>}
       {!error && !diff && <div class="panel-message">Loading…</div>}
       {!error && same && <div class="scm-diff-note" data-testid="git-diff-same">No changes.</div>}
-      {!error && diff && (diff.binary ? <BinaryDiff diff={diff} revs={sideRevs(target)} /> : <AfterMonaco><TextDiff diff={diff} /></AfterMonaco>)}
+      {!error && diff && (diff.binary ? <BinaryDiff diff={diff} revs={sideRevs(target)} /> : <AfterMonaco><TextDiff diff={diff} target={target} /></AfterMonaco>)}
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { notify } from '../../ui/toast';
 import { openBlame, openHistory } from './open';
 import { ChecksSection } from '../checks/ChecksSection';
 import { StashList } from './StashList';
-import { busy, progress, refresh, repoError, repoState, status, syncNow } from './store';
+import { busy, draftMessage, progress, refresh, repoError, repoState, status, syncNow } from './store';
 import { pid } from '../workbench/session';
 import { isViewer, viewerReason } from '../team/account';
 
@@ -76,6 +76,12 @@ function Progress() {
 function CommitBox() {
   const [message, setMessage] = useState('');
   const [amend, setAmend] = useState(false);
+  const draft = draftMessage.value;
+  useEffect(() => {
+    if (draft === null) return;
+    setMessage((current) => current || draft);
+    draftMessage.value = null;
+  }, [draft]);
   const staged = status.value?.staged.length ?? 0;
   const branch = status.value?.branch;
   const hasHead = Boolean(status.value?.head);

@@ -2,13 +2,15 @@
 // them — blocking files in a list, a credential prompt on an auth failure, the rest as a toast.
 import { ApiError, errorMessage } from '../../api/client';
 import * as api from '../../api/git';
-import type { GitFileChange, SyncOp, SyncResult } from '../../api/git';
+import type { GitDiff, GitFileChange, SyncOp, SyncResult } from '../../api/git';
+import { applyPick, type LineChange, type Pick } from './hunks';
 import { confirmDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { pid } from '../workbench/session';
 import { signedIn } from './credentials';
 import { askCredentials, askIdentity, askStash, showBlocked, showRemotes } from './dialogs';
-import { busy, progress, refresh, setStatus } from './store';
+import { openMerge } from './open';
+import { busy, draftMessage, progress, refresh, setStatus, status } from './store';
 
 
 function blockingFiles(err: unknown): string[] | null {
@@ -54,6 +56,37 @@ async function withIdentity<T>(work: () => Promise<T>): Promise<T> {
 
 export const stage = (files: GitFileChange[]) =>
   run('Staging…', 'Cannot stage', async () => setStatus(await api.stagePaths(pid(), paths(files))));
+
+export type PartOp = 'stage' | 'unstage' | 'discard';
+
+const PART_LABELS: Record<PartOp, [string, string]> = {
+  stage: ['Staging…', 'Cannot stage'],
+  unstage: ['Unstaging…', 'Cannot unstage'],
+  discard: ['Discarding…', 'Cannot discard'],
+};
+
+/**
+ * Stages, unstages or discards the picked lines of a diff (``original`` → ``modified`` as shown,
+ * with their blob ids in ``diff``). Staging writes the index (the diff's old side), unstaging
+ * the index too (its new side), discarding the work-tree file (its new side). Discarding asks first.
+ */
+export async function stagePart(op: PartOp, diff: GitDiff, original: string, modified: string,
+  changes: readonly LineChange[], pick: Pick): Promise<void> {
+  if (op === 'discard') {
+    const answer = await confirmDialog('Discard these changes?', `The picked changes to ${diff.path} will be lost. This cannot be undone.`, {
+      confirm: 'Discard',
+      danger: true,
+    });
+    if (!answer.ok) return;
+  }
+  const [label, title] = PART_LABELS[op];
+  await run(label, title, async () => {
+    if (op === 'stage') return setStatus(await api.stageText(pid(), diff.path, applyPick(original, modified, changes, pick), diff.old_sha));
+    const text = applyPick(original, modified, changes, pick, true);
+    if (op === 'unstage') return setStatus(await api.stageText(pid(), diff.path, text, diff.new_sha));
+    return setStatus(await api.discardText(pid(), diff.path, text, diff.new_sha));
+  });
+}
 
 export const unstage = (files: GitFileChange[]) =>
   run('Unstaging…', 'Cannot unstage', async () => setStatus(await api.unstagePaths(pid(), paths(files))));
@@ -165,4 +198,20 @@ export const stashApply = (index: number, pop: boolean) =>
 export async function stashDrop(index: number, message: string): Promise<void> {
   const answer = await confirmDialog('Drop this stash?', `"${message}" will be deleted.`, { confirm: 'Drop', danger: true });
   if (answer.ok) await run('Dropping stash…', 'Cannot drop the stash', () => api.dropStash(pid(), index));
+}
+
+/** ``git merge <name>`` into the current branch; conflicts open the merge editor on the first
+ * file and leave git's default message in the commit box for the merge commit. */
+export async function mergeBranch(name: string): Promise<void> {
+  const into = status.value?.branch ?? 'the current branch';
+  const result = await run(`Merging ${name}…`, `Cannot merge ${name}`, () => withIdentity(() => api.merge(pid(), name)));
+  if (!result) return;
+  if (result.outcome === 'conflicts') {
+    draftMessage.value = `Merge branch '${name}'`;
+    notify(`Merging ${name} stopped on conflicts in ${result.conflicts.length} file(s): resolve them, then commit`);
+    if (result.conflicts[0]) openMerge(result.conflicts[0]);
+    return;
+  }
+  const what = { up_to_date: 'Already up to date', fast_forward: `Fast-forwarded ${into} to ${name}`, merged: `Merged ${name} into ${into}` };
+  notify(what[result.outcome], 'info');
 }

@@ -14,6 +14,8 @@ export const repoError = signal<string | null>(null);
 export const stashes = signal<StashEntry[]>([]);
 /** What the panel is doing right now (e.g. "Pushing…"), null when idle. */
 export const busy = signal<string | null>(null);
+/** A commit message to offer when the box is empty (a merge's default message). */
+export const draftMessage = signal<string | null>(null);
 /** The last progress line a fetch, pull or push reported. */
 export const progress = signal<string | null>(null);
 

@@ -1,0 +1,125 @@
+"""Git as a person uses it in the browser: one hunk of two staged from the diff editor (then
+lines unstaged and a hunk discarded), and two branches merged with a conflict resolved in the
+merge editor."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.fakes.git_remotes import git
+from tests.webui.workbench import create_project, open_project
+
+pytestmark = pytest.mark.browser
+
+OLD = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n"
+NEW = "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\n"
+
+
+def _repository(folder: Path, text: str) -> None:
+    git("init", "-q", "-b", "main", cwd=folder)
+    git("config", "user.name", "Ada Lovelace", cwd=folder)
+    git("config", "user.email", "ada@example.com", cwd=folder)
+    (folder / "notes.txt").write_text(text)
+    git("add", "-A", cwd=folder)
+    git("commit", "-q", "-m", "Start", cwd=folder)
+
+
+def _row(page: Page, group: str, path: str):
+    return page.locator(f"[data-testid=scm-file][data-group={group}][data-path='{path}']")
+
+
+def _show(folder: Path, spec: str) -> str:
+    return git("show", spec, cwd=folder)
+
+
+def test_stage_one_hunk_of_two_unstage_a_line_and_discard_a_hunk(
+    context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "hunks")
+    folder = Path(project["path"])
+    _repository(folder, OLD)
+    (folder / "notes.txt").write_text(NEW)
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    _row(page, "unstaged", "notes.txt").click()
+    work = page.locator("[data-testid=git-diff][data-path='notes.txt'][data-staged=false]")
+    expect(work.get_by_test_id("git-hunk-bar")).to_have_attribute("data-hunks", "2")
+    # The diff opens with the cursor on its first change: Stage Hunk takes that one alone.
+    work.get_by_test_id("diff-stage-hunk").click()
+    expect(_row(page, "staged", "notes.txt")).to_be_visible()
+    expect(_row(page, "unstaged", "notes.txt")).to_be_visible()
+    expect(work.get_by_test_id("git-hunk-bar")).to_have_attribute("data-hunks", "1")
+    assert _show(folder, ":notes.txt") == OLD.replace("one", "ONE")
+    assert (folder / "notes.txt").read_text() == NEW
+    assert git("diff", "--cached", "--numstat", cwd=folder) == "1\t1\tnotes.txt\n"
+    assert git("diff", "--numstat", cwd=folder) == "1\t1\tnotes.txt\n"
+
+    # The staged side: select the changed line and unstage it.
+    _row(page, "staged", "notes.txt").click()
+    staged = page.locator("[data-testid=git-diff][data-path='notes.txt'][data-staged=true]")
+    expect(staged.get_by_test_id("git-hunk-bar")).to_have_attribute("data-hunks", "1")
+    staged.locator(".editor.modified .view-line").first.click()
+    page.keyboard.press("Home")
+    page.keyboard.press("Shift+End")
+    staged.get_by_test_id("diff-unstage-lines").click()
+    expect(_row(page, "staged", "notes.txt")).to_have_count(0)
+    assert _show(folder, ":notes.txt") == OLD
+
+    # Back in the work tree's diff, the cursor's hunk is discarded after asking.
+    _row(page, "unstaged", "notes.txt").click()
+    expect(work.get_by_test_id("git-hunk-bar")).to_have_attribute("data-hunks", "2")
+    work.locator(".editor.modified .view-line").nth(7).click()
+    work.get_by_test_id("diff-discard-hunk").click()
+    expect(page.get_by_test_id("confirm-dialog")).to_contain_text("cannot be undone")
+    page.get_by_test_id("confirm-ok").click()
+    expect(work.get_by_test_id("git-hunk-bar")).to_have_attribute("data-hunks", "1")
+    assert (folder / "notes.txt").read_text() == OLD.replace("one", "ONE")
+
+
+def test_merge_two_branches_with_a_conflict_and_resolve_it(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "merging")
+    folder = Path(project["path"])
+    _repository(folder, "one\ntwo\nthree\n")
+    git("checkout", "-q", "-b", "feature", cwd=folder)
+    (folder / "notes.txt").write_text("one\ntwo (feature)\nthree\n")
+    git("commit", "-q", "-am", "Feature", cwd=folder)
+    git("checkout", "-q", "main", cwd=folder)
+    (folder / "notes.txt").write_text("one\ntwo (main)\nthree\n")
+    git("commit", "-q", "-am", "Main", cwd=folder)
+    main = git("rev-parse", "HEAD", cwd=folder).strip()
+    feature = git("rev-parse", "feature", cwd=folder).strip()
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    panel = page.get_by_test_id("scm-panel")
+    expect(page.get_by_test_id("status-branch")).to_have_attribute("data-branch", "main")
+    page.get_by_test_id("status-branch").click()
+    item = page.locator("[data-testid=branch-item][data-name=feature]")
+    item.hover()
+    item.get_by_test_id("branch-merge").click()
+
+    merge = page.locator("[data-testid=git-merge][data-path='notes.txt']")
+    expect(merge.get_by_test_id("git-merge-conflict")).to_have_count(1)
+    assert git("status", "--porcelain", cwd=folder) == "UU notes.txt\n"
+    expect(_row(page, "conflicted", "notes.txt")).to_be_visible()
+    merge.get_by_test_id("git-merge-accept-both").click()
+    expect(merge.get_by_test_id("git-merge-result")).to_contain_text("two (feature)")
+    merge.get_by_test_id("git-merge-resolve").click()
+    expect(page.get_by_test_id("git-merge-done")).to_be_visible()
+
+    message = panel.get_by_test_id("scm-message")
+    expect(message).to_have_value("Merge branch 'feature'")
+    panel.get_by_test_id("scm-commit").click()
+    expect(panel.get_by_test_id("scm-clean")).to_be_visible()
+    assert git("log", "-1", "--format=%P%n%s", cwd=folder).splitlines() == [
+        f"{main} {feature}", "Merge branch 'feature'"]
+    assert (folder / "notes.txt").read_text() == "one\ntwo (main)\ntwo (feature)\nthree\n"
+
+    # Merging it again has nothing to do.
+    page.get_by_test_id("status-branch").click()
+    item = page.locator("[data-testid=branch-item][data-name=feature]")
+    item.hover()
+    item.get_by_test_id("branch-merge").click()
+    expect(page.get_by_test_id("toast-info")).to_contain_text("Already up to date")
