@@ -54,7 +54,7 @@ function Screen() {
 function Stats() {
   const s = stats.value;
   return (
-    <span class="muted mono" data-testid="playground-stats">
+    <span class="muted mono" data-testid="playground-stats" data-latency={s.latencyMs ?? ''} data-dropped={s.dropped}>
       {s.latencyMs === null ? 'no frame yet' : `capture→result ${s.latencyMs.toFixed(0)} ms`} · {s.fps} fps · {s.done} done · {s.dropped} dropped
     </span>
   );
