@@ -14,11 +14,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from dulwich.config import ConfigFile
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from server.core.config import Settings
 from server.core.errors import Forbidden, Unavailable
+from server.gitflow.identity import default_author
 from server.projects import service as projects
 from server.projects.models import Project
 from server.sandbox import Sandbox
@@ -59,14 +61,37 @@ def _shell_argv() -> list[str]:
     return [shell, "--rcfile", str(BASH_RC), "-i"]
 
 
-def shell_command(session: Session, sandbox: Sandbox, project: Project) -> tuple[list[str], dict[str, str]]:
+def _repository_identity(root: Path) -> bool:
+    """Whether the project's repository names its own ``user.name`` and ``user.email``."""
+    try:
+        config = ConfigFile.from_path(str(root / ".git" / "config"))
+        return bool(config.get((b"user",), b"name") and config.get((b"user",), b"email"))
+    except (OSError, KeyError, ValueError):
+        return False
+
+
+def git_identity_env(root: Path, author: str | None) -> dict[str, str]:
+    """The caller's Git identity (set in the Source Control panel) for git run in the terminal,
+    unless the repository names its own, which wins as it does for commits made in the UI."""
+    if not author or _repository_identity(root):
+        return {}
+    name, _, email = author.partition(" <")
+    email = email.removesuffix(">")
+    return {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
+            "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
+
+
+def shell_command(session: Session, sandbox: Sandbox, project: Project,
+                  author: str | None = None) -> tuple[list[str], dict[str, str]]:
     """An interactive shell with the project's interpreter first on PATH (its venv activated),
-    in the sandbox: the project read-write, the interpreter's environment read-only."""
+    in the sandbox: the project read-write, the interpreter's environment read-only. ``author``
+    (``Name <email>``) is the caller's stored Git identity."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(HIDDEN_PREFIXES)}
     env.update(TERM="xterm-256color", COLORTERM="truecolor")
     env.pop("VIRTUAL_ENV", None)
     runtime = resolve_interpreter(session, project)
     root = Path(project.path)
+    env.update(git_identity_env(root, author))
     policy = sandbox.for_user_code(root, writable=(root,), interpreter=runtime.interpreter)
     if runtime.source != "server":
         bin_dir = Path(runtime.interpreter).parent
@@ -89,7 +114,8 @@ def open_terminal(engine: Engine, settings: Settings, sandbox: Sandbox, manager:
         if found is not None:
             manager.reattached(found, scope_state)
             return found, False
-        argv, env = shell_command(session, sandbox, project)
+        author = default_author(session, user_for_principal(session, principal).id)
+        argv, env = shell_command(session, sandbox, project, author)
     # Checked again whenever the owner's access changes (server/users/connections.py).
     recheck = partial(terminal_project, settings=settings, principal=principal, pid=pid)
     try:
