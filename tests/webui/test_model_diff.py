@@ -7,6 +7,7 @@ from playwright.sync_api import BrowserContext, expect
 from tests.fakes import models
 from tests.fakes.git_remotes import git
 from tests.server.modeltools.conftest import run_tool
+from tests.webui.test_device_debug import build_tiny_model
 from tests.webui.workbench import create_project, open_project
 
 
@@ -88,3 +89,28 @@ def test_budgets_run_from_source_control(context: BrowserContext, live_server, t
     expect(diff).to_have_attribute("data-status", "succeeded", timeout=60_000)
     expect(diff.get_by_test_id("diff-graph")).to_have_text("The two graphs have the same ops.")
     expect(diff.get_by_test_id("diff-worst")).to_contain_text("No layer differs.")
+
+
+def test_model_diff_with_head_is_offered_only_where_there_is_a_head(
+    context: BrowserContext, live_server, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "no-history")
+    folder = Path(project["path"])
+    build_tiny_model(folder / "tiny.mnn")
+    page = open_project(context, live_server, project)
+    item = page.locator("[data-testid=tree-item][data-path='tiny.mnn']")
+    item.click(button="right")
+    expect(page.get_by_test_id("menu-diff-with")).to_be_visible()
+    expect(page.get_by_test_id("menu-diff-head")).to_have_count(0)  # no Git here
+    page.keyboard.press("Escape")
+
+    git("init", "-q", "-b", "main", cwd=folder)
+    git("config", "user.name", "Ada Lovelace", cwd=folder)
+    git("config", "user.email", "ada@example.com", cwd=folder)
+    git("add", "-A", cwd=folder)
+    git("commit", "-q", "-m", "a model", cwd=folder)
+    page.reload()
+    item.click(button="right")
+    page.get_by_test_id("menu-diff-head").click()
+    panel = page.get_by_test_id("model-diff-panel")
+    expect(panel).to_have_attribute("data-status", "succeeded", timeout=60_000)

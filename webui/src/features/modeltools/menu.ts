@@ -3,7 +3,9 @@ import type { FileEntry } from '../../api/types';
 import type { MenuItem } from '../../ui/contextMenu';
 import { promptDialog } from '../../ui/dialogs';
 import { openModelDiff } from './diff/openDiff';
+import { repoState, status as gitStatus } from '../git/store';
 import { isViewer } from '../team/account';
+import { session } from '../workbench/session';
 import { evaluateModel } from '../datasets/open';
 import { openGraph, openPipeline, openTool } from './open';
 
@@ -48,8 +50,11 @@ function diffItems(path: string): MenuItem[] {
     const other = await promptDialog('Model diff', `Compare ${path} (A) with the model (B):`, mnnFor(path).replace(/\.mnn$/, '.int8.mnn'), 'Diff');
     if (other) openModelDiff({ request: { a: path, b: other.trim() } });
   };
+  // With HEAD only where there is one: a repository with a commit (as far as this tab knows).
+  const known = gitStatus.value;
+  const hasHead = session().hasGit && repoState.value !== 'none' && (known === null || known.head !== null);
   return [
-    { label: 'Model diff with HEAD', testid: 'menu-diff-head', action: () => openModelDiff({ request: { a: path, rev_a: 'HEAD' } }) },
+    ...(hasHead ? [{ label: 'Model diff with HEAD', testid: 'menu-diff-head', action: () => openModelDiff({ request: { a: path, rev_a: 'HEAD' } }) }] : []),
     { label: 'Model diff with…', testid: 'menu-diff-with', action: () => void withOther() },
   ];
 }
