@@ -82,8 +82,16 @@ def test_open_a_folder_rename_and_remove_on_the_home_page(
     home = context.new_page()
     home.goto(live_server.url + "/")
     home.get_by_test_id("source-folder").click()
+    # Until a name is typed, the folder (or Git URL) names the project.
+    home.get_by_test_id("new-project-location").fill(str(folder) + "/")
+    expect(home.get_by_test_id("new-project-name")).to_have_value("existing")
+    home.get_by_test_id("source-git").click()
+    home.get_by_test_id("new-project-location").fill("git@example.com:team/vision-models.git")
+    expect(home.get_by_test_id("new-project-name")).to_have_value("vision-models")
+    home.get_by_test_id("source-folder").click()
     home.get_by_test_id("new-project-name").fill("mine")
     home.get_by_test_id("new-project-location").fill(str(tmp_path / "missing"))
+    expect(home.get_by_test_id("new-project-name")).to_have_value("mine")  # a typed name stays
     home.get_by_test_id("new-project-submit").click()
     expect(home.get_by_test_id("new-project-error")).to_contain_text("no such folder")
     home.get_by_test_id("new-project-location").fill(str(folder))

@@ -24,11 +24,19 @@ function bodyFor(source: Source, name: string, template: string, location: strin
   return { name, template };
 }
 
+/** The name a Git URL or folder suggests: its last segment without `.git` (`team/repo.git` → `repo`). */
+export function nameFrom(location: string): string {
+  const last = location.trim().replace(/[/\\]+$/, '').split(/[/\\:]/).pop() ?? '';
+  return last.replace(/\.git$/i, '');
+}
+
 export function NewProject() {
   const [source, setSource] = useState<Source>('template');
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
   const [location, setLocation] = useState('');
+  // Until the person types a name, the URL or folder names the project.
+  const [nameTyped, setNameTyped] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const chosen = template || templates.value[0]?.name || '';
@@ -42,6 +50,7 @@ export function NewProject() {
       const created = await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
       setName('');
       setLocation('');
+      setNameTyped(false);
       // The new project opens in its own tab, as a click on its row would; a clone once it is done.
       if (created.state === 'cloning') startedHere.add(created.id);
       else openProjectTab(created.id);
@@ -67,7 +76,7 @@ export function NewProject() {
       <form onSubmit={submit} class="form">
         <label class="field">
           <span>Name</span>
-          <input data-testid="new-project-name" value={name} placeholder="my-model" required onInput={(ev) => setName(ev.currentTarget.value)} />
+          <input data-testid="new-project-name" value={name} placeholder="my-model" required onInput={(ev) => { setName(ev.currentTarget.value); setNameTyped(ev.currentTarget.value !== ''); }} />
         </label>
         {source === 'template' && (
           <div class="field">
@@ -88,7 +97,10 @@ export function NewProject() {
             <span>{source === 'folder' ? 'Folder path on the server' : 'Git URL'}</span>
             <input data-testid="new-project-location" value={location} required
               placeholder={source === 'folder' ? '/home/me/code/my-model' : 'https://example.com/team/repo.git'}
-              onInput={(ev) => setLocation(ev.currentTarget.value)} />
+              onInput={(ev) => {
+                setLocation(ev.currentTarget.value);
+                if (!nameTyped) setName(nameFrom(ev.currentTarget.value));
+              }} />
           </label>
         )}
         {error && <div class="form-error" data-testid="new-project-error">{error}</div>}
