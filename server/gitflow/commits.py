@@ -266,7 +266,7 @@ def commit(
     summary = message.strip().splitlines()[0] if message.strip() else ""
     log_message = ("commit (amend): " if amend else "commit: ") + summary
     move_head(repo, old_head, new.id, log_message.encode(), who)
-    for name in ("MERGE_HEAD", "MERGE_MSG"):
+    for name in ("MERGE_HEAD", "MERGE_MSG", "CHERRY_PICK_HEAD", "REVERT_HEAD"):
         path = os.path.join(repo.controldir(), name)
         if os.path.exists(path):
             os.unlink(path)
@@ -329,7 +329,11 @@ def _parents(repo: Repo, old_head: ObjectID | None, amend: bool) -> tuple[list[O
     return (parents + [merge_head] if merge_head else parents), merge_head
 
 
-def write_commit(repo: Repo, tree: ObjectID, parents: Sequence[ObjectID], who: bytes, message: str) -> Commit:
+def write_commit(
+    repo: Repo, tree: ObjectID, parents: Sequence[ObjectID], who: bytes, message: str,
+    author_of: Commit | None = None,
+) -> Commit:
+    """``who`` commits (and authors, unless ``author_of`` is a commit whose author to keep)."""
     now = int(time.time())
     offset = time.localtime(now).tm_gmtoff
     new = Commit()
@@ -338,6 +342,9 @@ def write_commit(repo: Repo, tree: ObjectID, parents: Sequence[ObjectID], who: b
     new.author = new.committer = who
     new.author_time = new.commit_time = now
     new.author_timezone = new.commit_timezone = offset
+    if author_of is not None:
+        new.author, new.author_time = author_of.author, author_of.author_time
+        new.author_timezone = author_of.author_timezone
     new.encoding = b"UTF-8"
     new.message = message.rstrip("\n").encode("utf-8") + b"\n"
     repo.object_store.add_object(new)

@@ -23,10 +23,13 @@ from server.gitflow.indexfile import read_index
 from server.gitflow.trees import current_branch, get_commit, head_id, resolve_commit
 from server.gitflow.worktree import check_incoming, refuse_overwrites, switch_tree, write_changes
 
+# What a stopped merge, cherry-pick or revert leaves in .git until it is committed.
+IN_PROGRESS = ("MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD")
+
 
 @dataclass
 class MergeOutcome:
-    outcome: str  # up_to_date | fast_forward | merged | conflicts
+    outcome: str  # up_to_date | fast_forward | merged | committed | conflicts
     commit: ObjectID | None
     conflicts: list[bytes] = field(default_factory=list)
 
@@ -61,7 +64,7 @@ def merge_label(repo: Repo, name: str) -> str:
 
 def merge_ref(repo: Repo, name: str, who: Callable[[], bytes]) -> MergeOutcome:
     """``git merge <name>``: a branch, remote branch, tag or commit into HEAD's branch."""
-    if os.path.exists(os.path.join(repo.controldir(), "MERGE_HEAD")):
+    if any(os.path.exists(os.path.join(repo.controldir(), name)) for name in IN_PROGRESS):
         raise Conflict("a merge is in progress: resolve and commit it first", code="merge_in_progress")
     if read_index(repo.index_path()).conflicted:
         raise Invalid("resolve and stage the conflicted files first", code="unresolved_conflicts")
@@ -88,7 +91,7 @@ def _three_way(repo: Repo, head: ObjectID, theirs: ObjectID, label: str, who: by
     write_changes(repo, ours_commit.tree, merged.id, changes)
     message = f"Merge {label}"
     if conflicts:
-        _record_conflicts(repo, merger.conflict_info, theirs, message)
+        record_conflicts(repo, merger.conflict_info, theirs, message)
         return MergeOutcome("conflicts", None, sorted(conflicts))
     new = write_commit(repo, merged.id, [head, theirs], who, message)
     move_head(repo, head, new.id, b"merge: " + message.encode(), who)
@@ -104,9 +107,12 @@ def _stage_entry(side: tuple[int | None, bytes | None]) -> IndexEntry | None:
     )
 
 
-def _record_conflicts(
-    repo: Repo, conflicts: dict[bytes, MergeConflictInfo], theirs: ObjectID, message: str
+def record_conflicts(
+    repo: Repo, conflicts: dict[bytes, MergeConflictInfo], theirs: ObjectID, message: str,
+    head_file: str = "MERGE_HEAD",
 ) -> None:
+    """Index stages 1–3 per conflicted path, and ``head_file`` (``MERGE_HEAD``, or
+    ``CHERRY_PICK_HEAD``/``REVERT_HEAD``) and ``MERGE_MSG`` as git writes them."""
     index = repo.open_index()
     for path, info in conflicts.items():
         index[path] = ConflictedIndexEntry(
@@ -116,7 +122,7 @@ def _record_conflicts(
         )
     index.write()
     control = repo.controldir()
-    with open(os.path.join(control, "MERGE_HEAD"), "wb") as f:
+    with open(os.path.join(control, head_file), "wb") as f:
         f.write(theirs + b"\n")
     with open(os.path.join(control, "MERGE_MSG"), "wb") as f:
         f.write(message.encode("utf-8") + b"\n")

@@ -118,6 +118,13 @@ class MergeResult(BaseModel):
     conflicts: list[str] = PydanticField(default_factory=list)
 
 
+class PickResult(BaseModel):
+    commit: str | None = PydanticField(description="the new commit; null when it stopped on conflicts")
+    outcome: Literal["committed", "conflicts"]
+    conflicts: list[str] = PydanticField(default_factory=list)
+    message: str = PydanticField(description="the commit's message (offered when committing after conflicts)")
+
+
 class TextRequest(BaseModel):
     path: str = PydanticField(min_length=1)
     text: str = PydanticField(description="the whole text the index (or the work-tree file) should hold")

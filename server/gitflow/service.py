@@ -17,6 +17,7 @@ from server.gitflow import commits as commit_ops
 from server.gitflow import conflicts as conflict_ops
 from server.gitflow import hunks as hunk_ops
 from server.gitflow import merge as merge_ops
+from server.gitflow import picks as pick_ops
 from server.gitflow import remotes as remote_ops
 from server.gitflow import stash as stash_ops
 from server.gitflow.diff import commit_file_diff, file_diff
@@ -32,6 +33,7 @@ from server.gitflow.models import (
     Diff,
     FetchResult,
     MergeResult,
+    PickResult,
     PullResult,
     PushResult,
     RefLabel,
@@ -113,6 +115,20 @@ def merge(folder: Folder, branch: str, author: str | None = None,
         outcome=outcome.outcome,  # type: ignore[arg-type]
         commit=outcome.commit.decode() if outcome.commit else None,
         conflicts=[p.decode("utf-8", "replace") for p in outcome.conflicts],
+    )
+
+
+def pick(folder: Folder, sha: str, revert: bool = False, author: str | None = None,
+         fallback_author: str | None = None) -> PickResult:
+    """``git cherry-pick`` (or ``git revert``) of one commit onto HEAD."""
+    with writing(folder) as repo:
+        who = commit_ops.identity(repo, author, fallback_author)
+        outcome, message = pick_ops.pick(repo, sha, who, revert)
+    return PickResult(
+        commit=outcome.commit.decode() if outcome.commit else None,
+        outcome=outcome.outcome,  # type: ignore[arg-type]
+        conflicts=[p.decode("utf-8", "replace") for p in outcome.conflicts],
+        message=message,
     )
 
 

@@ -128,6 +128,8 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/api/projects/{pid}/git/log"): "viewer",
     ("GET", "/api/projects/{pid}/git/commits/{sha}"): "viewer",
     ("GET", "/api/projects/{pid}/git/commits/{sha}/diff"): "viewer",
+    ("POST", "/api/projects/{pid}/git/commits/{sha}/cherry-pick"): "editor",
+    ("POST", "/api/projects/{pid}/git/commits/{sha}/revert"): "editor",
     ("GET", "/api/projects/{pid}/git/branches"): "viewer",
     ("GET", "/api/projects/{pid}/git/refs"): "viewer",
     ("GET", "/api/projects/{pid}/git/tags"): "viewer",

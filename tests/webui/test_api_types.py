@@ -27,7 +27,7 @@ RESPONSES = {
     "Remote": "Remote", "RefLabel": "RefLabel", "StashEntry": "StashEntry",
     "StashApplied": "StashApplied", "SavedCredential": "SavedCredential",
     "FetchResult": "FetchResult", "PullResult": "PullResult", "PushResult": "PushResult",
-    "MergeResult": "MergeResult",
+    "MergeResult": "MergeResult", "PickResult": "PickResult",
     "GitIdentity": "GitIdentityOut", "Job": "JobPublic", "LogChunk": "LogChunk",
     "JobMetrics": "JobMetrics", "Runtime": "RuntimePublic", "PulledFile": "PulledFile",
     "ArtifactsPulled": "ArtifactsPulled", "PaiDlcSettings": "PaiDlcSettingsPublic",

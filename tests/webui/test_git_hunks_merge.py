@@ -123,3 +123,37 @@ def test_merge_two_branches_with_a_conflict_and_resolve_it(context: BrowserConte
     item.hover()
     item.get_by_test_id("branch-merge").click()
     expect(page.get_by_test_id("toast-info")).to_contain_text("Already up to date")
+
+
+def test_cherry_pick_a_commit_of_another_branch_then_revert_it(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "picking")
+    folder = Path(project["path"])
+    _repository(folder, "one\n")
+    git("checkout", "-q", "-b", "feature", cwd=folder)
+    (folder / "extra.txt").write_text("extra\n")
+    git("add", "extra.txt", cwd=folder)
+    git("commit", "-q", "--author", "Grace Hopper <grace@example.com>", "-m", "Add extra", cwd=folder)
+    git("checkout", "-q", "main", cwd=folder)
+    feature = git("rev-parse", "feature", cwd=folder).strip()
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    page.get_by_test_id("scm-history").click()
+    history = page.get_by_test_id("git-history")
+    history.get_by_test_id("history-all").click()
+    history.locator(f"[data-testid=git-commit][data-sha='{feature}']").click()
+    expect(page.locator(f"[data-testid=git-commit-detail][data-sha='{feature}']")).to_be_visible()
+    page.get_by_test_id("git-cherry-pick").click()
+    expect(page.get_by_test_id("toast-info")).to_contain_text(f"Cherry-picked {feature[:7]}")
+    assert git("log", "-1", "--format=%s|%an", "main", cwd=folder).strip() == "Add extra|Grace Hopper"
+    assert (folder / "extra.txt").read_text() == "extra\n"
+    picked = git("rev-parse", "main", cwd=folder).strip()
+
+    history.get_by_test_id("history-current").click()
+    history.locator(f"[data-testid=git-commit][data-sha='{picked}']").click()
+    expect(page.locator(f"[data-testid=git-commit-detail][data-sha='{picked}']")).to_be_visible()
+    page.get_by_test_id("git-revert").click()
+    expect(page.get_by_test_id("toast-info").last).to_contain_text(f"Reverted {picked[:7]}")
+    assert git("log", "-1", "--format=%s", "main", cwd=folder).strip() == 'Revert "Add extra"'
+    assert not (folder / "extra.txt").exists()
+    assert git("status", "--porcelain", cwd=folder) == ""

@@ -44,6 +44,7 @@ from server.gitflow.models import (
     MergeRequest,
     MergeResult,
     PathsRequest,
+    PickResult,
     PullResult,
     PushResult,
     RefLabel,
@@ -247,6 +248,18 @@ def show(project: ProjectDep, sha: str) -> CommitDetail:
 @router.get("/commits/{sha}/diff")
 def commit_diff(project: ProjectDep, sha: str, path: str) -> Diff:
     return service.commit_diff(project.path, sha, path)
+
+
+@router.post("/commits/{sha}/cherry-pick")
+async def cherry_pick(sha: str, project: EditableProject, writes: Writes, author: StoredAuthor) -> PickResult:
+    run = partial(service.pick, revert=False, fallback_author=author)
+    return await writes.run(project, "cherry-pick", run, sha)
+
+
+@router.post("/commits/{sha}/revert")
+async def revert(sha: str, project: EditableProject, writes: Writes, author: StoredAuthor) -> PickResult:
+    run = partial(service.pick, revert=True, fallback_author=author)
+    return await writes.run(project, "revert", run, sha)
 
 
 @router.get("/branches")

@@ -157,6 +157,14 @@ export interface MergeResult {
   conflicts: string[];
 }
 
+export interface PickResult {
+  /** The new commit; null when it stopped on conflicts. */
+  commit: string | null;
+  outcome: 'committed' | 'conflicts';
+  conflicts: string[];
+  message: string;
+}
+
 export interface PushResult {
   remote: string;
   branch: string;
@@ -197,6 +205,10 @@ export const discardText = (pid: string, path: string, text: string, base: strin
 
 export const merge = (pid: string, branch: string) =>
   request<MergeResult>('POST', git(pid, 'merge'), { json: { branch } });
+
+/** ``git cherry-pick`` (or ``git revert``) of one commit onto HEAD. */
+export const pickCommit = (pid: string, sha: string, revert: boolean) =>
+  request<PickResult>('POST', git(pid, `commits/${seg(sha)}/${revert ? 'revert' : 'cherry-pick'}`), { json: {} });
 
 export const commit = (pid: string, message: string, amend = false) =>
   request<CommitInfo>('POST', git(pid, 'commit'), { json: { message, amend } });

@@ -12,7 +12,9 @@ import { badgeFor } from './badges';
 import { GraphCell } from './GraphCell';
 import { childrenFirst, laneCount, layoutGraph } from './graph';
 import { historyCommit, openDiff } from './open';
-import { status } from './store';
+import { busy, status } from './store';
+import { pickCommit } from './actions';
+import { isViewer } from '../team/account';
 
 const LOG_LIMIT = 300;
 
@@ -34,6 +36,14 @@ function CommitFiles({ sha }: { sha: string }) {
       <div class="scm-commit-meta">
         <span class="mono">{detail.sha.slice(0, 10)}</span> · {detail.author} &lt;{detail.author_email}&gt; · {when(detail.time)}
       </div>
+      {!isViewer.value && (
+        <div class="scm-commit-actions">
+          <button class="btn btn-small" data-testid="git-cherry-pick" disabled={busy.value !== null || detail.parents.length > 1}
+            title="Apply this commit's change on top of the current branch" onClick={() => void pickCommit(detail.sha, false)}>Cherry-pick</button>
+          <button class="btn btn-small" data-testid="git-revert" disabled={busy.value !== null || detail.parents.length !== 1}
+            title="Commit the opposite of this commit's change" onClick={() => void pickCommit(detail.sha, true)}>Revert</button>
+        </div>
+      )}
       <pre class="scm-commit-message">{detail.message.trim()}</pre>
       {detail.files.map((f) => {
         const badge = badgeFor('staged', f.kind);

@@ -215,3 +215,19 @@ export async function mergeBranch(name: string): Promise<void> {
   const what = { up_to_date: 'Already up to date', fast_forward: `Fast-forwarded ${into} to ${name}`, merged: `Merged ${name} into ${into}` };
   notify(what[result.outcome], 'info');
 }
+
+/** Cherry-picks (or reverts) one commit onto HEAD; conflicts open the merge editor, with the
+ * commit's message waiting in the commit box. */
+export async function pickCommit(sha: string, revert: boolean): Promise<void> {
+  const short = sha.slice(0, 7);
+  const result = await run(revert ? `Reverting ${short}…` : `Cherry-picking ${short}…`, revert ? `Cannot revert ${short}` : `Cannot cherry-pick ${short}`,
+    () => withIdentity(() => api.pickCommit(pid(), sha, revert)));
+  if (!result) return;
+  if (result.outcome === 'conflicts') {
+    draftMessage.value = result.message.trimEnd();
+    notify(`${revert ? 'Reverting' : 'Cherry-picking'} ${short} stopped on conflicts in ${result.conflicts.length} file(s): resolve them, then commit`);
+    if (result.conflicts[0]) openMerge(result.conflicts[0]);
+    return;
+  }
+  notify(`${revert ? 'Reverted' : 'Cherry-picked'} ${short} as ${result.commit?.slice(0, 7)}`, 'info');
+}
