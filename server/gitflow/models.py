@@ -125,6 +125,18 @@ class PickResult(BaseModel):
     message: str = PydanticField(description="the commit's message (offered when committing after conflicts)")
 
 
+class TagCreate(BaseModel):
+    name: str = PydanticField(min_length=1, max_length=200)
+    target: str | None = PydanticField(default=None, description="a commit, branch or tag; HEAD if left out")
+    message: str = PydanticField(default="", description="a message makes an annotated tag")
+
+
+class TagPushResult(BaseModel):
+    remote: str
+    tag: str
+    commit: str
+
+
 class TextRequest(BaseModel):
     path: str = PydanticField(min_length=1)
     text: str = PydanticField(description="the whole text the index (or the work-tree file) should hold")
@@ -151,6 +163,12 @@ class SyncRequest(BaseModel):
     remember: bool = PydanticField(
         default=False, description="keep the username and password (encrypted) once the call succeeds"
     )
+
+
+class TagPushRequest(SyncRequest):
+    """A push's body, naming the tag to push (``branch`` is not used)."""
+
+    tag: str = PydanticField(min_length=1, max_length=200)
 
 
 class BlobRequest(BaseModel):

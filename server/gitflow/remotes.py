@@ -18,6 +18,7 @@ from dulwich.client import GitClient, HTTPUnauthorized, SendPackResult
 from dulwich.diff_tree import tree_changes
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
 from dulwich.graph import can_fast_forward
+from dulwich.object_store import peel_sha
 from dulwich.objects import ZERO_SHA, ObjectID
 from dulwich.refs import Ref, check_ref_format
 from dulwich.repo import Repo
@@ -28,9 +29,9 @@ from server.gitflow.cliclone import Cancelled, clone_with_git
 from server.gitflow.commits import identity
 from server.gitflow.gitcli import OnStep, Step, parse_progress
 from server.gitflow.merge import MergeOutcome, merge_into_head
-from server.gitflow.models import FetchResult, PushResult, Remote
+from server.gitflow.models import FetchResult, PushResult, Remote, TagPushResult
 from server.gitflow.repo import SafeRepo
-from server.gitflow.tags import take_remote_tags
+from server.gitflow.tags import tag_ref, take_remote_tags
 from server.gitflow.transport import (
     Progress,
     check_url,
@@ -240,6 +241,50 @@ def push(
     repo.refs.set_if_equals(Ref(tracking), None, local, message=b"update by push")
     _set_upstream_if_missing(repo, name, remote)
     return PushResult(remote=remote, branch=name, commit=local.decode("ascii"))
+
+
+def push_tag(
+    repo: Repo,
+    remote: str,
+    tag: str,
+    credentials: Credentials = (None, None),
+    timeout: float = 30.0,
+    progress: Progress | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
+) -> TagPushResult:
+    """``git push REMOTE tag NAME``: a tag the remote has pointing elsewhere is never moved."""
+    ref = tag_ref(tag)
+    if ref not in repo.refs:
+        raise NotFound(f"no such tag: {tag}", code="tag_not_found")
+    local = repo.refs[ref]
+    url, user, password = _remote_and_credentials(repo, remote, credentials)
+    client, path = open_client(url, user, password, timeout, policy)
+    messages: list[str] = []
+
+    def collect(text: str) -> None:
+        messages.append(text)
+        if progress is not None:
+            progress(text)
+
+    def update_refs(remote_refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
+        theirs = remote_refs.get(ref)
+        if theirs and theirs != ZERO_SHA and theirs != local:
+            raise Conflict(
+                f"push rejected: the remote's tag {tag} names another object; tags are never moved",
+                code="push_rejected",
+            )
+        return {ref: local}
+
+    with network_errors(client, password):
+        result = client.send_pack(
+            path,  # type: ignore[arg-type]
+            update_refs,
+            generate_pack_data=repo.generate_pack_data,  # type: ignore[arg-type]
+            progress=progress_sink(collect, password),
+        )
+    _check_push(result, ref, messages, password)
+    commit = peel_sha(repo.object_store, local)[1]
+    return TagPushResult(remote=remote, tag=tag, commit=commit.id.decode("ascii"))
 
 
 def _set_upstream_if_missing(repo: Repo, name: str, remote: str) -> None:

@@ -20,6 +20,7 @@ from server.gitflow import merge as merge_ops
 from server.gitflow import picks as pick_ops
 from server.gitflow import remotes as remote_ops
 from server.gitflow import stash as stash_ops
+from server.gitflow import tags as tag_ops
 from server.gitflow.diff import commit_file_diff, file_diff
 from server.gitflow.firststatus import first_status
 from server.gitflow.gitcli import OnStep
@@ -42,11 +43,11 @@ from server.gitflow.models import (
     StashEntry,
     Status,
     TagInfo,
+    TagPushResult,
 )
 from server.gitflow.repo import init_repo, open_repo, write_lock, writing
 from server.gitflow.status import status as read_status
 from server.gitflow.status import to_model
-from server.gitflow.tags import list_tags
 from server.gitflow.transport import DEFAULT_TIMEOUT, Progress, split_credentials
 from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 
@@ -183,7 +184,35 @@ def refs(folder: Folder) -> list[RefLabel]:
 
 def tags(folder: Folder) -> list[TagInfo]:
     with open_repo(folder) as repo:
-        return list_tags(repo)
+        return tag_ops.list_tags(repo)
+
+
+def create_tag(folder: Folder, name: str, target: str | None = None, message: str = "",
+               author: str | None = None, fallback_author: str | None = None) -> TagInfo:
+    """A tag at ``target`` (HEAD by default); annotated, with the caller as tagger, when
+    ``message`` is given (a lightweight tag needs no identity)."""
+    with writing(folder) as repo:
+        who = commit_ops.identity(repo, author, fallback_author) if message.strip() else None
+        return tag_ops.create_tag(repo, name, target, message, who)
+
+
+def delete_tag(folder: Folder, name: str) -> None:
+    with writing(folder) as repo:
+        tag_ops.delete_tag(repo, name)
+
+
+def push_tag(
+    folder: Folder,
+    remote: str,
+    tag: str,
+    username: str | None = None,
+    password: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+    policy: UrlPolicy = UNRESTRICTED,
+) -> TagPushResult:
+    with open_repo(folder) as repo:
+        return remote_ops.push_tag(repo, remote, tag, (username, password), timeout, progress, policy)
 
 
 def create_branch(folder: Folder, name: str, start_point: str | None = None) -> Branch:

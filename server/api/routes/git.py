@@ -57,7 +57,10 @@ from server.gitflow.models import (
     StashEntry,
     Status,
     SyncRequest,
+    TagCreate,
     TagInfo,
+    TagPushRequest,
+    TagPushResult,
     TextRequest,
 )
 from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
@@ -275,6 +278,26 @@ def refs(project: ProjectDep) -> list[RefLabel]:
 @router.get("/tags")
 def tags(project: ProjectDep) -> list[TagInfo]:
     return service.tags(project.path)
+
+
+@router.post("/tags", status_code=201)
+async def create_tag(
+    body: TagCreate, project: EditableProject, writes: Writes, author: StoredAuthor
+) -> TagInfo:
+    run = partial(service.create_tag, fallback_author=author)
+    return await writes.run(project, "tag", run, body.name, body.target, body.message)
+
+
+@router.post("/tags/push")
+async def push_tag(
+    body: TagPushRequest, project: RunnerProject, writes: Writes, store: Store, policy: GitUrlPolicy
+) -> TagPushResult:
+    return await _sync("push", service.push_tag, body, project, writes, store, policy, body.tag)
+
+
+@router.delete("/tags/{name:path}", status_code=204)
+async def delete_tag(name: str, project: EditableProject, writes: Writes) -> None:
+    await writes.run(project, "tag", service.delete_tag, name)
 
 
 @router.post("/branches", status_code=201)
