@@ -78,3 +78,27 @@ def test_a_diverged_loss_is_marked_on_its_chart(context: BrowserContext, live_se
     expect(page.get_by_test_id("job-row")).to_have_attribute("data-status", "succeeded", timeout=30_000)
     chart = page.locator("[data-testid=metric-chart][data-metric=loss]")
     expect(chart.get_by_test_id("metric-diverged")).to_have_text("loss diverged at step 3 (NaN)")
+
+
+def test_model_pickers_follow_files_that_come_and_go(context: BrowserContext, live_server) -> None:
+    """No stale pickers: a model written while the Perf panel is open is offered, one deleted is
+    gone, and the picked one gives way when it is deleted."""
+    from tests.webui.test_device_debug import build_tiny_model
+
+    project = create_project(live_server, "pickers")
+    root = Path(project["path"])
+    build_tiny_model(root / "a.mnn")
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-perf").click()
+    picker = page.get_by_test_id("bench-model")
+    expect(picker).to_have_value("a.mnn")
+    (root / "models").mkdir()
+    (root / "models" / "b.mnn").write_bytes((root / "a.mnn").read_bytes())
+    expect(picker.locator("option")).to_have_text(["a.mnn", "models/b.mnn"])
+    picker.select_option("models/b.mnn")
+    # its inputs listed (read from the file) before it goes
+    inputs_of_b = page.locator("[data-testid=bench-inputs][data-model='models/b.mnn']")
+    expect(inputs_of_b.locator("[data-input=input]")).to_be_visible()
+    (root / "models" / "b.mnn").unlink()
+    expect(picker.locator("option")).to_have_text(["a.mnn"])
+    expect(picker).to_have_value("a.mnn")

@@ -40,21 +40,28 @@ function set(model: string, name: string, change: Partial<Typed>): void {
   typed.value = { ...typed.value, [model]: { ...forModel, [name]: entry } };
 }
 
-/** The model's inputs: declared dims, and the spec's default shapes. */
-function useInputs(model: string): { declared: DeclaredTensor[]; defaults: Record<string, number[]>; error: string } {
-  const [found, setFound] = useState<{ declared: DeclaredTensor[]; defaults: Record<string, number[]>; error: string }>({ declared: [], defaults: {}, error: '' });
+interface Inputs {
+  model: string;
+  declared: DeclaredTensor[];
+  defaults: Record<string, number[]>;
+  error: string;
+}
+
+/** The model's inputs: declared dims, and the spec's default shapes; null until read for it. */
+function useInputs(model: string): Inputs | null {
+  const [found, setFound] = useState<Inputs | null>(null);
   useEffect(() => {
     if (!model) return;
     let current = true;
     getModelSpec(pid(), model).then((info) => {
       const defaults = Object.fromEntries(info.spec.inputs.filter((i) => i.default_shape).map((i) => [i.name, i.default_shape!]));
-      if (current) setFound({ declared: info.declared_inputs, defaults: info.exists ? defaults : {}, error: '' });
-    }, (err: Error) => current && setFound({ declared: [], defaults: {}, error: err.message }));
+      if (current) setFound({ model, declared: info.declared_inputs, defaults: info.exists ? defaults : {}, error: '' });
+    }, (err: Error) => current && setFound({ model, declared: [], defaults: {}, error: err.message }));
     return () => {
       current = false;
     };
   }, [model]);
-  return found;
+  return found?.model === model ? found : null; // never another model's inputs
 }
 
 interface Props {
@@ -66,11 +73,14 @@ interface Props {
 }
 
 export function DeviceInputs({ model, testid, refused, disabled }: Props) {
-  const { declared, defaults, error } = useInputs(model);
+  const found = useInputs(model);
   const values = typed.value[model] ?? {};
+  if (!model) return null;
+  if (!found) return <div class="muted">Reading the inputs of {model}…</div>;
+  const { declared, defaults, error } = found;
   if (error) return <div class="muted">{error}</div>;
   return (
-    <div class="device-inputs" data-testid={testid}>
+    <div class="device-inputs" data-testid={testid} data-model={model}>
       {declared.map((input) => {
         const dynamic = input.shape.some(isOpen);
         const shown = input.shape.map((d) => (isOpen(d) ? '?' : String(d))).join('×');

@@ -1,18 +1,23 @@
 // The project's `.mnn` models, for the pickers of the on-device benchmark and tensor watch.
 import { useEffect, useState } from 'preact/hooks';
-import { projectFiles } from '../quickopen/fileIndex';
+import { filesVersion, projectFiles } from '../quickopen/fileIndex';
 
-/** The models found, and the picked one (the first found until the user picks). */
+/** The models found (again when files come or go), and the picked one (the first found until
+ * the user picks; a picked one that went away gives way to the first). */
 export function useProjectModels(): [string[], string, (model: string) => void] {
   const [models, setModels] = useState<string[]>([]);
   const [model, setModel] = useState('');
+  const version = filesVersion.value;
   useEffect(() => {
+    let live = true;
     projectFiles().then((files) => {
+      if (!live) return;
       const found = files.filter((f) => f.endsWith('.mnn'));
       setModels(found);
-      setModel((m) => m || found[0] || '');
+      setModel((m) => (m && found.includes(m) ? m : found[0] || ''));
     }, () => undefined);
-  }, []);
+    return () => void (live = false);
+  }, [version]);
   return [models, model, setModel];
 }
 

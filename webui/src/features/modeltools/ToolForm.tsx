@@ -4,6 +4,7 @@ import type { ToolName } from '../../api/tools';
 import { BackendSelect, loadServerBackends, serverBackends, serverBackendsError } from './BackendSelect';
 import { FIELDS, type Field, type FieldValue, type FormValues } from './fields';
 import { projectPaths, type ProjectPaths } from './paths';
+import { filesVersion } from '../quickopen/fileIndex';
 
 interface FormProps {
   tool: ToolName;
@@ -65,14 +66,15 @@ function Fields({ fields, props, paths }: { fields: Field[]; props: FormProps; p
   return <>{fields.map((f) => <Input key={f.key} field={f} props={props} paths={paths} />)}</>;
 }
 
-/** The project's models and folders, read once when the form first shows. */
+/** The project's models and folders, read when the form first shows and when files come or go. */
 function useProjectPaths(): ProjectPaths {
   const [paths, setPaths] = useState<ProjectPaths>({ dirs: [], models: [] });
+  const version = filesVersion.value;
   useEffect(() => {
     let live = true;
     void projectPaths().then((found) => live && setPaths(found));
     return () => void (live = false);
-  }, []);
+  }, [version]);
   return paths;
 }
 

@@ -1,11 +1,19 @@
 // Every file path of the project, for quick open: walked folder by folder through the listing
 // API (which already hides .git, caches and node_modules) and rebuilt after files come or go.
+import { signal } from '@preact/signals';
 import { listDir } from '../../api/files';
 import type { FilesChanged } from '../../api/types';
 import { pid, session } from '../workbench/session';
 
 const MAX_FILES = 20_000;
 let index: Promise<string[]> | null = null;
+/** Bumped when files came, went or were renamed: pickers of project files read them again. */
+export const filesVersion = signal(0);
+
+function invalidate(): void {
+  index = null;
+  filesVersion.value += 1;
+}
 
 async function walk(): Promise<string[]> {
   const files: string[] = [];
@@ -29,10 +37,10 @@ export function projectFiles(): Promise<string[]> {
 export function watchFileIndex(): void {
   session().socket.on('files', (msg) => {
     const event = msg.data as unknown as FilesChanged;
-    if (event.changes?.some((c) => c.kind !== 'modified')) index = null;
+    if (event.changes?.some((c) => c.kind !== 'modified')) invalidate();
   });
   session().socket.on('sys', (msg) => {
-    if (msg.type === 'resync') index = null;
+    if (msg.type === 'resync') invalidate();
   });
 }
 
