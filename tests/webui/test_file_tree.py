@@ -23,7 +23,9 @@ def commit_all(root: Path) -> None:
     subprocess.run([*git, "commit", "-qm", "start"], check=True)
 
 
-def test_keys_nested_new_file_drag_and_drop_and_git_colours(context: BrowserContext, live_server) -> None:
+def test_keys_nested_new_file_drag_and_drop_and_git_colours(
+    context: BrowserContext, live_server, tmp_path: Path
+) -> None:
     project = create_project(live_server, "tree-keys")
     root = Path(project["path"])
     (root / "data").mkdir()
@@ -67,3 +69,18 @@ def test_keys_nested_new_file_drag_and_drop_and_git_colours(context: BrowserCont
     row(page, "data/fresh.py").drag_to(page.get_by_test_id("tree-body"), target_position={"x": 60, "y": 400})
     expect(row(page, "fresh.py")).to_be_visible()
     assert (root / "fresh.py").exists() and not (root / "data/fresh.py").exists()
+
+    # The toolbar's New file and Upload go into the selected folder (or the selected file's).
+    row(page, "data").click()
+    with page.expect_file_chooser() as chooser:
+        page.get_by_test_id("tree-upload").click()
+    upload = tmp_path / "notes.txt"
+    upload.write_text("uploaded\n")
+    chooser.value.set_files(str(upload))
+    expect(row(page, "data/notes.txt")).to_be_visible()
+    assert (root / "data" / "notes.txt").read_text() == "uploaded\n"
+    row(page, "data/notes.txt").click()
+    page.get_by_test_id("tree-new-file").click()
+    page.get_by_test_id("prompt-input").fill("beside.py")
+    page.get_by_test_id("prompt-ok").click()
+    expect(row(page, "data/beside.py")).to_be_visible()

@@ -131,6 +131,15 @@ function ToolButton(props: { label: string; testid: string; glyph: string; onCli
   );
 }
 
+/** Where the toolbar's New file, New folder and Upload put things, as in VS Code: the selected
+ * folder, or the folder of the selected file; the project's top without a selection. */
+export function selectedFolder(): string {
+  const path = selected.value;
+  if (!path) return '';
+  const entry = listings.value[parentOf(path)]?.find((e) => e.path === path);
+  return entry?.type === 'dir' ? path : parentOf(path);
+}
+
 export function FileTree() {
   return (
     <div class="file-tree" data-testid="file-tree">
@@ -138,9 +147,9 @@ export function FileTree() {
         <span class="panel-toolbar-title">{session().project.name}</span>
         {!isViewer.value && (
           <>
-            <ToolButton label="New file" testid="tree-new-file" glyph="+" onClick={() => void newFile('')} />
-            <ToolButton label="New folder" testid="tree-new-folder" glyph="⊞" onClick={() => void newFolder('')} />
-            <ToolButton label="Upload files" testid="tree-upload" glyph="⇪" onClick={() => uploadInto('')} />
+            <ToolButton label="New file" testid="tree-new-file" glyph="+" onClick={() => void newFile(selectedFolder())} />
+            <ToolButton label="New folder" testid="tree-new-folder" glyph="⊞" onClick={() => void newFolder(selectedFolder())} />
+            <ToolButton label="Upload files" testid="tree-upload" glyph="⇪" onClick={() => uploadInto(selectedFolder())} />
           </>
         )}
         <ToolButton label="Refresh" testid="tree-refresh" glyph="↻" onClick={() => void reloadTree()} />
