@@ -28,6 +28,7 @@ RESPONSES = {
     "StashApplied": "StashApplied", "SavedCredential": "SavedCredential",
     "FetchResult": "FetchResult", "PullResult": "PullResult", "PushResult": "PushResult",
     "MergeResult": "MergeResult", "PickResult": "PickResult",
+    "TagInfo": "TagInfo", "TagPushResult": "TagPushResult",
     "GitIdentity": "GitIdentityOut", "Job": "JobPublic", "LogChunk": "LogChunk",
     "JobMetrics": "JobMetrics", "Runtime": "RuntimePublic", "PulledFile": "PulledFile",
     "ArtifactsPulled": "ArtifactsPulled", "PaiDlcSettings": "PaiDlcSettingsPublic",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.fakes.git_remotes import git
+from tests.fakes.git_remotes import bare_repo, git
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -157,3 +157,41 @@ def test_cherry_pick_a_commit_of_another_branch_then_revert_it(context: BrowserC
     assert git("log", "-1", "--format=%s", "main", cwd=folder).strip() == 'Revert "Add extra"'
     assert not (folder / "extra.txt").exists()
     assert git("status", "--porcelain", cwd=folder) == ""
+
+
+def test_tag_a_commit_push_the_tag_and_delete_it(
+    context: BrowserContext, live_server, tmp_path: Path
+) -> None:
+    project = create_project(live_server, "tagging")
+    folder = Path(project["path"])
+    _repository(folder, "one\n")
+    remote = bare_repo(tmp_path / "origin.git")
+    git("remote", "add", "origin", remote.as_uri(), cwd=folder)
+    git("push", "-q", "origin", "main", cwd=folder)
+    head = git("rev-parse", "HEAD", cwd=folder).strip()
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    page.get_by_test_id("scm-history").click()
+    page.locator(f"[data-testid=git-commit][data-sha='{head}']").click()
+    page.get_by_test_id("git-tag-create").click()
+    page.get_by_test_id("prompt-input").fill("v1.0")
+    page.get_by_test_id("prompt-ok").click()
+    expect(page.get_by_test_id("toast-info")).to_contain_text("as v1.0")
+    assert git("rev-parse", "v1.0", cwd=folder).strip() == head
+    expect(page.locator("[data-testid=git-ref-label][data-kind=tag]")).to_have_text("⌂ v1.0")
+
+    page.get_by_test_id("status-branch").click()
+    tag = page.locator("[data-testid=ref-item][data-kind=tag][data-name='v1.0']")
+    tag.hover()
+    tag.get_by_test_id("tag-push").click()
+    expect(page.get_by_test_id("toast-info").last).to_contain_text("Pushed tag v1.0 to origin")
+    assert git("--git-dir", str(remote), "rev-parse", "v1.0").strip() == head
+
+    page.get_by_test_id("status-branch").click()
+    tag.hover()
+    tag.get_by_test_id("tag-delete").click()
+    page.get_by_test_id("confirm-ok").click()
+    expect(page.locator("[data-testid=git-ref-label][data-kind=tag]")).to_have_count(0)
+    assert git("tag", "-l", cwd=folder) == ""
+    assert git("--git-dir", str(remote), "tag", "-l").strip() == "v1.0"  # the remote keeps it

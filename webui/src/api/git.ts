@@ -165,6 +165,19 @@ export interface PickResult {
   message: string;
 }
 
+export interface TagInfo {
+  name: string;
+  commit: string | null;
+  annotated: boolean;
+  message: string;
+}
+
+export interface TagPushResult {
+  remote: string;
+  tag: string;
+  commit: string;
+}
+
 export interface PushResult {
   remote: string;
   branch: string;
@@ -227,6 +240,14 @@ export const getConflict = (pid: string, path: string) =>
 /** Writes the resolution (the text, or one side whole) and stages it. */
 export const resolveConflict = (pid: string, path: string, resolution: { content: string } | { take: 'ours' | 'theirs' }) =>
   request<GitStatus>('POST', git(pid, 'resolve'), { json: { path, ...resolution } });
+
+/** A tag at ``target`` (HEAD when null); annotated when ``message`` is not empty. */
+export const createTag = (pid: string, name: string, target: string | null, message = '') =>
+  request<TagInfo>('POST', git(pid, 'tags'), { json: { name, target, message } });
+export const deleteTag = (pid: string, name: string) =>
+  request<void>('DELETE', git(pid, `tags/${name.split('/').map(seg).join('/')}`));
+export const pushTag = (pid: string, tag: string, body: SyncBody) =>
+  request<TagPushResult>('POST', git(pid, 'tags/push'), { json: { ...body, tag } });
 
 export const listBranches = (pid: string) => request<Branch[]>('GET', git(pid, 'branches'));
 export const listRefs = (pid: string) => request<RefLabel[]>('GET', git(pid, 'refs'));

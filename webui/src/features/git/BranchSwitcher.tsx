@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { listBranches, listRefs, type Branch, type RefLabel } from '../../api/git';
 import { promptDialog } from '../../ui/dialogs';
-import { checkout, createBranch, deleteBranch, mergeBranch } from './actions';
+import { checkout, createBranch, deleteBranch, deleteTag, mergeBranch, pushTag } from './actions';
 import { GitDialogHost } from './dialogs';
 import { busy, repoState, startGitSync, status } from './store';
 import { pid } from '../workbench/session';
@@ -45,7 +45,12 @@ function BranchItem({ branch, onPick, onDelete, onMerge, into }: ItemProps) {
   );
 }
 
-function RefSection({ title, refs, onPick }: { title: string; refs: RefLabel[]; onPick: (name: string) => void }) {
+interface TagActions {
+  onPush: (name: string) => void;
+  onDelete: (name: string) => void;
+}
+
+function RefSection({ title, refs, onPick, tags }: { title: string; refs: RefLabel[]; onPick: (name: string) => void; tags?: TagActions }) {
   if (refs.length === 0) return null;
   return (
     <>
@@ -56,6 +61,14 @@ function RefSection({ title, refs, onPick }: { title: string; refs: RefLabel[]; 
             <span class="branch-check">{r.kind === 'tag' ? '⌂' : ''}</span>
             <span class="branch-name">{r.name}</span>
             <span class="branch-track muted mono">{r.commit.slice(0, 7)}</span>
+            {tags && (
+              <>
+                <button class="icon-btn branch-merge" title={`Push ${r.name}`} aria-label={`Push ${r.name}`} data-testid="tag-push"
+                  onClick={(ev) => { ev.stopPropagation(); tags.onPush(r.name); }}>↑</button>
+                <button class="icon-btn branch-delete" title={`Delete ${r.name}`} aria-label={`Delete ${r.name}`} data-testid="tag-delete"
+                  onClick={(ev) => { ev.stopPropagation(); tags.onDelete(r.name); }}>×</button>
+              </>
+            )}
           </li>
         ))}
       </ul>
@@ -104,7 +117,8 @@ function BranchMenu({ onClose }: { onClose: () => void }) {
       {!list && !error && <div class="muted branch-loading">Loading…</div>}
       <ul>{list?.map((b) => <BranchItem key={b.name} branch={b} onPick={pick} onDelete={remove} onMerge={merge} into={status.value?.branch ?? null} />)}</ul>
       <RefSection title="Remote branches" refs={refs.filter((r) => r.kind === 'remote')} onPick={pick} />
-      <RefSection title="Tags" refs={refs.filter((r) => r.kind === 'tag')} onPick={pick} />
+      <RefSection title="Tags" refs={refs.filter((r) => r.kind === 'tag')} onPick={pick}
+        tags={{ onPush: (name) => { onClose(); void pushTag(name); }, onDelete: (name) => { onClose(); void deleteTag(name); } }} />
     </div>
   );
 }

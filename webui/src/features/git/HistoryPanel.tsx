@@ -1,6 +1,7 @@
 // The history: commits newest first beside a lane graph, labelled with the branches, remote
 // branches and tags on them (and HEAD when detached); a click shows the commit's message and
-// files, and a file opens its diff against the commit's parent.
+// files, and a file opens its diff against the commit's parent; the commit can be cherry-picked,
+// reverted or tagged.
 import type { ComponentChild } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
@@ -13,7 +14,7 @@ import { GraphCell } from './GraphCell';
 import { childrenFirst, laneCount, layoutGraph } from './graph';
 import { historyCommit, openDiff } from './open';
 import { busy, status } from './store';
-import { pickCommit } from './actions';
+import { createTag, pickCommit } from './actions';
 import { isViewer } from '../team/account';
 
 const LOG_LIMIT = 300;
@@ -42,6 +43,8 @@ function CommitFiles({ sha }: { sha: string }) {
             title="Apply this commit's change on top of the current branch" onClick={() => void pickCommit(detail.sha, false)}>Cherry-pick</button>
           <button class="btn btn-small" data-testid="git-revert" disabled={busy.value !== null || detail.parents.length !== 1}
             title="Commit the opposite of this commit's change" onClick={() => void pickCommit(detail.sha, true)}>Revert</button>
+          <button class="btn btn-small" data-testid="git-tag-create" disabled={busy.value !== null}
+            title="Create a tag at this commit" onClick={() => void createTag(detail.sha)}>Tag…</button>
         </div>
       )}
       <pre class="scm-commit-message">{detail.message.trim()}</pre>
@@ -117,9 +120,13 @@ export function HistoryPanel() {
   const [all, setAll] = useState(false);
   useEffect(() => {
     getLog(pid(), LOG_LIMIT, 0, all).then((list) => { setLog(childrenFirst(list)); setError(null); }, (err) => setError(errorMessage(err)));
-    listRefs(pid()).then(setRefs, (err) => setError(errorMessage(err)));
     void loadCommitChecks();
   }, [head, branch, all]);
+  // Labels change without HEAD moving (a tag made or deleted, a fetch): read them on every refresh.
+  const version = status.value;
+  useEffect(() => {
+    listRefs(pid()).then(setRefs, (err) => setError(errorMessage(err)));
+  }, [version]);
   const labels = useMemo(() => labelsByCommit(refs, branch === null), [refs, branch]);
   const rows = useMemo(() => layoutGraph(log ?? []), [log]);
   const lanes = laneCount(rows);

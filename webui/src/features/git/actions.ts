@@ -4,7 +4,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import * as api from '../../api/git';
 import type { GitDiff, GitFileChange, SyncOp, SyncResult } from '../../api/git';
 import { applyPick, type LineChange, type Pick } from './hunks';
-import { confirmDialog } from '../../ui/dialogs';
+import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { pid } from '../workbench/session';
 import { signedIn } from './credentials';
@@ -145,11 +145,11 @@ export async function deleteBranch(name: string): Promise<void> {
 const SYNC_LABELS: Record<SyncOp, string> = { fetch: 'Fetching…', pull: 'Pulling…', push: 'Pushing…' };
 
 // Without typed credentials the server uses the ones it remembers for this remote, if any.
-async function syncWithPrompt(op: SyncOp, remote: string): Promise<SyncResult> {
+async function withCredentials<T>(op: string, remote: string, call: (body: api.SyncBody) => Promise<T>): Promise<T> {
   let remember = false;
   for (;;) {
     try {
-      return await api.sync(pid(), op, { remote, ...signedIn.get(remote), remember });
+      return await call({ remote, ...signedIn.get(remote), remember });
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'auth_failed') throw err;
       signedIn.delete(remote);
@@ -161,6 +161,8 @@ async function syncWithPrompt(op: SyncOp, remote: string): Promise<SyncResult> {
   }
 }
 
+const syncWithPrompt = (op: SyncOp, remote: string): Promise<SyncResult> =>
+  withCredentials(op, remote, (body) => api.sync(pid(), op, body));
 
 function describe(result: SyncResult): string {
   if ('outcome' in result) {
@@ -230,4 +232,29 @@ export async function pickCommit(sha: string, revert: boolean): Promise<void> {
     return;
   }
   notify(`${revert ? 'Reverted' : 'Cherry-picked'} ${short} as ${result.commit?.slice(0, 7)}`, 'info');
+}
+
+/** A lightweight tag at a commit (HEAD when null), named by the person. */
+export async function createTag(target: string | null): Promise<void> {
+  const name = await promptDialog('Create tag', `Tag name (at ${target ? target.slice(0, 7) : 'HEAD'})`, '', 'Create');
+  if (!name) return;
+  const made = await run('Tagging…', 'Cannot create the tag', () => api.createTag(pid(), name.trim(), target));
+  if (made) notify(`Tagged ${made.commit?.slice(0, 7) ?? ''} as ${made.name}`, 'info');
+}
+
+export async function deleteTag(name: string): Promise<void> {
+  const answer = await confirmDialog(`Delete tag ${name}?`, `The tag ${name} will be deleted here (not on any remote).`, {
+    confirm: 'Delete',
+    danger: true,
+  });
+  if (answer.ok) await run(`Deleting ${name}…`, `Cannot delete ${name}`, () => api.deleteTag(pid(), name));
+}
+
+/** Pushes one tag to the default remote (the remotes dialog opens when there is none). */
+export async function pushTag(name: string): Promise<void> {
+  const remote = await defaultRemote().catch((err: unknown) => void report(err, 'push failed'));
+  if (remote === null) showRemotes();
+  if (!remote) return;
+  const result = await run(`Pushing ${name}…`, `Cannot push ${name}`, () => withCredentials('push', remote, (body) => api.pushTag(pid(), name, body)));
+  if (result) notify(`Pushed tag ${result.tag} to ${result.remote}`, 'info');
 }

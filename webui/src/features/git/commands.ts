@@ -3,7 +3,7 @@ import { notify } from '../../ui/toast';
 import { registerCommand } from '../palette/commands';
 import { isViewer } from '../team/account';
 import { activePath } from '../workbench/active';
-import { stashPush, syncOp } from './actions';
+import { createTag, stashPush, syncOp } from './actions';
 import { askIdentity, showRemotes } from './dialogs';
 import { openBlame, openHistory, openSourceControl } from './open';
 import { busy, refresh, repoState } from './store';
@@ -29,6 +29,7 @@ export function registerGitCommands(): void {
   registerCommand({ id: 'git.pull', label: 'Pull', category, enabled: canWrite, run: () => void syncOp('pull') });
   registerCommand({ id: 'git.push', label: 'Push', category, enabled: canWrite, run: () => void syncOp('push') });
   registerCommand({ id: 'git.fetch', label: 'Fetch', category, enabled: canWrite, run: () => void syncOp('fetch') });
+  registerCommand({ id: 'git.tag', label: 'Create tag at HEAD…', category, enabled: canWrite, run: () => void createTag(null) });
   registerCommand({ id: 'git.remotes', label: 'Remotes…', category, enabled: () => ready() && !isViewer.value, run: showRemotes });
   registerCommand({ id: 'git.stash', label: 'Stash changes…', category, enabled: canWrite, run: () => void stashPush() });
   registerCommand({ id: 'git.identity', label: 'Your identity…', category, run: () => void askIdentity() });
