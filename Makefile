@@ -2,13 +2,14 @@
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+PPOCR_STAMP := $(VENV)/.ppocr-stamp
 UI_OUT := webui/dist/.vite/manifest.json
 UI_SRC := $(shell find webui/src -type f 2>/dev/null) webui/package.json webui/vite.config.ts webui/tsconfig.json
 NODE_STAMP := webui/node_modules/.package-lock.json
 
 .PHONY: run test test-load check bench setup ui clean sandbox-tools
 
-setup: $(STAMP) $(UI_OUT) sandbox-tools
+setup: $(STAMP) $(PPOCR_STAMP) $(UI_OUT) sandbox-tools
 
 # The sandbox users' code runs in (docs/security.md): Debian's bubblewrap and slirp4netns,
 # installed here when this is root and they are missing; otherwise the server says what is missing.
@@ -26,6 +27,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,train,llm,ray]'
 	touch $(STAMP)
+
+# PaddleOCR's PP-OCRv4 models as rapidocr's wheel ships them (tests/fakes/ppocr.py reads its
+# .onnx files by path; none of its code runs, so none of its dependencies are installed).
+$(PPOCR_STAMP): $(STAMP)
+	$(PY) -m pip install -q --no-deps rapidocr-onnxruntime==1.4.4
+	touch $(PPOCR_STAMP)
 
 $(NODE_STAMP): webui/package-lock.json
 	cd webui && npm ci --no-audit --no-fund

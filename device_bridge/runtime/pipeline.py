@@ -24,11 +24,21 @@ from device_bridge.runtime.steps import Boxes, Picture, StepError
 FORMAT = 1
 INPUT = "image"
 STEP_PARAMS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "map_to_boxes": {"output": str, "threshold": (int, float), "min_area": int, "label": str},
+    "map_to_boxes": {
+        "output": str,
+        "threshold": (int, float),
+        "min_area": int,
+        "label": str,
+        "min_score": (int, float),
+        "unclip": (int, float),
+        "reading_order": bool,
+    },
     "nms": {"iou": (int, float)},
     "crop": {"image": str, "pad": int},
-    "rotate": {"by": str, "when_labels": list, "degrees": int},
+    "rotate": {"by": str, "when_labels": list, "degrees": int, "min_score": (int, float)},
 }
+FITS = ("spec", "aspect")
+MODEL_FIELDS = {"id", "input", "model", "shape", "threads", "fit", "multiple", "max_side"}
 MAX_STAGES = 64
 
 
@@ -48,6 +58,9 @@ class Stage:
     step: str | None = None
     shape: list[int] | None = None
     threads: int = 1
+    fit: str = "spec"  # "aspect": PaddleOCR's resizing (preprocess.aspect_tensor)
+    multiple: int = 1
+    max_side: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -81,7 +94,7 @@ def _stage(where: str, raw: Any, folder: Path, known: set[str]) -> Stage:
         if not isinstance(model, str) or model.startswith("/") or ".." in Path(model).parts:
             raise PipelineError(f"{where}.model", f"{model!r} is not a path beside the pipeline")
         stage.model = folder / model
-        unknown = sorted(set(raw) - {"id", "input", "model", "shape", "threads"})
+        unknown = sorted(set(raw) - MODEL_FIELDS)
         if unknown:
             raise PipelineError(f"{where}.{unknown[0]}", "unknown field of a model stage")
         if "shape" in raw:
@@ -90,6 +103,17 @@ def _stage(where: str, raw: Any, folder: Path, known: set[str]) -> Stage:
                 raise PipelineError(f"{where}.shape", "every dim a positive integer")
             stage.shape = shape
         stage.threads = int(raw.get("threads", 1))
+        stage.fit = raw.get("fit", "spec")
+        if stage.fit not in FITS:
+            raise PipelineError(f"{where}.fit", f"{stage.fit!r} is not one of {', '.join(FITS)}")
+        for key in ("multiple", "max_side"):
+            if key in raw:
+                value = raw[key]
+                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1 << 14:
+                    raise PipelineError(f"{where}.{key}", f"{value!r} is not a size in pixels")
+                if stage.fit != "aspect":
+                    raise PipelineError(f"{where}.{key}", 'only a stage with fit = "aspect" takes it')
+                setattr(stage, key, value)
         return stage
     if step not in STEP_PARAMS:
         raise PipelineError(f"{where}.step", f"{step!r} is not one of {', '.join(STEP_PARAMS)}")
@@ -100,7 +124,7 @@ def _stage(where: str, raw: Any, folder: Path, known: set[str]) -> Stage:
         kinds = STEP_PARAMS[step].get(key)
         if kinds is None:
             raise PipelineError(f"{where}.{key}", f"unknown parameter of {step}")
-        if not isinstance(value, kinds) or isinstance(value, bool):
+        if not isinstance(value, kinds) or (isinstance(value, bool) and kinds is not bool):
             raise PipelineError(f"{where}.{key}", f"{value!r} has the wrong type")
         if key in ("image", "by") and value not in known and value != INPUT:
             raise PipelineError(f"{where}.{key}", f"{value!r} is not an earlier stage")
@@ -185,6 +209,7 @@ class _Model:
         ):
             raise PipelineError(f"stage {stage.id!r}.shape", f"{shape} does not fit the declared {own.shape}")
         self.shape = shape
+        self.fit, self.multiple, self.max_side = stage.fit, stage.multiple, stage.max_side
         self.lists = {o.name: self._lists(stage.model, o) for o in self.spec.outputs}
 
     @staticmethod
@@ -205,7 +230,12 @@ class _Model:
             pixels = pixels[:, :, ::-1]
         elif self.input.color == "GRAY" and pixels.shape[2] == 3:
             pixels = (pixels @ np.array([0.299, 0.587, 0.114])).astype(np.uint8)[:, :, None]
-        tensor, frame = preprocess.image_tensor(self.input, self.shape, pixels)
+        if self.fit == "aspect":
+            tensor, frame = preprocess.aspect_tensor(
+                self.input, self.shape, pixels, self.multiple, self.max_side
+            )
+        else:
+            tensor, frame = preprocess.image_tensor(self.input, self.shape, pixels)
         raw = self.session.run({self.name: tensor})
         outputs = {}
         for name, value in raw.items():
@@ -237,11 +267,12 @@ def _boxes_of(item: Item) -> list[dict[str, Any]] | None:
     return None
 
 
-def _top_label(item: Item) -> str | None:
+def _top(item: Item) -> tuple[str, float] | None:
+    """A classifier item's top label and its score."""
     if isinstance(item, ModelItem):
         for output in item.outputs.values():
             if output.get("kind") == "classes" and output["top"]:
-                return str(output["top"][0]["label"])
+                return str(output["top"][0]["label"]), float(output["top"][0]["score"])
     return None
 
 
@@ -277,7 +308,11 @@ class Runner:
                     raise StepError(f"the model gave no output {name!r}; it gave {sorted(item.raw)}")
                 rows = []
                 for x1, y1, x2, y2, score in steps.map_to_boxes(
-                    item.raw[name], float(params.get("threshold", 0.3)), int(params.get("min_area", 4))
+                    item.raw[name],
+                    float(params.get("threshold", 0.3)),
+                    int(params.get("min_area", 4)),
+                    float(params.get("min_score", 0.0)),
+                    float(params.get("unclip", 0.0)),
                 ):
                     a, b = item.frame.to_file(x1, y1)
                     c, d = item.frame.to_file(x2, y2)
@@ -290,7 +325,7 @@ class Runner:
                             "label": params.get("label", "object"),
                         }
                     )
-                found.append(Boxes(rows, index))
+                found.append(Boxes(steps.reading_order(rows) if params.get("reading_order") else rows, index))
             return found
         if stage.step == "nms":
             return [
@@ -316,7 +351,12 @@ class Runner:
         for index, item in enumerate(items):
             if not isinstance(item, Picture):
                 raise StepError("rotate turns pictures")
-            wanted = by is None or _top_label(by[index]) in params["when_labels"]
+            top = _top(by[index]) if by is not None else None
+            wanted = by is None or (
+                top is not None
+                and top[0] in params["when_labels"]
+                and top[1] >= float(params.get("min_score", 0.0))
+            )
             turned.append(steps.rotate(item, int(params.get("degrees", 180))) if wanted else item)
         return turned
 

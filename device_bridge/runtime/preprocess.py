@@ -161,6 +161,54 @@ def image_tensor(spec: InputSpec, shape: list[int], pixels: Pixels) -> tuple[np.
     return np.ascontiguousarray(tensor, dtype=np.dtype(spec.dtype)), frame
 
 
+def aspect_tensor(
+    spec: InputSpec, shape: list[int], pixels: np.ndarray, multiple: int = 1, max_side: int | None = None
+) -> tuple[np.ndarray, Frame]:
+    """Pixels to an input tensor with their aspect kept, as PaddleOCR feeds its models (a
+    pipeline stage's ``fit = "aspect"``). Both sides open in the model (a detector): the picture
+    at its own size, scaled down when its long side passes ``max_side``, each side rounded to a
+    ``multiple``. Height fixed (a classifier or recogniser): the picture scaled to that height,
+    its width from the aspect (at most ``max_side``, at most the model's width when fixed), then
+    padded on the right with zeros — after normalising, as PaddleOCR pads — to ``shape``'s
+    width, or when the model leaves the width open and the picture is wider, to its own width
+    rounded up to a ``multiple``."""
+    height_at, width_at = (2, 3) if spec.layout == "NCHW" else (1, 2)
+    source_h, source_w = int(pixels.shape[0]), int(pixels.shape[1])
+    step = max(1, multiple)
+    if spec.shape[height_at] <= 0:
+        scale = min(1.0, max_side / max(source_h, source_w)) if max_side else 1.0
+        new_h = max(step, round(source_h * scale / step) * step)
+        new_w = max(step, round(source_w * scale / step) * step)
+        width = new_w
+    else:
+        new_h = shape[height_at]
+        new_w = max(1, int(np.ceil(new_h * source_w / source_h)))
+        if max_side:
+            new_w = min(new_w, max_side)
+        if spec.shape[width_at] > 0:
+            new_w = min(new_w, spec.shape[width_at])
+            width = spec.shape[width_at]
+        else:
+            width = max(shape[width_at], -(-new_w // step) * step)
+    values = _resize(pixels, new_w, new_h).astype(np.float32)
+    if spec.scale != 1.0:
+        values *= np.float32(spec.scale)
+    if spec.mean:
+        values -= np.asarray(spec.mean, dtype=np.float32)
+    if spec.std:
+        values /= np.asarray(spec.std, dtype=np.float32)
+    if width > new_w:
+        padded = np.zeros((new_h, width, values.shape[2]), dtype=np.float32)
+        padded[:, :new_w] = values
+        values = padded
+    if spec.layout == "NCHW":
+        values = values.transpose(2, 0, 1)
+    return (
+        np.ascontiguousarray(values[None], dtype=np.dtype(spec.dtype)),
+        Frame(source_w, source_h, new_w / source_w, new_h / source_h),
+    )
+
+
 def audio_samples(path: Path, sample_rate: int) -> np.ndarray:
     """A PCM ``.wav`` file as float32 mono samples in [-1, 1]; a file at another rate is
     refused (resampling changes what the model hears)."""

@@ -77,11 +77,14 @@ def _components(mask: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def map_to_boxes(
-    score: np.ndarray, threshold: float, min_area: int
+    score: np.ndarray, threshold: float, min_area: int, min_score: float = 0.0, unclip: float = 0.0
 ) -> list[tuple[float, float, float, float, float]]:
     """Boxes around the connected regions of a probability map above ``threshold`` (a text
     detector's output), in the map's pixels, with each region's mean score; regions smaller
-    than ``min_area`` pixels are dropped."""
+    than ``min_area`` pixels or scoring under ``min_score`` are dropped. With ``unclip``, each
+    box grows on every side by its area × ``unclip`` / its perimeter, as DB (PaddleOCR's
+    detector) grows the shrunk text kernels it predicts back to the text's extent; cut at the
+    map's edges."""
     plane = np.asarray(score, dtype=np.float32)
     while plane.ndim > 2:
         if plane.shape[0] != 1:
@@ -93,16 +96,28 @@ def map_to_boxes(
         ys, xs = np.nonzero(labels == index)
         if ys.size < min_area:
             continue
-        found.append(
-            (
-                float(xs.min()),
-                float(ys.min()),
-                float(xs.max() + 1),
-                float(ys.max() + 1),
-                float(plane[ys, xs].mean()),
-            )
-        )
+        mean = float(plane[ys, xs].mean())
+        if mean < min_score:
+            continue
+        x1, y1, x2, y2 = float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)
+        if unclip > 0:
+            grow = (x2 - x1) * (y2 - y1) * unclip / (2 * ((x2 - x1) + (y2 - y1)))
+            x1, y1 = max(0.0, x1 - grow), max(0.0, y1 - grow)
+            x2, y2 = min(float(plane.shape[1]), x2 + grow), min(float(plane.shape[0]), y2 + grow)
+        found.append((x1, y1, x2, y2, mean))
     return found
+
+
+def reading_order(rows: list[dict[str, Any]], line: float = 10.0) -> list[dict[str, Any]]:
+    """Boxes top to bottom, and left to right within a line (tops less than ``line`` pixels
+    apart), as PaddleOCR orders the text it found."""
+    ordered = sorted(rows, key=lambda r: (r["box"][1], r["box"][0]))
+    for end in range(len(ordered) - 1, 0, -1):
+        for j in range(end):
+            a, b = ordered[j]["box"], ordered[j + 1]["box"]
+            if abs(b[1] - a[1]) < line and b[0] < a[0]:
+                ordered[j], ordered[j + 1] = ordered[j + 1], ordered[j]
+    return ordered
 
 
 def iou(a: list[float], b: list[float]) -> float:

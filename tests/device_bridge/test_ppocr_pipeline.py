@@ -1,0 +1,121 @@
+"""A real OCR pipeline: PaddleOCR's pretrained PP-OCRv4 detector, orientation classifier and
+recogniser (tests/fakes/ppocr.py, from the rapidocr-onnxruntime wheel, converted to MNN here)
+chained by ``pipeline.toml`` and run on text rendered with Pillow and on a photograph of a
+printed page, here and on a real agent process."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from device_bridge import protocol as p
+from device_bridge.deploy import deploy
+from device_bridge.runtime import pipeline
+from tests.device_bridge.harness import AgentProcess, HubServer
+from tests.device_bridge.test_agent_runs import attach, exit_of
+from tests.fakes import ppocr
+from tests.server.modeltools.conftest import run_tool
+from tests.waiting import wait_until
+
+LINES = ["MNN Workbench 2026", "Pipelines on device"]
+RENDERED = "rendered.png"
+TURNED = "turned.png"
+READ = "softmax_11.tmp_0"
+ORIENTATION = "save_infer_model/scale_0.tmp_1"
+
+
+def _convert(source: Path, target: Path) -> None:
+    outcome = run_tool(
+        "convert", {"model": str(source), "output": str(target)}, target.parent / f"run-{target.stem}", 300.0
+    )
+    assert outcome.status == "succeeded", outcome.error
+
+
+def render(path: Path, lines: list[str], size: int = 32) -> Path:
+    """Black text in Pillow's own font on white, one line per 60 pixels."""
+    font = ImageFont.load_default(size=size)
+    image = Image.new("RGB", (640, 60 + 60 * len(lines)), "white")
+    draw = ImageDraw.Draw(image)
+    for index, line in enumerate(lines):
+        draw.text((30, 30 + 60 * index), line, fill="black", font=font)
+    image.save(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def ppocr_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("ppocr")
+    path = ppocr.build(folder, _convert)
+    render(folder / RENDERED, LINES)
+    with Image.open(folder / RENDERED) as image:
+        image.rotate(180).save(folder / TURNED)
+    return path
+
+
+def texts(result: dict) -> list[str]:
+    stages = {s["id"]: s for s in result["stages"]}
+    return [item["outputs"][READ]["text"] for item in stages["read"]["items"]]
+
+
+def test_the_pretrained_chain_reads_rendered_text(ppocr_pipeline: Path) -> None:
+    runner = pipeline.Runner(pipeline.load(ppocr_pipeline))
+    result = runner.run(ppocr_pipeline.parent / RENDERED)
+    stages = {s["id"]: s for s in result["stages"]}
+    assert list(stages) == ["image", "detect", "regions", "crops", "orientation", "upright", "read"]
+    boxes = stages["regions"]["items"][0]["boxes"]
+    assert len(boxes) == 2, boxes  # one per line, top line first
+    assert boxes[0]["box"][3] < boxes[1]["box"][1] + 10
+    labels = [o["outputs"][ORIENTATION]["top"][0]["label"] for o in stages["orientation"]["items"]]
+    assert labels == ["0", "0"]
+    assert [u["rotated"] for u in stages["upright"]["items"]] == [0, 0]
+    assert texts(result) == LINES  # exactly, case and spaces included
+    # The stages' times add up to the whole, within 10 %.
+    total = sum(s["ms"] for s in result["stages"])
+    assert 0.9 * result["ms"] <= total <= result["ms"]
+    assert sum(t["end_ms"] - t["start_ms"] for t in result["timeline"]) >= 0.9 * result["ms"]
+
+
+def test_upside_down_text_is_turned_by_the_classifier_and_read(ppocr_pipeline: Path) -> None:
+    runner = pipeline.Runner(pipeline.load(ppocr_pipeline))
+    result = runner.run(ppocr_pipeline.parent / TURNED)
+    stages = {s["id"]: s for s in result["stages"]}
+    top = [o["outputs"][ORIENTATION]["top"][0] for o in stages["orientation"]["items"]]
+    assert [t["label"] for t in top] == ["180", "180"] and all(t["score"] >= 0.9 for t in top)
+    assert [u["rotated"] for u in stages["upright"]["items"]] == [180, 180]
+    assert texts(result) == LINES[::-1]  # the turned photo has the second line on top
+
+
+def test_the_same_pipeline_on_a_device_answers_as_here(
+    hub_server: HubServer, agent: AgentProcess, ppocr_pipeline: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "ocr"
+    project.mkdir()
+    for path in ppocr_pipeline.parent.iterdir():
+        if path.is_file() and path.suffix != ".onnx":
+            shutil.copy(path, project / path.name)
+    sid = attach(hub_server, "p-ocr")
+    assert hub_server.call(deploy(hub_server.hub, "p-ocr", sid, project)).failed == []
+    argv = ["-m", "device_bridge.runtime.pipeline_cli", "run", "pipeline.toml", "--input", RENDERED,
+            "--input", TURNED, "--json"]
+    hub_server.call(hub_server.hub.send("p-ocr", p.RunStart(sid=sid, argv=argv)))
+    assert exit_of(hub_server, sid, timeout=180)["code"] == 0, hub_server.recorder.output(sid)
+
+    def stdout() -> str:
+        return "".join(
+            e.data["text"]
+            for e in hub_server.recorder.select(
+                lambda e: e.type == "log" and e.data["sid"] == sid and e.data["stream"] == "stdout"
+            )
+        )
+
+    wait_until(lambda: stdout().count("}\n") >= 2, what="the pipeline's JSON lines from the device")
+    there = [json.loads(line) for line in stdout().splitlines() if line.strip()]
+    assert len(there) == 2, hub_server.recorder.output(sid)
+    runner = pipeline.Runner(pipeline.load(project / "pipeline.toml"))
+    for name, answer in zip((RENDERED, TURNED), there, strict=True):
+        here = runner.run(project / name)
+        assert [s["id"] for s in answer["stages"]] == [s["id"] for s in here["stages"]]
+        assert [s["items"] for s in answer["stages"]] == [s["items"] for s in here["stages"]]
+    assert texts(there[0]) == LINES and texts(there[1]) == LINES[::-1]
