@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.fakes.git_remotes import bare_repo, git
-from tests.webui.workbench import create_project, open_project
+from tests.webui.workbench import create_project, editor_lines, open_file, open_project, tab
 
 pytestmark = pytest.mark.browser
 
@@ -195,3 +195,33 @@ def test_tag_a_commit_push_the_tag_and_delete_it(
     expect(page.locator("[data-testid=git-ref-label][data-kind=tag]")).to_have_count(0)
     assert git("tag", "-l", cwd=folder) == ""
     assert git("--git-dir", str(remote), "tag", "-l").strip() == "v1.0"  # the remote keeps it
+
+
+def test_change_markers_in_the_editor_open_the_change_inline(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "markers")
+    folder = Path(project["path"])
+    _repository(folder, OLD)
+    (folder / "notes.txt").write_text(NEW.replace("four\n", "four\nfour and a half\n"))
+
+    page = open_project(context, live_server, project)
+    open_file(page, "notes.txt")
+    editor = page.locator("[data-testid=editor][data-path='notes.txt']")
+    expect(editor.locator(".git-gutter-modified")).to_have_count(2)
+    expect(editor.locator(".git-gutter-added")).to_have_count(1)
+
+    editor.locator(".git-gutter-modified").first.click()
+    inline = editor.get_by_test_id("git-inline-diff")
+    expect(inline).to_have_attribute("data-kind", "modified")
+    expect(inline.locator(".git-inline-old")).to_have_text(["one"])
+    inline.get_by_test_id("git-inline-stage").click()
+    expect(inline).to_have_count(0)
+    expect(editor.locator(".git-gutter-modified")).to_have_count(1)
+    assert _show(folder, ":notes.txt") == OLD.replace("one", "ONE")
+
+    # Revert Hunk is an edit of the buffer: the added line goes, Undo brings it back.
+    editor.locator(".git-gutter-added").click()
+    expect(inline).to_have_attribute("data-kind", "added")
+    inline.get_by_test_id("git-inline-revert").click()
+    expect(editor.locator(".git-gutter-added")).to_have_count(0)
+    expect(editor_lines(page, "notes.txt")).not_to_contain_text("four and a half")
+    expect(tab(page, "notes.txt")).to_have_attribute("data-state", "dirty")

@@ -55,15 +55,17 @@ export function applyPick(original: string, modified: string, changes: readonly 
   let nextOriginal = 1;
   for (const c of [...changes].sort((a, b) => a.originalStartLineNumber - b.originalStartLineNumber)) {
     const before = c.originalEndLineNumber === 0 ? c.originalStartLineNumber : c.originalStartLineNumber - 1;
-    while (nextOriginal <= before) out.push(o[nextOriginal - 1]), nextOriginal++;
+    while (nextOriginal <= before && nextOriginal <= o.length) out.push(o[nextOriginal - 1]), nextOriginal++;
     const gone = removed(c);
     const come = added(c);
+    // A line past the end is the empty last line an editor shows after a final newline.
+    const keep = (lines: string[], n: number) => n <= lines.length && out.push(lines[n - 1]);
     if (!invert) {
-      for (const n of gone) if (!pick.original.has(n)) out.push(o[n - 1]);
-      for (const n of come) if (pick.modified.has(n)) out.push(m[n - 1]);
+      for (const n of gone) if (!pick.original.has(n)) keep(o, n);
+      for (const n of come) if (pick.modified.has(n)) keep(m, n);
     } else {
-      for (const n of gone) if (pick.original.has(n)) out.push(o[n - 1]);
-      for (const n of come) if (!pick.modified.has(n)) out.push(m[n - 1]);
+      for (const n of gone) if (pick.original.has(n)) keep(o, n);
+      for (const n of come) if (!pick.modified.has(n)) keep(m, n);
     }
     if (gone.length) nextOriginal = gone[gone.length - 1] + 1;
   }
@@ -101,4 +103,57 @@ export function pickLines(changes: readonly LineChange[], from: number, to: numb
     if (whole) theirs.forEach((n) => theirsSet.add(n));
   }
   return { original, modified };
+}
+
+// Past this many cells the middle of two texts is not compared line by line: it is one change.
+const MAX_CELLS = 4_000_000;
+
+/** The changes between two lists of lines (common start and end trimmed, then a longest common
+ * subsequence), in the diff editor's form. */
+export function diffLines(a: readonly string[], b: readonly string[]): LineChange[] {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) endA--, endB--;
+  const n = endA - start;
+  const m = endB - start;
+  if (n === 0 && m === 0) return [];
+  // Pairs of equal lines (indices into a and b), in order.
+  const pairs: [number, number][] = [];
+  if (n > 0 && m > 0 && n * m <= MAX_CELLS) {
+    const lcs = new Uint32Array((n + 1) * (m + 1));
+    const at = (i: number, j: number) => i * (m + 1) + j;
+    for (let i = n - 1; i >= 0; i--) {
+      for (let j = m - 1; j >= 0; j--) {
+        lcs[at(i, j)] = a[start + i] === b[start + j] ? lcs[at(i + 1, j + 1)] + 1 : Math.max(lcs[at(i + 1, j)], lcs[at(i, j + 1)]);
+      }
+    }
+    let i = 0;
+    let j = 0;
+    while (i < n && j < m) {
+      if (a[start + i] === b[start + j]) pairs.push([start + i, start + j]), i++, j++;
+      else if (lcs[at(i + 1, j)] >= lcs[at(i, j + 1)]) i++;
+      else j++;
+    }
+  }
+  pairs.push([endA, endB]);
+  const changes: LineChange[] = [];
+  let prevA = start;
+  let prevB = start;
+  for (const [pa, pb] of pairs) {
+    if (pa > prevA || pb > prevB) {
+      const removedCount = pa - prevA;
+      const addedCount = pb - prevB;
+      changes.push({
+        originalStartLineNumber: removedCount ? prevA + 1 : prevA,
+        originalEndLineNumber: removedCount ? pa : 0,
+        modifiedStartLineNumber: addedCount ? prevB + 1 : prevB,
+        modifiedEndLineNumber: addedCount ? pb : 0,
+      });
+    }
+    prevA = pa + 1;
+    prevB = pb + 1;
+  }
+  return changes;
 }

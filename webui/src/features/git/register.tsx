@@ -1,5 +1,8 @@
-// The Git flow's dock panels, its title-bar button (Ctrl+Shift+G) and its palette commands.
+// The Git flow's dock panels, its title-bar button (Ctrl+Shift+G), its palette commands and the
+// change markers in every editor.
+import { registerEditorExtension } from '../editor/extensions';
 import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { gitGutter } from './gutter';
 import { DiffPanel } from './DiffPanel';
 import { HistoryPanel } from './HistoryPanel';
 import { BlamePanel } from './BlamePanel';
@@ -17,4 +20,5 @@ export function registerGitFeature(): void {
   registerPanel(BLAME_PANEL, (props) => <BlamePanel {...props} />, { area: 'main' });
   registerTitleAction({ id: 'git', label: 'Source Control', shortcut: 'Ctrl+Shift+G', glyph: '⎇', run: openSourceControl });
   registerGitCommands();
+  registerEditorExtension(gitGutter);
 }
