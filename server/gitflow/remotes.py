@@ -71,8 +71,9 @@ def add_remote(repo: Repo, name: str, url: str, policy: UrlPolicy = UNRESTRICTED
     plain = name.replace("-", "").replace("_", "").replace(".", "").isalnum()
     if not plain or not check_ref_format(Ref(REMOTES + name.encode() + b"/x")):
         raise Invalid(f"invalid remote name: {name!r}", code="invalid_remote_name")
+    url = check_url(url)
     policy.check(url)
-    clean, _, _ = split_credentials(check_url(url))
+    clean, _, _ = split_credentials(url)
     config = repo.get_config()
     section = (b"remote", name.encode())
     if config.has_section(section):
@@ -341,8 +342,9 @@ def clone(
     transport can do. ``on_step`` gets parsed progress, ``progress`` its text; setting ``cancel``
     stops the transfer. Whatever the outcome but success, the folder is removed again.
     """
+    url = check_url(url)
     policy.check(url)
-    clean, url_user, url_password = split_credentials(check_url(url))
+    clean, url_user, url_password = split_credentials(url)
     folder = Path(dest)
     if folder.exists() and any(folder.iterdir()):
         raise Conflict("the destination folder is not empty", code="folder_not_empty")

@@ -11,6 +11,7 @@ import socket
 import time
 from collections.abc import Callable
 from contextlib import suppress
+from pathlib import PurePosixPath
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -61,6 +62,10 @@ def split_credentials(url: str) -> tuple[str, str | None, str | None]:
 
 
 def check_url(url: str) -> str:
+    """The URL a remote is reached by: a folder of this machine (an absolute path) as its
+    ``file://`` URL; anything but http(s)://, git:// and file:// refused."""
+    if url.startswith("/"):
+        return PurePosixPath(url).as_uri()
     scheme = urlsplit(url).scheme.lower()
     if scheme not in ALLOWED_SCHEMES:
         raise Invalid("remote URLs must use http(s)://, git:// or file://", code="unsupported_url")
@@ -134,8 +139,8 @@ def open_client(
     url: str, username: str | None, password: str | None, timeout: float, policy: UrlPolicy
 ) -> tuple[GitClient, str]:
     """A client for ``url`` whose every connection, redirects included, passes ``policy``."""
+    url = check_url(url)
     policy.check(url)
-    check_url(url)
     config = ConfigDict()
     config.set((b"http",), b"timeout", str(timeout).encode())
     client, path = get_transport_and_path(url, config=config, username=username, password=password)

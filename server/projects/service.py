@@ -221,9 +221,8 @@ def _start_clone(session: Session, settings: Settings, user: User, body: Project
     if clones is None:
         raise Invalid("cloning is not available here", code="bad_source")
     policy = policy_for(settings, user.role)
-    url = body.git_url or ""
+    url = check_url(body.git_url or "")
     policy.check(url)
-    check_url(url)
     _insert(session, project)
     clones.start(project, CloneRequest(url, body.username, body.password, policy))
     return project

@@ -94,3 +94,25 @@ def test_unsafe_paths_are_listed_and_nothing_is_written(client, tmp_path):
     assert (failed["code"], failed["files"]) == ("unsafe_paths", ["escape"])
     assert not Path(project["path"]).exists() and project["id"] not in ids(client)
 
+
+
+def test_a_folder_of_this_machine_clones_as_its_file_url(client, tmp_path):
+    """In local mode a plain path is a remote of this machine (a member of a team may use
+    neither: tests/server/team/test_git_url_policy.py)."""
+    remote = tagged_repo(tmp_path, {"README.md": "# here\n"})
+    with client.websocket_connect(WS) as ws:
+        assert ws.receive_json()["type"] == "hello"
+        made = client.post("/api/projects", json={"name": "from-a-path", "git_url": str(remote)})
+        assert made.status_code == 202, made.text
+        project = made.json()
+        events_until(ws, project["id"], "clone_done")
+    folder = Path(project["path"])
+    assert (folder / "README.md").read_text() == "# here\n"
+    assert git("remote", "get-url", "origin", cwd=folder).strip() == remote.as_uri()
+    relative = client.post("/api/projects", json={"name": "relative", "git_url": "some/folder"})
+    assert relative.status_code == 422 and relative.json()["code"] == "unsupported_url"
+    # a remote added as a plain path too
+    remotes = f"/api/projects/{project['id']}/git/remotes"
+    added = client.post(remotes, json={"name": "mirror", "url": str(remote)})
+    assert added.status_code in (200, 201), added.text
+    assert git("remote", "get-url", "mirror", cwd=folder).strip() == remote.as_uri()
