@@ -32,13 +32,14 @@ STEP_PARAMS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "min_score": (int, float),
         "unclip": (int, float),
         "reading_order": bool,
+        "quads": bool,
     },
     "nms": {"iou": (int, float)},
     "crop": {"image": str, "pad": int},
     "rotate": {"by": str, "when_labels": list, "degrees": int, "min_score": (int, float)},
 }
 FITS = ("spec", "aspect")
-MODEL_FIELDS = {"id", "input", "model", "shape", "threads", "fit", "multiple", "max_side"}
+MODEL_FIELDS = {"id", "input", "model", "shape", "threads", "fit", "multiple", "max_side", "min_side"}
 MAX_STAGES = 64
 
 
@@ -61,6 +62,7 @@ class Stage:
     fit: str = "spec"  # "aspect": PaddleOCR's resizing (preprocess.aspect_tensor)
     multiple: int = 1
     max_side: int | None = None
+    min_side: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -106,7 +108,7 @@ def _stage(where: str, raw: Any, folder: Path, known: set[str]) -> Stage:
         stage.fit = raw.get("fit", "spec")
         if stage.fit not in FITS:
             raise PipelineError(f"{where}.fit", f"{stage.fit!r} is not one of {', '.join(FITS)}")
-        for key in ("multiple", "max_side"):
+        for key in ("multiple", "max_side", "min_side"):
             if key in raw:
                 value = raw[key]
                 if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1 << 14:
@@ -209,7 +211,8 @@ class _Model:
         ):
             raise PipelineError(f"stage {stage.id!r}.shape", f"{shape} does not fit the declared {own.shape}")
         self.shape = shape
-        self.fit, self.multiple, self.max_side = stage.fit, stage.multiple, stage.max_side
+        self.fit, self.multiple = stage.fit, stage.multiple
+        self.max_side, self.min_side = stage.max_side, stage.min_side
         self.lists = {o.name: self._lists(stage.model, o) for o in self.spec.outputs}
 
     @staticmethod
@@ -232,7 +235,7 @@ class _Model:
             pixels = (pixels @ np.array([0.299, 0.587, 0.114])).astype(np.uint8)[:, :, None]
         if self.fit == "aspect":
             tensor, frame = preprocess.aspect_tensor(
-                self.input, self.shape, pixels, self.multiple, self.max_side
+                self.input, self.shape, pixels, self.multiple, self.max_side, self.min_side
             )
         else:
             tensor, frame = preprocess.image_tensor(self.input, self.shape, pixels)
@@ -306,8 +309,31 @@ class Runner:
                 name = params.get("output", next(iter(item.raw)))
                 if name not in item.raw:
                     raise StepError(f"the model gave no output {name!r}; it gave {sorted(item.raw)}")
+                dx, dy = (item.picture.x, item.picture.y) if item.picture else (0.0, 0.0)
                 rows = []
-                for x1, y1, x2, y2, score in steps.map_to_boxes(
+                if params.get("quads"):
+                    for corners, score in steps.map_to_quads(
+                        item.raw[name],
+                        float(params.get("threshold", 0.3)),
+                        int(params.get("min_area", 4)),
+                        float(params.get("min_score", 0.0)),
+                        float(params.get("unclip", 0.0)),
+                    ):
+                        quad = [
+                            [round(x + dx, 2), round(y + dy, 2)]
+                            for x, y in (item.frame.to_file(cx, cy) for cx, cy in corners)
+                        ]
+                        xs, ys = [c[0] for c in quad], [c[1] for c in quad]
+                        rows.append(
+                            {
+                                "box": [min(xs), min(ys), max(xs), max(ys)],
+                                "quad": quad,
+                                "score": round(score, 4),
+                                "class": 0,
+                                "label": params.get("label", "object"),
+                            }
+                        )
+                for x1, y1, x2, y2, score in [] if params.get("quads") else steps.map_to_boxes(
                     item.raw[name],
                     float(params.get("threshold", 0.3)),
                     int(params.get("min_area", 4)),
@@ -316,7 +342,6 @@ class Runner:
                 ):
                     a, b = item.frame.to_file(x1, y1)
                     c, d = item.frame.to_file(x2, y2)
-                    dx, dy = (item.picture.x, item.picture.y) if item.picture else (0.0, 0.0)
                     rows.append(
                         {
                             "box": [round(a + dx, 2), round(b + dy, 2), round(c + dx, 2), round(d + dy, 2)],
@@ -343,7 +368,12 @@ class Runner:
                 source = pictures[item.parent] if isinstance(item, Boxes) else pictures[index]
                 if not isinstance(source, Picture):
                     raise StepError(f"crop cuts from pictures; {params.get('image', INPUT)!r} gives none")
-                crops += [steps.crop(source, row["box"], int(params.get("pad", 0)), index) for row in boxes]
+                crops += [
+                    steps.crop_quad(source, row["quad"], index)
+                    if "quad" in row
+                    else steps.crop(source, row["box"], int(params.get("pad", 0)), index)
+                    for row in boxes
+                ]
             return crops
         # rotate
         by = values.get(params["by"]) if "by" in params else None

@@ -162,21 +162,29 @@ def image_tensor(spec: InputSpec, shape: list[int], pixels: Pixels) -> tuple[np.
 
 
 def aspect_tensor(
-    spec: InputSpec, shape: list[int], pixels: np.ndarray, multiple: int = 1, max_side: int | None = None
+    spec: InputSpec,
+    shape: list[int],
+    pixels: np.ndarray,
+    multiple: int = 1,
+    max_side: int | None = None,
+    min_side: int | None = None,
 ) -> tuple[np.ndarray, Frame]:
     """Pixels to an input tensor with their aspect kept, as PaddleOCR feeds its models (a
     pipeline stage's ``fit = "aspect"``). Both sides open in the model (a detector): the picture
-    at its own size, scaled down when its long side passes ``max_side``, each side rounded to a
-    ``multiple``. Height fixed (a classifier or recogniser): the picture scaled to that height,
-    its width from the aspect (at most ``max_side``, at most the model's width when fixed), then
-    padded on the right with zeros — after normalising, as PaddleOCR pads — to ``shape``'s
-    width, or when the model leaves the width open and the picture is wider, to its own width
-    rounded up to a ``multiple``."""
+    at its own size, scaled up when its short side is under ``min_side``, down when its long
+    side passes ``max_side`` (that wins), each side rounded to a ``multiple``. Height fixed (a
+    classifier or recogniser): the picture scaled to that height, its width from the aspect (at
+    most ``max_side``, at most the model's width when fixed), then padded on the right with
+    zeros — after normalising, as PaddleOCR pads — to ``shape``'s width, or when the model
+    leaves the width open and the picture is wider, to its own width rounded up to a
+    ``multiple``."""
     height_at, width_at = (2, 3) if spec.layout == "NCHW" else (1, 2)
     source_h, source_w = int(pixels.shape[0]), int(pixels.shape[1])
     step = max(1, multiple)
     if spec.shape[height_at] <= 0:
-        scale = min(1.0, max_side / max(source_h, source_w)) if max_side else 1.0
+        scale = max(1.0, min_side / min(source_h, source_w)) if min_side else 1.0
+        if max_side:
+            scale = min(scale, max_side / max(source_h, source_w))
         new_h = max(step, round(source_h * scale / step) * step)
         new_w = max(step, round(source_w * scale / step) * step)
         width = new_w

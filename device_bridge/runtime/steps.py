@@ -108,6 +108,59 @@ def map_to_boxes(
     return found
 
 
+def map_to_quads(
+    score: np.ndarray, threshold: float, min_area: int, min_score: float = 0.0, unclip: float = 0.0
+) -> list[tuple[list[list[float]], float]]:
+    """As ``map_to_boxes``, but each region's box follows the region's own long axis (its
+    pixels' principal axis), so a tilted line of text gets a tilted rectangle that leaves the
+    lines above and below out — what DB's minimum-area rectangles do in PaddleOCR. Each is
+    four corners ``[x, y]`` (top-left, top-right, bottom-right, bottom-left, in the map's
+    pixels, cut at its edges) and the region's mean score."""
+    plane = np.asarray(score, dtype=np.float32)
+    while plane.ndim > 2:
+        if plane.shape[0] != 1:
+            raise StepError(f"map_to_boxes reads one map, got shape {list(score.shape)}")
+        plane = plane[0]
+    labels, count = _components(plane > threshold)
+    found = []
+    for index in range(1, count + 1):
+        ys, xs = np.nonzero(labels == index)
+        if ys.size < min_area:
+            continue
+        mean = float(plane[ys, xs].mean())
+        if mean < min_score:
+            continue
+        points = np.stack([xs + 0.5, ys + 0.5], axis=1).astype(np.float64)
+        centre = points.mean(axis=0)
+        if ys.size > 1:
+            _, vectors = np.linalg.eigh(np.cov((points - centre).T))
+            along = vectors[:, 1]
+        else:
+            along = np.array([1.0, 0.0])
+        if abs(along[0]) < abs(along[1]):  # a region taller than wide: keep the box upright
+            along = np.array([1.0, 0.0])
+        if along[0] < 0:
+            along = -along
+        across = np.array([-along[1], along[0]])  # pointing down the picture
+        u, v = (points - centre) @ along, (points - centre) @ across
+        left, right, top, bottom = u.min() - 0.5, u.max() + 0.5, v.min() - 0.5, v.max() + 0.5
+        if unclip > 0:
+            width, height = right - left, bottom - top
+            grow = width * height * unclip / (2 * (width + height))
+            left, right, top, bottom = left - grow, right + grow, top - grow, bottom + grow
+        ends = ((left, top), (right, top), (right, bottom), (left, bottom))
+        corners = [centre + along * a + across * b for a, b in ends]
+        width_max, height_max = float(plane.shape[1]), float(plane.shape[0])
+        found.append(
+            (
+                [[min(max(0.0, float(x)), width_max), min(max(0.0, float(y)), height_max)]
+                 for x, y in corners],
+                mean,
+            )
+        )
+    return found
+
+
 def reading_order(rows: list[dict[str, Any]], line: float = 10.0) -> list[dict[str, Any]]:
     """Boxes top to bottom, and left to right within a line (tops less than ``line`` pixels
     apart), as PaddleOCR orders the text it found."""
@@ -150,6 +203,31 @@ def crop(picture: Picture, box: list[float], pad: int, parent: int) -> Picture:
     return Picture(
         picture.pixels[top:bottom, left:right].copy(), picture.x + left, picture.y + top, 0, parent
     )
+
+
+def crop_quad(picture: Picture, quad: list[list[float]], parent: int) -> Picture:
+    """The four-cornered region ``quad`` (input pixels: top-left, top-right, bottom-right,
+    bottom-left) of ``picture`` warped to an upright rectangle as long and as tall as its
+    sides, as PaddleOCR cuts a tilted line of text out of a photo."""
+    from PIL import Image
+
+    corners = np.asarray(quad, dtype=np.float64) - np.array([picture.x, picture.y])
+    width = int(round(max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3]))))
+    height = int(round(max(np.linalg.norm(corners[3] - corners[0]), np.linalg.norm(corners[2] - corners[1]))))
+    if width < 1 or height < 1:
+        raise StepError(f"quad {quad} is empty")
+    pixels = picture.pixels
+    image = Image.fromarray(pixels[:, :, 0] if pixels.shape[2] == 1 else pixels)
+    top_left, top_right, bottom_right, bottom_left = corners.tolist()
+    warped = image.transform(
+        (width, height),
+        Image.Transform.QUAD,
+        (*top_left, *bottom_left, *bottom_right, *top_right),
+        Image.Resampling.BICUBIC,
+    )
+    out = np.asarray(warped, dtype=np.uint8)
+    left, top = float(corners[:, 0].min()), float(corners[:, 1].min())
+    return Picture(out[:, :, None] if out.ndim == 2 else out, picture.x + left, picture.y + top, 0, parent)
 
 
 def rotate(picture: Picture, degrees: int) -> Picture:

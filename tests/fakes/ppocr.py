@@ -33,8 +33,8 @@ name = "pp-ocrv4"
 [[stages]]
 id = "detect"
 model = "det.mnn"
-fit = "aspect"                 # keep the photo's aspect, each side a multiple of 32
-multiple = 32
+fit = "aspect"                 # keep the photo's aspect, each side a multiple of 32, a large
+multiple = 32                  # photo scaled down to 960 on its long side (PaddleOCR's default)
 max_side = 960
 
 [[stages]]
@@ -46,6 +46,7 @@ min_area = 10
 min_score = 0.6
 unclip = 1.6
 reading_order = true
+quads = true                   # each region along its own axis, cut out upright
 label = "text"
 
 [[stages]]
@@ -130,6 +131,15 @@ SPECS = {
 }
 
 
+SMALL_PHOTOS = "pipeline-small-photos.toml"
+
+
+def small_photos(pipeline: str = PIPELINE) -> str:
+    """The pipeline with the detector's input scaled up to 736 on its short side, as rapidocr
+    runs it (better on small photos of text, see docs/pipelines.md)."""
+    return pipeline.replace("max_side = 960\n", "max_side = 960\nmin_side = 736\n", 1)
+
+
 def source(name: str) -> Path:
     """The installed ONNX file of ``det``, ``cls`` or ``rec``."""
     try:
@@ -158,7 +168,8 @@ def characters(rec: Path) -> list[str]:
 
 def build(folder: Path, convert: Callable[[Path, Path], None]) -> Path:
     """``folder`` with ``det.mnn``, ``cls.mnn``, ``rec.mnn`` (``convert(onnx, mnn)`` makes each),
-    their specs, the character list and ``pipeline.toml``; returns the pipeline file."""
+    their specs, the character list, ``pipeline.toml`` and its small-photo variant; returns the
+    pipeline file."""
     from device_bridge.runtime import spec as model_spec
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -169,4 +180,5 @@ def build(folder: Path, convert: Callable[[Path, Path], None]) -> Path:
     (folder / CHARACTERS).write_text("\n".join(characters(source("rec"))) + "\n", encoding="utf-8")
     path = folder / "pipeline.toml"
     path.write_text(PIPELINE)
+    (folder / SMALL_PHOTOS).write_text(small_photos())
     return path
