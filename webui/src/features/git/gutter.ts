@@ -3,7 +3,6 @@
 // A click on a marker opens the change inline, below it: the lines as the index has them, with
 // Stage Hunk, Revert Hunk (an edit of the buffer, undoable) and the file's diff.
 import { effect } from '@preact/signals';
-import { ApiError } from '../../api/client';
 import { getDiff, stageText } from '../../api/git';
 import { monacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
@@ -68,21 +67,23 @@ export function gitGutter(editor: monaco.editor.IStandaloneCodeEditor, doc: Doc)
     if (zone && !changes.some((c) => sameChange(c, zone!.change))) closeZone();
   };
 
+  let asked = 0;
   const load = async () => {
-    if (repoState.value !== 'ready') {
-      base = null;
-      paint();
-      return;
+    const mine = ++asked;
+    let next: Base | null = null;
+    if (repoState.value === 'ready') {
+      try {
+        const diff = await getDiff(pid(), doc.path, false);
+        // Untracked (no index side) or binary: no markers.
+        next = diff.binary || diff.old === null ? null : { text: diff.old, sha: diff.old_sha };
+      } catch {
+        next = null; // a file Git cannot diff (gone, outside the work tree) has no markers
+      }
     }
-    try {
-      const diff = await getDiff(pid(), doc.path, false);
-      // Untracked (no index side) or binary: no markers.
-      base = diff.binary || diff.old === null ? null : { text: diff.old, sha: diff.old_sha };
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      base = null;
-    }
-    if (!disposed) paint();
+    // Only the latest answer counts: an older one may hold an index since replaced.
+    if (disposed || mine !== asked) return;
+    base = next;
+    paint();
   };
 
   const stageHunk = async (c: LineChange) => {
