@@ -262,7 +262,8 @@ def commit(
     tree = _index_tree(repo, view)
     if tree == head_tree_id(repo) and not amend and merge_head is None:
         raise Invalid("nothing to commit: stage some changes first", code="nothing_to_commit")
-    new = write_commit(repo, tree, parents, who, message)
+    picked = None if amend else _picked(repo)
+    new = write_commit(repo, tree, parents, who, message, author_of=picked)
     summary = message.strip().splitlines()[0] if message.strip() else ""
     log_message = ("commit (amend): " if amend else "commit: ") + summary
     move_head(repo, old_head, new.id, log_message.encode(), who)
@@ -271,6 +272,20 @@ def commit(
         if os.path.exists(path):
             os.unlink(path)
     return commit_info(new)
+
+
+def _picked(repo: Repo) -> Commit | None:
+    """The commit a cherry-pick that stopped on conflicts is applying: its author stays the
+    author, as ``git commit`` does after ``git cherry-pick``."""
+    try:
+        with open(os.path.join(repo.controldir(), "CHERRY_PICK_HEAD"), "rb") as f:
+            sha = f.readline().strip()
+    except FileNotFoundError:
+        return None
+    try:
+        return get_commit(repo, ObjectID(sha))
+    except (NotFound, Invalid):  # a stray file naming no commit: the committer is the author
+        return None
 
 
 def _index_tree(repo: Repo, view: IndexView) -> ObjectID:

@@ -47,7 +47,7 @@ def test_cherry_pick_keeps_the_author_and_revert_takes_it_back(work: Path) -> No
 def test_a_conflicting_cherry_pick_stops_for_the_merge_editor(work: Path) -> None:
     git("checkout", "-q", "-b", "feature", cwd=work)
     write(work, "a.txt", "alpha (feature)\n")
-    git("commit", "-q", "-am", "Feature's alpha", cwd=work)
+    git("commit", "-q", "--author", "Grace Hopper <grace@example.com>", "-am", "Feature's alpha", cwd=work)
     git("checkout", "-q", "main", cwd=work)
     write(work, "a.txt", "alpha (main)\n")
     git("commit", "-q", "-am", "Main's alpha", cwd=work)
@@ -62,6 +62,7 @@ def test_a_conflicting_cherry_pick_stops_for_the_merge_editor(work: Path) -> Non
     service.resolve(work, "a.txt", None, "theirs")
     done = service.commit(work, stopped.message)
     assert done.parents == [head] and done.summary == "Feature's alpha"
+    assert (done.author, done.committer) == ("Grace Hopper", "Ada Lovelace")  # as git commit keeps it
     assert not (work / ".git" / "CHERRY_PICK_HEAD").exists()
 
 
