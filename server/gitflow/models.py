@@ -116,6 +116,7 @@ class MergeResult(BaseModel):
     outcome: Literal["up_to_date", "fast_forward", "merged", "conflicts"]
     commit: str | None
     conflicts: list[str] = PydanticField(default_factory=list)
+    message: str = PydanticField(description="the merge commit's message (offered after conflicts)")
 
 
 class PickResult(BaseModel):

@@ -111,7 +111,9 @@ def merge(folder: Folder, branch: str, author: str | None = None,
     with writing(folder) as repo:
         who = partial(commit_ops.identity, repo, author, fallback_author)
         outcome = merge_ops.merge_ref(repo, branch, who)
+        message = f"Merge {merge_ops.merge_label(repo, branch)}"
     return MergeResult(
+        message=message,
         branch=branch,
         outcome=outcome.outcome,  # type: ignore[arg-type]
         commit=outcome.commit.decode() if outcome.commit else None,

@@ -51,7 +51,7 @@ def test_conflicts_stop_the_merge_for_the_merge_editor(work: Path) -> None:
     write(work, "a.txt", "alpha (main)\n")
     git("commit", "-q", "-am", "main", cwd=work)
     done = service.merge(work, "feature")
-    assert (done.outcome, done.conflicts) == ("conflicts", ["a.txt"])
+    assert (done.outcome, done.conflicts, done.message) == ("conflicts", ["a.txt"], "Merge branch 'feature'")
     assert git("status", "--porcelain", cwd=work) == "UU a.txt"
     with pytest.raises(Conflict) as again:
         service.merge(work, "feature")

@@ -155,6 +155,7 @@ export interface MergeResult {
   outcome: 'up_to_date' | 'fast_forward' | 'merged' | 'conflicts';
   commit: string | null;
   conflicts: string[];
+  message: string;
 }
 
 export interface PickResult {

@@ -209,7 +209,7 @@ export async function mergeBranch(name: string): Promise<void> {
   const result = await run(`Merging ${name}…`, `Cannot merge ${name}`, () => withIdentity(() => api.merge(pid(), name)));
   if (!result) return;
   if (result.outcome === 'conflicts') {
-    draftMessage.value = `Merge branch '${name}'`;
+    draftMessage.value = result.message;
     notify(`Merging ${name} stopped on conflicts in ${result.conflicts.length} file(s): resolve them, then commit`);
     if (result.conflicts[0]) openMerge(result.conflicts[0]);
     return;

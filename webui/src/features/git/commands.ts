@@ -3,7 +3,8 @@ import { notify } from '../../ui/toast';
 import { registerCommand } from '../palette/commands';
 import { isViewer } from '../team/account';
 import { activePath } from '../workbench/active';
-import { createTag, stashPush, syncOp } from './actions';
+import { promptDialog } from '../../ui/dialogs';
+import { createTag, mergeBranch, stashPush, syncOp } from './actions';
 import { askIdentity, showRemotes } from './dialogs';
 import { openBlame, openHistory, openSourceControl } from './open';
 import { busy, refresh, repoState } from './store';
@@ -22,6 +23,11 @@ function blameActive(): void {
   else notify('Open a file first: blame shows who last changed each of its lines.');
 }
 
+async function askMerge(): Promise<void> {
+  const name = await promptDialog('Merge', 'Branch, remote branch, tag or commit to merge into the current branch', '', 'Merge');
+  if (name?.trim()) await mergeBranch(name.trim());
+}
+
 export function registerGitCommands(): void {
   const category = 'Git';
   registerCommand({ id: 'git.commit', label: 'Write the commit message', category, enabled: canWrite, run: focusMessage });
@@ -29,6 +35,7 @@ export function registerGitCommands(): void {
   registerCommand({ id: 'git.pull', label: 'Pull', category, enabled: canWrite, run: () => void syncOp('pull') });
   registerCommand({ id: 'git.push', label: 'Push', category, enabled: canWrite, run: () => void syncOp('push') });
   registerCommand({ id: 'git.fetch', label: 'Fetch', category, enabled: canWrite, run: () => void syncOp('fetch') });
+  registerCommand({ id: 'git.merge', label: 'Merge a branch into the current one…', category, enabled: canWrite, run: () => void askMerge() });
   registerCommand({ id: 'git.tag', label: 'Create tag at HEAD…', category, enabled: canWrite, run: () => void createTag(null) });
   registerCommand({ id: 'git.remotes', label: 'Remotes…', category, enabled: () => ready() && !isViewer.value, run: showRemotes });
   registerCommand({ id: 'git.stash', label: 'Stash changes…', category, enabled: canWrite, run: () => void stashPush() });
