@@ -225,3 +225,21 @@ def test_change_markers_in_the_editor_open_the_change_inline(context: BrowserCon
     expect(editor.locator(".git-gutter-added")).to_have_count(0)
     expect(editor_lines(page, "notes.txt")).not_to_contain_text("four and a half")
     expect(tab(page, "notes.txt")).to_have_attribute("data-state", "dirty")
+
+
+def test_stage_one_of_two_added_lines(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "lines")
+    folder = Path(project["path"])
+    _repository(folder, "a\nb\n")
+    (folder / "notes.txt").write_text("a\nx\ny\nb\n")
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-git").click()
+    _row(page, "unstaged", "notes.txt").click()
+    work = page.locator("[data-testid=git-diff][data-path='notes.txt'][data-staged=false]")
+    expect(work.get_by_test_id("git-hunk-bar")).to_have_attribute("data-hunks", "1")
+    work.locator(".editor.modified .view-line", has_text="x").click()  # the cursor on line 2 only
+    work.get_by_test_id("diff-stage-lines").click()
+    expect(_row(page, "staged", "notes.txt")).to_be_visible()
+    assert _show(folder, ":notes.txt") == "a\nx\nb\n"
+    assert (folder / "notes.txt").read_text() == "a\nx\ny\nb\n"
