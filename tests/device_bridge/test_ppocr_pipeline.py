@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
@@ -186,3 +187,48 @@ def test_the_new_fields_are_checked_by_name(text: str, where: str, reason: str, 
     with pytest.raises(pipeline.PipelineError) as raised:
         pipeline.parse(text, tmp_path)
     assert raised.value.where == where and reason in raised.value.reason, raised.value
+
+
+def test_aspect_fit_keeps_the_aspect_as_paddleocr_does() -> None:
+    from device_bridge.runtime import preprocess
+    from device_bridge.runtime import spec as model_spec
+
+    specs = {name: model_spec.from_dict(ppocr.SPECS[name]).inputs[0] for name in ppocr.SPECS}
+    pixels = np.full((50, 100, 3), 255, dtype=np.uint8)
+    tensor, frame = preprocess.aspect_tensor(specs["det"], [1, 3, 640, 640], pixels, 32, 960)
+    assert tensor.shape == (1, 3, 64, 96) and (frame.scale_x, frame.scale_y) == (0.96, 1.28)
+    tensor, _ = preprocess.aspect_tensor(specs["det"], [1, 3, 640, 640], pixels, 32, 960, 736)
+    assert tensor.shape == (1, 3, 480, 960)  # scaled up to 736 on the short side, capped by 960
+    # Height 48; a short line padded with zeros (after normalising) to the default width 320.
+    tensor, frame = preprocess.aspect_tensor(specs["rec"], [1, 3, 48, 320], pixels[:48, :96], 8)
+    assert tensor.shape == (1, 3, 48, 320) and frame.scale_x == 1.0
+    assert np.all(tensor[..., :96] == 1.0) and np.all(tensor[..., 96:] == 0.0)
+    tensor, _ = preprocess.aspect_tensor(specs["rec"], [1, 3, 48, 320], np.zeros((24, 203, 3), np.uint8), 8)
+    assert tensor.shape == (1, 3, 48, 408)  # 406 wide, padded up to a multiple of 8
+    tensor, _ = preprocess.aspect_tensor(specs["cls"], [1, 3, 48, 192], np.zeros((10, 1000, 3), np.uint8))
+    assert tensor.shape == (1, 3, 48, 192)  # a fixed width: squeezed into it
+
+
+def test_a_tilted_line_gets_a_tilted_box_and_is_cut_out_upright() -> None:
+    from device_bridge.runtime import steps
+
+    image = Image.new("L", (120, 60), 0)
+    draw = ImageDraw.Draw(image)
+    angle = np.radians(10)
+    along, across = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+    centre = np.array([60.0, 30.0])
+    corners = [centre + along * a + across * b for a, b in ((-40, -4), (40, -4), (40, 4), (-40, 4))]
+    draw.polygon([tuple(c) for c in corners], fill=255)
+    score = np.asarray(image, dtype=np.float32)[None, None] / 255
+    [(quad, mean)] = steps.map_to_quads(score, 0.5, 10)
+    top_left, top_right, _, bottom_left = np.asarray(quad)
+    assert abs(np.degrees(np.arctan2(*(top_right - top_left)[::-1])) - 10) < 1.5
+    assert 78 <= np.linalg.norm(top_right - top_left) <= 84
+    assert 7 <= np.linalg.norm(bottom_left - top_left) <= 11
+    assert mean > 0.9
+    [(_, y1, _, y2, _)] = steps.map_to_boxes(score, 0.5, 10)
+    assert y2 - y1 > 20  # the upright box of the same line takes in more than twice its height
+    picture = steps.Picture(np.repeat(np.asarray(image)[:, :, None], 3, axis=2))
+    cut = steps.crop_quad(picture, quad, 0)
+    assert 7 <= cut.pixels.shape[0] <= 11 and 78 <= cut.pixels.shape[1] <= 84
+    assert cut.pixels[2:-2, 2:-2].mean() > 200  # all line, nothing of the dark ground around it
