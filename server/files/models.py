@@ -42,3 +42,5 @@ class FileOp(BaseModel):
 
 class OpResult(BaseModel):
     path: str
+    trash_id: str | None = Field(default=None, description="a delete's entry in the project's "
+                                 "trash: POST …/files/trash/{trash_id}/restore puts it back")

@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from server.core import leftovers
 from server.core.errors import AppError, Conflict, Invalid, NotFound, TooLarge
 from server.core.fsutil import atomic_write
+from server.files import trash
 from server.files.models import Entry, FileContent, FileOp, Saved
 from server.files.paths import relative, resolve
 from server.projects.models import Project
@@ -119,19 +120,22 @@ def save_file(root: str, rel: str, content: str, etag: str | None, encoding: str
     return Saved(path=relative(root, path), etag=etag_of(data), size=len(data))
 
 
-def apply_op(root: str, op: FileOp) -> Path:
-    """mkdir / create / rename / delete; returns the path affected (the new one for rename)."""
+def apply_op(root: str, op: FileOp, trash_folder: Path | None = None) -> tuple[Path, str | None]:
+    """mkdir / create / rename / delete; returns the path affected (the new one for rename) and,
+    for a delete into ``trash_folder``, the trash entry's id."""
     path = resolve(root, op.path)
     if os.path.realpath(root) == str(path):
         raise Invalid("the project folder itself cannot be changed", code="bad_path")
     if op.op == "delete":
         if not os.path.lexists(path):
             raise NotFound(f"no such file: {op.path}")
+        if trash_folder is not None:
+            return path, trash.put(trash_folder, root, path)
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
         else:
             path.unlink()
-        return path
+        return path, None
     if op.op == "rename":
         if not op.to:
             raise Invalid("rename needs 'to'", code="bad_request")
@@ -140,14 +144,14 @@ def apply_op(root: str, op: FileOp) -> Path:
         target = resolve(root, op.to)
         _check_new(target, op.to)
         os.rename(path, target)
-        return target
+        return target, None
     _make_parents(path, op.path)
     _check_new(path, op.path)
     if op.op == "mkdir":
         path.mkdir()
     else:
         atomic_write(path, [b""])
-    return path
+    return path, None
 
 
 def _make_parents(path: Path, rel: str) -> None:

@@ -270,8 +270,11 @@ def delete_project(
                 "files of a folder opened from elsewhere are never deleted; remove it yourself",
                 code="not_owned_folder",
             )
+    project_id = project.id
     session.delete(project)
     session.commit()
+    # what the file tree deleted goes with the project (server/files/trash.py)
+    shutil.rmtree(settings.data_dir / "trash" / project_id, ignore_errors=True)
     if delete_files:
         shutil.rmtree(folder, ignore_errors=True)
 

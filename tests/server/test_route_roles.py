@@ -78,6 +78,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/api/tools/backends"): "signed-in",
     ("GET", "/api/projects/{pid}/model-spec"): "viewer",
     ("PUT", "/api/projects/{pid}/model-spec"): "editor",
+    ("POST", "/api/projects/{pid}/files/trash/{trash_id}/restore"): "editor",
     ("GET", "/api/projects/{pid}/backups"): "viewer",
     ("PUT", "/api/projects/{pid}/backups"): "editor",
     ("DELETE", "/api/projects/{pid}/backups"): "editor",
@@ -193,7 +194,7 @@ PROJECT_ROLES = ("viewer", "editor", "owner")
 MEMBERS = ("outsider", "viewer", "editor", "owner")
 PARAMS = {"tool": "inspect", "name": "outsider", "sid": "nosession", "index": "0", "sha": "0" * 40,
           "id": "nopackage", "version": "0.0.0",
-          "tid": "notoken", "chat_id": "nochat"}
+          "tid": "notoken", "chat_id": "nochat", "trash_id": "0000000000000000-00000000"}
 
 
 def served_routes(routes: list[Any]) -> Iterator[tuple[str, str]]:

@@ -61,6 +61,11 @@ def test_keys_nested_new_file_drag_and_drop_and_git_colours(
     page.get_by_test_id("confirm-ok").click()
     expect(row(page, "gone.txt")).to_have_count(0)
     assert not (root / "gone.txt").exists()
+    # it went to the project's trash: Undo brings it back
+    toast = page.get_by_test_id("toast-info").filter(has_text="Deleted gone.txt.")
+    toast.get_by_test_id("toast-action").click()
+    expect(row(page, "gone.txt")).to_be_visible()
+    assert (root / "gone.txt").read_text() == "gone\n"
 
     # Drag a file onto a folder: it moves there, and back to the root below the rows.
     row(page, "fresh.py").drag_to(row(page, "data"))

@@ -102,3 +102,14 @@ def test_model_pickers_follow_files_that_come_and_go(context: BrowserContext, li
     (root / "models" / "b.mnn").unlink()
     expect(picker.locator("option")).to_have_text(["a.mnn"])
     expect(picker).to_have_value("a.mnn")
+
+
+def test_a_dialog_starts_with_the_keyboard_on_its_first_field(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "dialog-focus")
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-training").click()
+    page.get_by_test_id("interpreter-open").click()
+    dialog = page.get_by_test_id("interpreter-dialog")
+    expect(dialog.get_by_test_id("interpreter-path")).to_be_focused()
+    page.keyboard.type(".venv/bin/python")
+    expect(dialog.get_by_test_id("interpreter-path")).to_have_value(".venv/bin/python")

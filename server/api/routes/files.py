@@ -15,8 +15,9 @@ from server.api.deps import (
     SettingsDep,
     WatchersDep,
 )
+from server.api.openapi import errors
 from server.core.errors import TooLarge
-from server.files import service
+from server.files import service, trash
 from server.files.models import Entry, FileContent, FileOp, FileSave, OpResult, Saved
 
 router = APIRouter(prefix="/api/projects/{pid}/files", tags=["files"])
@@ -48,14 +49,31 @@ async def save_file(
 
 
 @router.post("/ops")
-def file_op(body: FileOp, project: EditableProject, hub: HubDep, client: ClientId) -> OpResult:
-    target = service.apply_op(project.path, body)
+def file_op(
+    body: FileOp, project: EditableProject, settings: SettingsDep, hub: HubDep, client: ClientId
+) -> OpResult:
+    """A delete moves the file or folder to the project's trash (docs/files.md), from where
+    ``…/trash/{trash_id}/restore`` puts it back."""
+    target, trash_id = service.apply_op(project.path, body, trash.folder(settings, project.id))
     rel = service.relative(project.path, target)
     if body.op == "rename":
         changes = [{"kind": "deleted", "path": body.path}, {"kind": "added", "path": rel}]
     else:
         changes = [{"kind": "deleted" if body.op == "delete" else "added", "path": rel}]
     hub.publish(project.id, "files", "changed", {"changes": changes, "client": client})
+    return OpResult(path=rel, trash_id=trash_id)
+
+
+@router.post("/trash/{trash_id}/restore", responses=errors(404, 409))
+def restore_from_trash(
+    trash_id: str, project: EditableProject, settings: SettingsDep, hub: HubDep, client: ClientId
+) -> OpResult:
+    """Puts a deleted file or folder back where it was (409 ``exists`` when something stands
+    there now)."""
+    target = trash.restore(trash.folder(settings, project.id), project.path, trash_id)
+    rel = service.relative(project.path, target)
+    change = {"kind": "added", "path": rel}
+    hub.publish(project.id, "files", "changed", {"changes": [change], "client": client})
     return OpResult(path=rel)
 
 

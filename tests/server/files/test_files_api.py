@@ -65,13 +65,13 @@ def test_file_ops(client, files, root):
     def op(**body):
         return client.post(f"{files}/ops", json=body)
 
-    assert op(op="mkdir", path="pkg").json() == {"path": "pkg"}
+    assert op(op="mkdir", path="pkg").json() == {"path": "pkg", "trash_id": None}
     assert op(op="create", path="pkg/a.py").status_code == 200
     assert op(op="create", path="pkg/a.py").status_code == 409
-    assert op(op="rename", path="pkg/a.py", to="pkg/b.py").json() == {"path": "pkg/b.py"}
+    assert op(op="rename", path="pkg/a.py", to="pkg/b.py").json() == {"path": "pkg/b.py", "trash_id": None}
     assert (root / "pkg/b.py").exists() and not (root / "pkg/a.py").exists()
     # A new file or folder makes the folders it needs; a file in the way is a conflict.
-    assert op(op="create", path="src/a/b.py").json() == {"path": "src/a/b.py"}
+    assert op(op="create", path="src/a/b.py").json() == {"path": "src/a/b.py", "trash_id": None}
     assert (root / "src/a/b.py").is_file()
     assert op(op="mkdir", path="src/c/d").status_code == 200
     assert (root / "src/c/d").is_dir()
@@ -81,6 +81,55 @@ def test_file_ops(client, files, root):
     assert not (root / "pkg").exists()
     assert op(op="delete", path="").status_code == 422
     assert root.exists()
+
+
+def test_a_delete_goes_to_the_trash_and_comes_back(client, files, root, settings, project):
+    def op(**body):
+        return client.post(f"{files}/ops", json=body)
+
+    (root / "pkg").mkdir()
+    (root / "pkg" / "a.py").write_text("a = 1\n")
+    (root / "pkg" / "link").symlink_to("a.py")
+    deleted = op(op="delete", path="pkg")
+    assert deleted.status_code == 200
+    trash_id = deleted.json()["trash_id"]
+    assert not (root / "pkg").exists()
+    trash = settings.data_dir / "trash" / project["id"]
+    assert [p.name for p in trash.iterdir()] == [trash_id]  # outside the project
+    restored = client.post(f"{files}/trash/{trash_id}/restore")
+    assert restored.json() == {"path": "pkg", "trash_id": None}
+    assert (root / "pkg" / "a.py").read_text() == "a = 1\n"
+    assert (root / "pkg" / "link").is_symlink() and (root / "pkg" / "link").readlink().as_posix() == "a.py"
+    assert list(trash.iterdir()) == []
+    again = client.post(f"{files}/trash/{trash_id}/restore")
+    assert again.status_code == 404 and again.json()["code"] == "not_in_trash"
+    # something standing where it was: refused, and the entry stays in the trash
+    file_id = op(op="delete", path="pkg/a.py").json()["trash_id"]
+    (root / "pkg" / "a.py").write_text("new\n")
+    refused = client.post(f"{files}/trash/{file_id}/restore")
+    assert refused.status_code == 409 and refused.json()["code"] == "exists"
+    assert (root / "pkg" / "a.py").read_text() == "new\n"
+    (root / "pkg" / "a.py").unlink()
+    assert client.post(f"{files}/trash/{file_id}/restore").status_code == 200
+    assert (root / "pkg" / "a.py").read_text() == "a = 1\n"
+    for hostile in ("..", "../../x", "0000000000000000-zzzzzzzz"):
+        assert client.post(f"{files}/trash/{hostile}/restore").status_code in (404, 405)
+
+
+def test_the_trash_keeps_the_newest_entries(client, files, root, settings, project, monkeypatch):
+    from server.files import trash
+
+    monkeypatch.setattr(trash, "KEEP", 3)
+    ids = []
+    for n in range(5):
+        (root / f"f{n}.txt").write_text(str(n))
+        ids.append(client.post(f"{files}/ops", json={"op": "delete", "path": f"f{n}.txt"}).json()["trash_id"])
+    kept = sorted(p.name for p in (settings.data_dir / "trash" / project["id"]).iterdir())
+    assert kept == ids[-3:]
+    assert client.post(f"{files}/trash/{ids[0]}/restore").status_code == 404
+    # a project's trash goes with the project
+    client.delete(f"/api/projects/{project['id']}")
+    assert not (settings.data_dir / "trash" / project["id"]).exists()
 
 
 def test_upload_and_download(client, files, root):

@@ -12,8 +12,12 @@ export const readFile = (pid: string, path: string) =>
 export const writeFile = (pid: string, path: string, content: string, etag?: string) =>
   request<SaveResult>('PUT', `${base(pid)}/files/content`, { query: { path }, json: { content, etag } });
 
+/** `trash_id`: a delete's entry in the project's trash, for `restoreFromTrash`. */
 export const fileOp = (pid: string, op: FileOp, path: string, to?: string) =>
-  request<{ path: string }>('POST', `${base(pid)}/files/ops`, { json: { op, path, to } });
+  request<{ path: string; trash_id?: string | null }>('POST', `${base(pid)}/files/ops`, { json: { op, path, to } });
+
+export const restoreFromTrash = (pid: string, trashId: string) =>
+  request<{ path: string }>('POST', `${base(pid)}/files/trash/${encodeURIComponent(trashId)}/restore`);
 
 export function uploadFiles(pid: string, dir: string, files: Iterable<File>) {
   const form = new FormData();

@@ -59,6 +59,8 @@ export function confirmDialog(
   });
 }
 
+const FOCUSABLE = 'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])';
+
 export function Modal(props: { title: string; testid: string; wide?: boolean; onClose?: () => void; children: ComponentChildren }) {
   useEffect(() => {
     const onKey = (ev: KeyboardEvent) => {
@@ -67,9 +69,18 @@ export function Modal(props: { title: string; testid: string; wide?: boolean; on
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [props.onClose]);
+  // The keyboard starts in the dialog: on its first field, unless the dialog chose already.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = box.current;
+    if (!root || root.contains(document.activeElement)) return;
+    // not into an editor the dialog shows (a diff): the person starts on the dialog's own fields
+    const fields = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('.monaco-editor'));
+    fields[0]?.focus();
+  }, []);
   return (
     <div class="modal-backdrop">
-      <div class={props.wide ? 'modal modal-wide' : 'modal'} role="dialog" aria-label={props.title} data-testid={props.testid}>
+      <div ref={box} class={props.wide ? 'modal modal-wide' : 'modal'} role="dialog" aria-label={props.title} data-testid={props.testid}>
         <div class="modal-title">{props.title}</div>
         {props.children}
       </div>

@@ -1,6 +1,6 @@
 // What the file tree's context menu and toolbar do.
 import { errorMessage } from '../../api/client';
-import { fileOp, rawUrl, uploadFiles } from '../../api/files';
+import { fileOp, rawUrl, restoreFromTrash, uploadFiles } from '../../api/files';
 import type { FileEntry } from '../../api/types';
 import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
@@ -100,12 +100,21 @@ export async function moveEntry(path: string, dir: string): Promise<void> {
 
 export async function deleteEntry(entry: FileEntry): Promise<void> {
   const what = entry.type === 'dir' ? 'folder and everything in it' : 'file';
-  const answer = await confirmDialog(`Delete ${entry.name}?`, `The ${what} will be deleted from disk.`, { confirm: 'Delete', danger: true });
+  const answer = await confirmDialog(`Delete ${entry.name}?`, `The ${what} goes to the project's trash (Undo brings it back).`, { confirm: 'Delete', danger: true });
   if (!answer.ok) return;
   const done = await run(() => fileOp(pid(), 'delete', entry.path));
   if (!done) return;
   closeEditorsUnder(entry.path);
   await loadDir(parentOf(entry.path));
+  const trashId = done.trash_id;
+  if (trashId) notify(`Deleted ${entry.path}.`, 'info', { label: 'Undo', run: () => void undoDelete(trashId, entry.path) });
+}
+
+async function undoDelete(trashId: string, path: string): Promise<void> {
+  const restored = await run(() => restoreFromTrash(pid(), trashId));
+  if (!restored) return;
+  await loadDir(parentOf(path));
+  notify(`Restored ${restored.path}.`, 'info');
 }
 
 export function uploadInto(dir: string): void {
