@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getLog, type SyncOp } from '../../api/git';
 import { openContextMenu } from '../../ui/contextMenu';
-import { commit, initRepository, stashPush, syncOp } from './actions';
+import { commit, createTag, initRepository, stashPush, syncOp } from './actions';
+import { askMerge } from './commands';
 import { ChangeGroup, type GroupSpec } from './ChangeGroup';
 import { askIdentity, showRemotes } from './dialogs';
 import { activePath } from '../workbench/active';
@@ -37,6 +38,8 @@ function moreMenu(ev: MouseEvent): void {
     { label: 'Fetch', testid: 'scm-fetch', action: () => sync('fetch') },
     { label: 'Remotes…', testid: 'scm-remotes', action: showRemotes },
     { label: 'Stash changes…', testid: 'scm-stash', action: () => void stashPush() },
+    { label: 'Merge a branch…', testid: 'scm-merge', action: () => void askMerge() },
+    { label: 'Create tag at HEAD…', testid: 'scm-tag', action: () => void createTag(null) },
   ];
   openContextMenu(ev, [
     ...writes,

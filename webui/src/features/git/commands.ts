@@ -23,7 +23,7 @@ function blameActive(): void {
   else notify('Open a file first: blame shows who last changed each of its lines.');
 }
 
-async function askMerge(): Promise<void> {
+export async function askMerge(): Promise<void> {
   const name = await promptDialog('Merge', 'Branch, remote branch, tag or commit to merge into the current branch', '', 'Merge');
   if (name?.trim()) await mergeBranch(name.trim());
 }
