@@ -71,6 +71,14 @@ class JobCreate(SQLModel):
     password: SecretStr | None = None
 
 
+class JobRerun(SQLModel):
+    """What a rerun changes of the job it repeats; left out, the job's own."""
+
+    command: str | None = PydanticField(default=None, max_length=4096)
+    config: dict[str, Any] | None = PydanticField(default=None, description=(
+        "replaces the job's config as a whole (its env, cloud or Ray choices)"))
+
+
 class JobPublic(SQLModel):
     id: str
     project_id: str

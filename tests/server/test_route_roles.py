@@ -56,6 +56,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("POST", "/api/projects/{pid}/jobs"): "editor",
     ("GET", "/api/jobs/{jid}"): "viewer",
     ("POST", "/api/jobs/{jid}/stop"): "editor",
+    ("POST", "/api/jobs/{jid}/rerun"): "editor",
     ("GET", "/api/jobs/{jid}/logs"): "viewer",
     ("GET", "/api/jobs/{jid}/metrics"): "viewer",
     ("GET", "/api/projects/{pid}/runtime"): "viewer",

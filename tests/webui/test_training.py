@@ -89,6 +89,37 @@ def test_run_template_job_and_watch_it(context: BrowserContext, live_server, tmp
     page.keyboard.press("Escape")
 
 
+def test_run_a_job_again_with_its_environment_edited(context: BrowserContext, live_server) -> None:
+    project = create_project(live_server, "again")
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-training").click()
+    panel = page.get_by_test_id("training-panel")
+    panel.get_by_test_id("job-new").click()
+    dialog = page.get_by_test_id("new-job-dialog")
+    command = "python -c \"import os; print('greeting', os.environ['GREETING'])\""
+    dialog.get_by_test_id("job-command").fill(command)
+    dialog.get_by_test_id("job-env").fill("GREETING=hello")
+    dialog.get_by_test_id("job-start").click()
+    rows = page.get_by_test_id("job-row")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-status", "succeeded", timeout=30_000)
+    view = page.get_by_test_id("job-view")
+    expect(view.get_by_test_id("job-log").locator(".xterm-rows")).to_contain_text("greeting hello")
+
+    view.get_by_test_id("job-rerun").click()
+    rerun = page.get_by_test_id("rerun-dialog")
+    expect(rerun.get_by_test_id("rerun-env")).to_have_value("GREETING=hello")
+    expect(rerun.get_by_test_id("rerun-command")).to_have_value(re.compile("^python -c"))
+    rerun.get_by_test_id("rerun-env").fill("GREETING=again")
+    rerun.get_by_test_id("rerun-start").click()
+    expect(rows).to_have_count(2)
+    first_id = rows.last.get_attribute("data-job-id")
+    # the new job is the one shown, and it ran with the edited environment
+    expect(view).not_to_have_attribute("data-job-id", first_id or "")
+    expect(view.get_by_test_id("job-header")).to_have_attribute("data-status", "succeeded", timeout=30_000)
+    expect(view.get_by_test_id("job-log").locator(".xterm-rows")).to_contain_text("greeting again")
+
+
 COUNT_PY = """\
 import sys, time
 print(sys.prefix.endswith(".venv"), flush=True)

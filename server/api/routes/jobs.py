@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.concurrency import run_in_threadpool
 
 from server.api.deps import (
@@ -14,10 +14,14 @@ from server.api.deps import (
     RunnerProject,
     SessionDep,
 )
+from server.projects import service as projects
+from server.projects.models import Project
 from server.training.models import (
+    Job,
     JobCreate,
     JobMetrics,
     JobPublic,
+    JobRerun,
     RuntimePublic,
     RuntimeUpdate,
     VenvCreate,
@@ -39,6 +43,25 @@ def list_jobs(project: ProjectDep, session: SessionDep, jobs: JobsDep) -> list[J
 async def submit_job(body: JobCreate, project: RunnerProject, session: SessionDep,
                      jobs: JobsDep, policy: GitUrlPolicy, user: CurrentUser) -> JobPublic:
     return to_public(await run_in_threadpool(jobs.submit, session, project, body, policy, user.id))
+
+
+def _rerunnable(jid: str, session: SessionDep, user: CurrentUser, jobs: JobsDep) -> tuple[Job, Project]:
+    """The job and its project, for a caller who may run jobs there (checked before the body)."""
+    job = jobs.get_job(session, user, jid)
+    return job, projects.get_project(session, user, job.project_id, "run")
+
+
+@router.post("/jobs/{jid}/rerun", status_code=201)
+async def rerun_job(found: Annotated[tuple[Job, Project], Depends(_rerunnable)], session: SessionDep,
+                    user: CurrentUser, jobs: JobsDep, policy: GitUrlPolicy,
+                    body: JobRerun | None = None) -> JobPublic:
+    """A new job on the same backend, with the job's command and config unless the body gives
+    others; it runs the project as it is now (docs/training.md)."""
+    body = body or JobRerun()
+    job, project = found
+    create = JobCreate(backend=job.backend, command=body.command or job.command,
+                       config=dict(job.config) if body.config is None else body.config)
+    return to_public(await run_in_threadpool(jobs.submit, session, project, create, policy, user.id))
 
 
 @router.get("/jobs/{jid}")

@@ -122,3 +122,27 @@ def test_unknown_jobs_are_404(client):
     for response in (client.get("/api/jobs/nope"), client.post("/api/jobs/nope/stop"),
                      client.get("/api/jobs/nope/logs"), client.get("/api/jobs/nope/metrics")):
         assert response.status_code == 404
+
+
+def test_a_rerun_repeats_a_job_with_what_the_body_changes(client, tmp_path):
+    project = create_project(client)
+    command = "python -c \"import os; print('greeting', os.environ['GREETING'])\""
+    first = submit(client, project, command=command, config={"env": {"GREETING": "hello"}})
+    wait_job(client, first["id"])
+    assert "greeting hello" in read_log(client, first["id"])
+
+    same = client.post(f"/api/jobs/{first['id']}/rerun", json={})
+    assert same.status_code == 201, same.text
+    again = same.json()
+    assert again["id"] != first["id"]
+    assert (again["backend"], again["command"], again["config"]) == ("local", command, first["config"])
+    wait_job(client, again["id"])
+    assert "greeting hello" in read_log(client, again["id"])
+
+    edited = client.post(f"/api/jobs/{first['id']}/rerun", json={
+        "command": command.replace("greeting", "hi"), "config": {"env": {"GREETING": "there"}}}).json()
+    wait_job(client, edited["id"])
+    assert "hi there" in read_log(client, edited["id"])
+    listed = [j["id"] for j in client.get(f"/api/projects/{project['id']}/jobs").json()]
+    assert sorted(listed) == sorted([first["id"], again["id"], edited["id"]])
+    assert client.post("/api/jobs/nosuchjob/rerun", json={}).json()["code"] == "no_job"

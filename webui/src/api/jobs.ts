@@ -149,6 +149,9 @@ export const listJobs = (pid: string) => request<Job[]>('GET', projectPath(pid, 
 export const submitJob = (pid: string, body: JobCreate) => request<Job>('POST', projectPath(pid, 'jobs'), { json: body });
 export const getJob = (jid: string) => request<Job>('GET', jobPath(jid));
 export const stopJob = (jid: string) => request<Job>('POST', jobPath(jid, '/stop'), { json: {} });
+/** A new job like ``jid``, with the command or config given here instead of its own. */
+export const rerunJob = (jid: string, body: { command?: string; config?: Record<string, unknown> }) =>
+  request<Job>('POST', jobPath(jid, '/rerun'), { json: body });
 export const getLogs = (jid: string, offset: number) =>
   request<LogChunk>('GET', jobPath(jid, '/logs'), { query: { offset: String(offset) } });
 export const getMetrics = (jid: string) => request<JobMetrics>('GET', jobPath(jid, '/metrics'));

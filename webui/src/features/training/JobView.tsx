@@ -1,6 +1,7 @@
 // One job: what ran and how it ended, stop and pull buttons, the live log and the metric charts.
 import type { Job } from '../../api/jobs';
 import { pull, revealFolder, stop } from './actions';
+import { openDialog, rerunOf } from './dialogState';
 import { backendLabel, formatBytes, jobDuration, shortCommit, shortId } from './format';
 import { StatusBadge } from './JobList';
 import { LogTerminal } from './LogTerminal';
@@ -61,6 +62,9 @@ function Header({ job }: { job: Job }) {
           ⇣ Pull artifacts
         </button>
       )}
+      <button class="btn btn-small" data-testid="job-rerun" disabled={viewer}
+        title={viewer ? viewerReason('start jobs') : 'Run this job again, its command and environment edited'}
+        onClick={() => { rerunOf.value = job.id; openDialog.value = 'rerun'; }}>↻ Run again…</button>
       {isActive(job) && (
         <button class="btn btn-small btn-danger-ghost" data-testid="job-stop" disabled={viewer}
           title={viewer ? viewerReason('stop jobs') : undefined} onClick={() => void stop(job)}>■ Stop</button>

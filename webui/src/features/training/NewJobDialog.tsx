@@ -18,7 +18,7 @@ interface CloudChoice {
 }
 
 /** `KEY=value` lines; blank lines and lines without `=` are ignored. */
-function parseEnv(text: string): Record<string, string> {
+export function parseEnv(text: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of text.split('\n')) {
     const at = line.indexOf('=');

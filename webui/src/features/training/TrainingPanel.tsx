@@ -7,6 +7,7 @@ import { openDialog } from './dialogState';
 import { InterpreterDialog } from './InterpreterDialog';
 import { JobList } from './JobList';
 import { JobView } from './JobView';
+import { RerunDialog } from './RerunDialog';
 import { NewJobDialog } from './NewJobDialog';
 import { PaiSettingsDialog } from './PaiSettingsDialog';
 import { RaySettingsDialog } from './RaySettingsDialog';
@@ -55,7 +56,7 @@ function Toolbar() {
 function Dialogs() {
   const which = openDialog.value;
   if (!which) return null;
-  const dialogs = { 'new-job': NewJobDialog, interpreter: InterpreterDialog, 'pai-settings': PaiSettingsDialog, 'ray-settings': RaySettingsDialog, sweep: SweepDialog };
+  const dialogs = { 'new-job': NewJobDialog, interpreter: InterpreterDialog, 'pai-settings': PaiSettingsDialog, 'ray-settings': RaySettingsDialog, sweep: SweepDialog, rerun: RerunDialog };
   const Dialog = dialogs[which];
   const dialog = <Dialog />;
   return createPortal(dialog, document.body);
