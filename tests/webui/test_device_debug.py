@@ -192,6 +192,14 @@ F.save([y], sys.argv[1])
 """
 
 
+def perf_panel_on(page: Page, device: dict):
+    """The Perf panel, with ``device`` picked in Run and Debug."""
+    page.get_by_test_id("action-run-debug").click()
+    page.get_by_test_id("run-panel").get_by_test_id("device-picker").select_option(device["id"])
+    page.get_by_test_id("action-perf").click()
+    return page.get_by_test_id("perf-panel")
+
+
 def build_tiny_model(path: Path) -> None:
     command = [sys.executable, "-c", BUILD_MODEL, str(path)]
     subprocess.run(command, check=True, capture_output=True, timeout=60)
@@ -254,11 +262,7 @@ def test_benchmark_of_a_dynamic_model_asks_its_shape_and_takes_a_photo(
                    capture_output=True, timeout=60)
     (root / "det.mnn.model.toml").write_text(SPEC.format(default=""))
     (root / "cat.png").write_bytes(photo(CAT).read_bytes())
-    page = open_project(context, live_server, project)
-    page.get_by_test_id("action-run-debug").click()
-    page.get_by_test_id("run-panel").get_by_test_id("device-picker").select_option(device["id"])
-    page.get_by_test_id("action-perf").click()
-    perf = page.get_by_test_id("perf-panel")
+    perf = perf_panel_on(open_project(context, live_server, project), device)
     expect(perf.get_by_test_id("bench-model")).to_have_value("det.mnn")
     shape = perf.get_by_test_id("bench-inputs-shape-image")
     expect(shape).to_have_attribute("placeholder", re.compile("^shape, e.g."))
@@ -285,10 +289,7 @@ def test_tensor_watchpoints_stop_after_ops_and_continue(
     root = Path(project["path"])
     build_tiny_model(root / "tiny.mnn")
     page = open_project(context, live_server, project)
-    page.get_by_test_id("action-run-debug").click()
-    page.get_by_test_id("run-panel").get_by_test_id("device-picker").select_option(device["id"])
-    page.get_by_test_id("action-perf").click()
-    watch = page.get_by_test_id("watch-section")
+    watch = perf_panel_on(page, device).get_by_test_id("watch-section")
     expect(watch.get_by_test_id("watch-model")).to_have_value("tiny.mnn")
 
     # Every op: the model waits on the device after each output until continued.

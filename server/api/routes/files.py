@@ -52,7 +52,7 @@ async def save_file(
 def file_op(
     body: FileOp, project: EditableProject, settings: SettingsDep, hub: HubDep, client: ClientId
 ) -> OpResult:
-    """A delete moves the file or folder to the project's trash (docs/files.md), from where
+    """A delete moves the file or folder to the project's trash (docs/api.md), from where
     ``…/trash/{trash_id}/restore`` puts it back."""
     target, trash_id = service.apply_op(project.path, body, trash.folder(settings, project.id))
     rel = service.relative(project.path, target)

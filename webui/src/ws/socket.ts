@@ -15,6 +15,14 @@ const MAX_BACKOFF_MS = 10_000;
 const OFFLINE_AFTER = 4;
 const REFUSED = 1008;
 
+const live = new Set<ProjectSocket>();
+
+/** Every socket of the page closed for good, not reconnected (signing out: a reconnect would
+ * only be refused at the handshake). */
+export function closeAllSockets(): void {
+  for (const socket of [...live]) socket.close();
+}
+
 export class ProjectSocket {
   readonly state = signal<ConnectionState>('connecting');
   /** The server's reason once it refused the socket (state `refused`). */
@@ -44,6 +52,7 @@ export class ProjectSocket {
 
   connect(): void {
     this.closed = false;
+    live.add(this);
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const query = this.lastSeq > 0 ? `?since=${this.lastSeq}` : '';
     const ws = new WebSocket(`${proto}//${location.host}${this.path}${query}`);
@@ -54,6 +63,7 @@ export class ProjectSocket {
   }
 
   close(): void {
+    live.delete(this);
     this.closed = true;
     window.clearTimeout(this.timer);
     this.ws?.close();

@@ -2,6 +2,7 @@
 import { computed, signal } from '@preact/signals';
 import { ApiError, redirectToSignInOnUnauthorized } from '../../api/client';
 import { getAccount, listMembers, logout, type Account, type Member, type ProjectRole } from '../../api/team';
+import { closeAllSockets } from '../../ws/socket';
 
 /** The signed-in person in team mode; null in local mode or until known. */
 export const account = signal<Account | null>(null);
@@ -33,8 +34,9 @@ export async function loadProjectRole(pid: string): Promise<Member[]> {
 }
 
 export async function signOut(everywhere: boolean): Promise<void> {
-  // Nothing else may send the page elsewhere while it leaves.
+  // Nothing else may send the page elsewhere while it leaves, nor knock on the server again.
   redirectToSignInOnUnauthorized(false);
+  closeAllSockets();
   try {
     await logout(everywhere);
   } catch (err) {
