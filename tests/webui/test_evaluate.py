@@ -43,6 +43,9 @@ def test_evaluate_fp32_against_int8_on_a_dataset(
 
     card.get_by_test_id("dataset-evaluate").click()
     panel = page.locator("[data-testid=evaluate-panel][data-dataset=photos]")
+    # a model that appears while the panel is open is offered at once
+    (root / "copy.mnn").write_bytes((root / "classifier.mnn").read_bytes())
+    expect(panel.locator("[data-testid=evaluate-model-choice][data-model='copy.mnn']")).to_have_count(1)
     for model in ("classifier.mnn", "classifier.int8.mnn"):
         panel.locator(f"[data-testid=evaluate-model-choice][data-model='{model}']").check()
     panel.get_by_test_id("evaluate-run").click()

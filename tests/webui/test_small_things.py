@@ -113,3 +113,20 @@ def test_a_dialog_starts_with_the_keyboard_on_its_first_field(context: BrowserCo
     expect(dialog.get_by_test_id("interpreter-path")).to_be_focused()
     page.keyboard.type(".venv/bin/python")
     expect(dialog.get_by_test_id("interpreter-path")).to_have_value(".venv/bin/python")
+
+
+def test_the_title_bar_shows_codicons(context: BrowserContext, live_server) -> None:
+    """The activity buttons are VS Code's icons (their own font, beside Monaco's), each named for
+    screen readers and tooltips."""
+    project = create_project(live_server, "icons")
+    page = open_project(context, live_server, project)
+    for action, icon in (("files", "files"), ("git", "source-control"), ("terminal", "terminal"),
+                         ("market", "extensions"), ("run-debug", "debug-alt")):
+        button = page.get_by_test_id(f"action-{action}")
+        expect(button.locator(f".ci.ci-{icon}")).to_be_visible()
+        assert button.get_attribute("aria-label")
+    loaded = page.evaluate("""async () => (await document.fonts.load('16px "mnnwb-codicon"')).length""")
+    assert loaded == 1
+    icon = page.get_by_test_id("action-git").locator(".ci")
+    width = icon.evaluate("el => el.getBoundingClientRect().width")
+    assert 12 <= width <= 20  # a glyph of the icon font, not a fallback box

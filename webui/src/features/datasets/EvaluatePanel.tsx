@@ -10,6 +10,7 @@ import { cancelRun, type ToolRun } from '../../api/tools';
 import { notify } from '../../ui/toast';
 import { formatDuration } from '../modeltools/format';
 import { projectPaths } from '../modeltools/paths';
+import { filesVersion } from '../quickopen/fileIndex';
 import { RunHistory } from '../modeltools/RunHistory';
 import { RunLog } from '../modeltools/RunLog';
 import { StatusBadge } from '../modeltools/StatusBadge';
@@ -97,19 +98,21 @@ export function EvaluatePanel({ api, params: raw }: PanelProps) {
     setForm(next);
     api.updateParameters({ form: next });
   };
+  // the models and datasets to choose from, read again when files come or go
+  const filesChanged = filesVersion.value;
   useEffect(() => {
     let live = true;
     void projectPaths().then((found) => live && setChoices(found.models.filter((m) => EVALUATED.some((ext) => m.toLowerCase().endsWith(ext)))));
     listDatasets(pid()).then((found) => live && setDatasets(found), () => undefined);
+    return () => void (live = false);
+  }, [filesChanged]);
+  useEffect(() => {
     const sub = api.onDidParametersChange((next) => {
       const changed = next as Partial<EvaluateParams>;
       if (changed.runId) setPicked(changed.runId);
       if (changed.models) setForm((before) => ({ ...before, models: changed.models ?? before.models }));
     });
-    return () => {
-      live = false;
-      sub.dispose();
-    };
+    return () => sub.dispose();
   }, []);
   const runId = picked ?? past[0]?.id;
   useEffect(() => {

@@ -7,5 +7,5 @@ import { DATASETS_PANEL, EVALUATE_PANEL, openDatasets } from './open';
 export function registerDatasetsFeature(): void {
   registerPanel(DATASETS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.datasetsPanel)), { area: 'main' });
   registerPanel(EVALUATE_PANEL, lazyPanel(() => import('./lazy').then((m) => m.evaluatePanel)), { area: 'main' });
-  registerTitleAction({ id: 'datasets', label: 'Datasets', glyph: '▦', run: openDatasets });
+  registerTitleAction({ id: 'datasets', label: 'Datasets', glyph: '▦', icon: 'database', run: openDatasets });
 }

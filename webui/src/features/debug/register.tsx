@@ -59,8 +59,8 @@ export function registerDebugFeature(): void {
   // xterm and uPlot load with the first console or Perf panel, not with the project page.
   registerPanel(CONSOLE_PANEL, lazyPanel(() => import('./ConsolePanel').then((m) => () => <m.ConsolePanel />)));
   registerPanel(PERF_PANEL, lazyPanel(() => import('./PerfPanel').then((m) => () => <m.PerfPanel />)));
-  registerTitleAction({ id: 'run-debug', label: 'Run and Debug', shortcut: 'Ctrl+Shift+D', glyph: '⬣', run: openRunPanel });
-  registerTitleAction({ id: 'perf', label: 'Perf', category: 'Debug', glyph: '∿', run: openPerf });
+  registerTitleAction({ id: 'run-debug', label: 'Run and Debug', shortcut: 'Ctrl+Shift+D', glyph: '⬣', icon: 'debug-alt', run: openRunPanel });
+  registerTitleAction({ id: 'perf', label: 'Perf', category: 'Debug', glyph: '∿', icon: 'pulse', run: openPerf });
   registerDebugCommands();
   registerEditorExtension(debugGutter);
   wireRunEvents();

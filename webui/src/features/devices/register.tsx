@@ -10,7 +10,7 @@ import './devices.css';
 
 export function registerDevicesFeature(): void {
   registerPanel(DEVICES_PANEL, () => <DevicesPanel />);
-  registerTitleAction({ id: 'devices', label: 'Devices', glyph: '▣', run: openDevices });
+  registerTitleAction({ id: 'devices', label: 'Devices', glyph: '▣', icon: 'device-mobile', run: openDevices });
   registerCommand({ id: 'devices.pair', label: 'Pair a device…', category: 'Devices', run: () => {
     openDevices();
     pairOpen.value = true;

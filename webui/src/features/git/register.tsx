@@ -18,7 +18,7 @@ export function registerGitFeature(): void {
   registerPanel(HISTORY_PANEL, () => <HistoryPanel />, { area: 'main' });
   registerPanel(MERGE_PANEL, (props) => <MergePanel {...props} />, { area: 'main' });
   registerPanel(BLAME_PANEL, (props) => <BlamePanel {...props} />, { area: 'main' });
-  registerTitleAction({ id: 'git', label: 'Source Control', shortcut: 'Ctrl+Shift+G', glyph: '⎇', run: openSourceControl });
+  registerTitleAction({ id: 'git', label: 'Source Control', shortcut: 'Ctrl+Shift+G', glyph: '⎇', icon: 'source-control', run: openSourceControl });
   registerGitCommands();
   registerEditorExtension(gitGutter);
 }

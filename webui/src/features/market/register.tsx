@@ -17,5 +17,5 @@ export function openMarket(): void {
 export function registerMarketFeature(): void {
   registerPanel(MARKET_PANEL, lazyPanel(() => import('./MarketPanel').then((m) => m.marketPanel)), { area: 'main' });
   // Ctrl+Shift+X: VS Code's Extensions view; the market is where this workbench's add-ons come from.
-  registerTitleAction({ id: 'market', label: 'Market', shortcut: 'Ctrl+Shift+X', glyph: '◈', run: openMarket });
+  registerTitleAction({ id: 'market', label: 'Market', shortcut: 'Ctrl+Shift+X', glyph: '◈', icon: 'extensions', run: openMarket });
 }

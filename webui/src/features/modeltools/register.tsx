@@ -12,7 +12,7 @@ export function registerModelToolsFeature(): void {
   registerPanel(RUNS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.runsPanel)), { area: 'main' });
   registerPanel(PIPELINE_PANEL, lazyPanel(() => import('./lazy').then((m) => m.pipelinePanel)), { area: 'main' });
   registerPanel(DIFF_PANEL, lazyPanel(() => import('./lazy').then((m) => m.diffPanel)), { area: 'main' });
-  registerTitleAction({ id: 'tool-runs', label: 'Tool runs', glyph: '⚙', run: openRuns });
+  registerTitleAction({ id: 'tool-runs', label: 'Tool runs', glyph: '⚙', icon: 'tools', run: openRuns });
   wireToolEvents();
   openFromQuery();
 }

@@ -20,7 +20,7 @@ export function openPlayground(): void {
 export function registerPlaygroundFeature(): void {
   registerPanel(PLAYGROUND_PANEL, lazyPanel(() => import('./lazy').then((m) => m.playgroundPanel)), { area: 'main' });
   if (session().project.kind !== 'playground') return;
-  registerTitleAction({ id: 'playground', label: 'Playground', glyph: '◉', run: openPlayground });
+  registerTitleAction({ id: 'playground', label: 'Playground', glyph: '◉', icon: 'device-camera', run: openPlayground });
   wirePlaygroundEvents();
   const stop = dockReady.subscribe((ready) => {
     if (!ready) return;

@@ -73,5 +73,5 @@ export function registerQuickOpen(): void {
   render(<QuickOpenHost />, host);
   watchFileIndex();
   // Its key comes before the editor and the browser's print dialog see it.
-  registerTitleAction({ id: 'quickopen', label: 'Go to file', category: 'Go', shortcut: 'Ctrl+P', glyph: '⌕', run: () => (visible.value = true) });
+  registerTitleAction({ id: 'quickopen', label: 'Go to file', category: 'Go', shortcut: 'Ctrl+P', glyph: '⌕', icon: 'go-to-file', run: () => (visible.value = true) });
 }

@@ -10,7 +10,7 @@ import { readOnlyForViewers } from './readOnly';
 
 async function startTeam(): Promise<void> {
   if (!(await loadAccount())) return;
-  registerTitleAction({ id: 'members', label: 'Members', glyph: '⚇', run: () => openMembers(pid()) });
+  registerTitleAction({ id: 'members', label: 'Members', glyph: '⚇', icon: 'organization', run: () => openMembers(pid()) });
   await loadProjectRole(pid());
 }
 

@@ -16,7 +16,7 @@ function killTerminal(): void {
 export function registerTerminalFeature(): void {
   // xterm loads with the first terminal, not with the project page.
   registerPanel(TERMINAL_PANEL, lazyPanel(() => import('./TerminalPanel').then((m) => m.terminalPanel)));
-  registerTitleAction({ id: 'terminal', label: 'Terminal', category: 'Terminal', shortcut: 'Ctrl+`', glyph: '⌨', run: toggleTerminal });
+  registerTitleAction({ id: 'terminal', label: 'Terminal', category: 'Terminal', shortcut: 'Ctrl+`', glyph: '⌨', icon: 'terminal', run: toggleTerminal });
   registerCommand({ id: 'terminal.new', label: 'New terminal', category: 'Terminal', shortcut: 'Ctrl+Shift+`', run: openTerminal });
   registerCommand({ id: 'terminal.kill', label: 'Kill the active terminal', category: 'Terminal', run: killTerminal });
 }

@@ -12,7 +12,7 @@ import './training.css';
 export function registerTrainingFeature(): void {
   // Its log terminal (xterm) and charts load the first time the panel is shown.
   registerPanel(TRAINING_PANEL, lazyPanel(() => import('./TrainingPanel').then((m) => () => <m.TrainingPanel />)));
-  registerTitleAction({ id: 'training', label: 'Training', glyph: '▶', run: openTraining });
+  registerTitleAction({ id: 'training', label: 'Training', glyph: '▶', icon: 'play', run: openTraining });
   const dialog = (which: TrainingDialog) => () => {
     openTraining();
     openDialog.value = which;

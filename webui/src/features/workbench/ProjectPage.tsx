@@ -119,7 +119,7 @@ export function ProjectPage({ version }: { version: string }) {
         {titleActions.value.map((action) => (
           <button key={action.id} class="icon-btn" title={titleWithKeys(action.id, action.label)} aria-label={action.label}
             data-testid={`action-${action.id}`} disabled={!dockReady.value} onClick={action.run}>
-            {action.glyph}
+            {action.icon ? <span class={`ci ci-${action.icon}`} aria-hidden="true" /> : action.glyph}
           </button>
         ))}
       </header>

@@ -25,7 +25,7 @@ export function registerBuiltinPanels(): void {
   registerPanel(FILES_PANEL, () => <FileTree />);
   registerTab(EDITOR_PANEL, (props) => <EditorTab {...props} />);
   registerPanel(EDITOR_PANEL, (props) => <EditorPanel {...props} />, { tab: EDITOR_PANEL, area: 'main' });
-  registerTitleAction({ id: 'files', label: 'Files', shortcut: 'Ctrl+Shift+E', glyph: '☰', run: showFiles });
+  registerTitleAction({ id: 'files', label: 'Files', shortcut: 'Ctrl+Shift+E', glyph: '☰', icon: 'files', run: showFiles });
   // The file tree's toolbar, at the project's root.
   const editor = () => !isViewer.value;
   registerCommand({ id: 'files.new-file', label: 'New file…', category: 'File', enabled: editor, run: () => void newFile('') });

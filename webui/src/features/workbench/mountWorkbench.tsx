@@ -2,6 +2,7 @@
 // loads beside it (monaco/load.ts) and the editors appear when it has.
 import { render } from 'preact';
 import 'dockview/dist/styles/dockview.css';
+import '../../styles/codicons.css';
 import type { PageConfig } from '../../api/types';
 import { installKeybindings } from '../keybindings/dispatcher';
 import { FEATURES } from './features';

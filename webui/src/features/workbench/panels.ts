@@ -43,7 +43,10 @@ export const registeredTab = (name: string): PanelFactory | undefined => tabs.ge
 export interface TitleAction {
   id: string;
   label: string;
+  /** A character for the palette and places without the icon font. */
   glyph: string;
+  /** Its icon in the title bar: a codicon's name (styles/codicons.css). */
+  icon?: string;
   /** Its default key (see Command in palette/commands.ts); the title bar's tooltip shows the key it has. */
   shortcut?: string;
   /** Its category on the palette; "View" when left out. */
