@@ -2,8 +2,9 @@
 editor has open, and each person's editor settings (docs/ide.md)."""
 
 from datetime import datetime
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from sqlmodel import Field as SqlField
 from sqlmodel import SQLModel
 
@@ -11,6 +12,8 @@ from server.core.db import utcnow
 from server.search.models import FileSkipped, LineChange, Text
 
 MAX_LINES = 10_000_000
+# Edits in one request, over all its files (a rename across a large project is a few thousand).
+MAX_EDITS = 100_000
 
 
 class Position(BaseModel):
@@ -37,8 +40,21 @@ class FileEdits(BaseModel):
     edits: list[TextEdit] = Field(min_length=1, max_length=10_000)
 
 
+def _few_enough_edits(data: Any) -> Any:
+    """Counted on the raw body, before any edit is parsed: a body of millions of edits is refused
+    at once instead of being validated one by one."""
+    if isinstance(data, dict) and isinstance(data.get("files"), list):
+        files = [f for f in data["files"] if isinstance(f, dict) and isinstance(f.get("edits"), list)]
+        total = sum(len(f["edits"]) for f in files)
+        if total > MAX_EDITS:
+            raise ValueError(f"{total} edits in one request; at most {MAX_EDITS}")
+    return data
+
+
 class EditsPreviewRequest(BaseModel):
     files: list[FileEdits] = Field(min_length=1, max_length=1000)
+
+    _limit = model_validator(mode="before")(_few_enough_edits)
 
 
 class FileEditsPreview(BaseModel):
@@ -58,6 +74,8 @@ class FileEditsApply(FileEdits):
 
 class EditsApplyRequest(BaseModel):
     files: list[FileEditsApply] = Field(min_length=1, max_length=1000)
+
+    _limit = model_validator(mode="before")(_few_enough_edits)
 
 
 class FileEdited(BaseModel):

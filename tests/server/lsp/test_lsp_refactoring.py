@@ -155,6 +155,21 @@ def test_edits_outside_the_project_are_refused_before_any_file_is_read(client, p
     assert (three_files / "helpers.py").read_text() == HELPERS
 
 
+def test_a_request_of_too_many_edits_is_refused_before_they_are_read(client, project, three_files):
+    from server.lsp.models import MAX_EDITS
+
+    base = f"/api/projects/{project['id']}/lsp/edits"
+    edit = {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "newText": "x"}
+    per_file = MAX_EDITS // 10
+    files = [{"path": "helpers.py", "edits": [edit] * per_file, "etag": "0"} for _ in range(11)]
+    for url in (f"{base}/preview", base):
+        answer = client.post(url, json={"files": files})
+        assert answer.status_code == 422 and answer.json()["code"] == "invalid", answer.text[:300]
+        assert f"{11 * per_file} edits in one request; at most {MAX_EDITS}" in answer.text
+    assert (three_files / "helpers.py").read_text() == HELPERS
+
+
 def test_a_file_changed_since_the_preview_stops_the_whole_rename(client, project, three_files):
     base = f"/api/projects/{project['id']}/lsp/edits"
     rename = {"range": {"start": {"line": 0, "character": 20}, "end": {"line": 0, "character": 25}},
