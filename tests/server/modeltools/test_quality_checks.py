@@ -72,7 +72,10 @@ def test_int8_outputs_that_collapse_are_flagged(zoo: Models, tmp_path: Path) -> 
     int8 = tmp_path / "vanishing.int8.mnn"
     args = {"model": str(fp32), "output": str(int8), "calibration": str(zoo.calibration)}
     result = _ok(run_tool("quantize", args, tmp_path / "q"))
-    assert result["cosine"] > 0.99  # the quantizer's own per-layer figure does not see it
+    # The quantizer's own per-layer cosine cannot be relied on to see it: on these near-zero
+    # activations it came out anywhere from 0.78 to 1.00 between runs (measured; thread timing
+    # in MNN). Whatever it says, the check of the outputs flags the collapse.
+    assert result["cosine"] is not None
     assert any("int8 output 'output' is constant (0 everywhere)" in w for w in result["warnings"])
     check = {"model": str(int8), "reference": str(fp32), "threshold": 1.0}
     compared = _ok(run_tool("compare", check, tmp_path / "cmp"))
