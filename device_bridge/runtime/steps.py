@@ -6,6 +6,7 @@ channels, RGB) and where its top-left corner sits in the pipeline's input image,
 on a crop are reported in the input's pixels.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +77,30 @@ def _components(mask: np.ndarray) -> tuple[np.ndarray, int]:
         return labels, count
 
 
+def _one_map(score: np.ndarray) -> np.ndarray:
+    """The 2-D probability map inside a detector's output (leading dims of 1)."""
+    plane = np.asarray(score, dtype=np.float32)
+    while plane.ndim > 2:
+        if plane.shape[0] != 1:
+            raise StepError(f"map_to_boxes reads one map, got shape {list(score.shape)}")
+        plane = plane[0]
+    return plane
+
+
+def _regions(plane: np.ndarray, threshold: float, min_area: int,
+             min_score: float) -> Iterator[tuple[np.ndarray, np.ndarray, float]]:
+    """Each connected region above ``threshold`` of at least ``min_area`` pixels scoring at
+    least ``min_score`` on average: its pixels' rows and columns, and that mean."""
+    labels, count = _components(plane > threshold)
+    for index in range(1, count + 1):
+        ys, xs = np.nonzero(labels == index)
+        if ys.size < min_area:
+            continue
+        mean = float(plane[ys, xs].mean())
+        if mean >= min_score:
+            yield ys, xs, mean
+
+
 def map_to_boxes(
     score: np.ndarray, threshold: float, min_area: int, min_score: float = 0.0, unclip: float = 0.0
 ) -> list[tuple[float, float, float, float, float]]:
@@ -85,20 +110,9 @@ def map_to_boxes(
     box grows on every side by its area × ``unclip`` / its perimeter, as DB (PaddleOCR's
     detector) grows the shrunk text kernels it predicts back to the text's extent; cut at the
     map's edges."""
-    plane = np.asarray(score, dtype=np.float32)
-    while plane.ndim > 2:
-        if plane.shape[0] != 1:
-            raise StepError(f"map_to_boxes reads one map, got shape {list(score.shape)}")
-        plane = plane[0]
-    labels, count = _components(plane > threshold)
+    plane = _one_map(score)
     found = []
-    for index in range(1, count + 1):
-        ys, xs = np.nonzero(labels == index)
-        if ys.size < min_area:
-            continue
-        mean = float(plane[ys, xs].mean())
-        if mean < min_score:
-            continue
+    for ys, xs, mean in _regions(plane, threshold, min_area, min_score):
         x1, y1, x2, y2 = float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)
         if unclip > 0:
             grow = (x2 - x1) * (y2 - y1) * unclip / (2 * ((x2 - x1) + (y2 - y1)))
@@ -116,20 +130,9 @@ def map_to_quads(
     lines above and below out — what DB's minimum-area rectangles do in PaddleOCR. Each is
     four corners ``[x, y]`` (top-left, top-right, bottom-right, bottom-left, in the map's
     pixels, cut at its edges) and the region's mean score."""
-    plane = np.asarray(score, dtype=np.float32)
-    while plane.ndim > 2:
-        if plane.shape[0] != 1:
-            raise StepError(f"map_to_boxes reads one map, got shape {list(score.shape)}")
-        plane = plane[0]
-    labels, count = _components(plane > threshold)
+    plane = _one_map(score)
     found = []
-    for index in range(1, count + 1):
-        ys, xs = np.nonzero(labels == index)
-        if ys.size < min_area:
-            continue
-        mean = float(plane[ys, xs].mean())
-        if mean < min_score:
-            continue
+    for ys, xs, mean in _regions(plane, threshold, min_area, min_score):
         points = np.stack([xs + 0.5, ys + 0.5], axis=1).astype(np.float64)
         centre = points.mean(axis=0)
         if ys.size > 1:
