@@ -45,6 +45,8 @@ from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 from server.gitflow.worktree import check_incoming, write_changes
 
 Credentials = tuple[str | None, str | None]
+# What a push asks the remote's refs to become, given what they are.
+RefUpdate = Callable[[dict[Ref, ObjectID]], dict[Ref, ObjectID]]
 
 
 def remote_url(repo: Repo, name: str) -> str:
@@ -220,24 +222,7 @@ def push(
     if Ref(ref) not in repo.refs:
         raise NotFound(f"no such branch: {name}", code="branch_not_found")
     local = repo.refs[Ref(ref)]
-    url, user, password = _remote_and_credentials(repo, remote, credentials)
-    client, path = open_client(url, user, password, timeout, policy)
-    messages: list[str] = []
-
-    def collect(text: str) -> None:
-        messages.append(text)
-        if progress is not None:
-            progress(text)
-
-    with network_errors(client, password):
-        # dulwich's own push passes these; its annotations disagree with its implementation.
-        result = client.send_pack(
-            path,  # type: ignore[arg-type]
-            _updater(repo, ref, local),
-            generate_pack_data=repo.generate_pack_data,  # type: ignore[arg-type]
-            progress=progress_sink(collect, password),
-        )
-    _check_push(result, ref, messages, password)
+    _send_ref(repo, remote, credentials, timeout, progress, policy, ref, _updater(repo, ref, local))
     tracking = REMOTES + f"{remote}/{name}".encode()
     repo.refs.set_if_equals(Ref(tracking), None, local, message=b"update by push")
     _set_upstream_if_missing(repo, name, remote)
@@ -258,14 +243,6 @@ def push_tag(
     if ref not in repo.refs:
         raise NotFound(f"no such tag: {tag}", code="tag_not_found")
     local = repo.refs[ref]
-    url, user, password = _remote_and_credentials(repo, remote, credentials)
-    client, path = open_client(url, user, password, timeout, policy)
-    messages: list[str] = []
-
-    def collect(text: str) -> None:
-        messages.append(text)
-        if progress is not None:
-            progress(text)
 
     def update_refs(remote_refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
         theirs = remote_refs.get(ref)
@@ -276,7 +253,28 @@ def push_tag(
             )
         return {ref: local}
 
+    _send_ref(repo, remote, credentials, timeout, progress, policy, ref, update_refs)
+    commit = peel_sha(repo.object_store, local)[1]
+    return TagPushResult(remote=remote, tag=tag, commit=commit.id.decode("ascii"))
+
+
+def _send_ref(
+    repo: Repo, remote: str, credentials: Credentials, timeout: float, progress: Progress | None,
+    policy: UrlPolicy, ref: bytes, update_refs: RefUpdate,
+) -> None:
+    """Send ``ref`` to ``remote`` with ``update_refs`` deciding the remote's new refs; the
+    remote's refusal (its messages, credentials masked) is the push's error."""
+    url, user, password = _remote_and_credentials(repo, remote, credentials)
+    client, path = open_client(url, user, password, timeout, policy)
+    messages: list[str] = []
+
+    def collect(text: str) -> None:
+        messages.append(text)
+        if progress is not None:
+            progress(text)
+
     with network_errors(client, password):
+        # dulwich's own push passes these; its annotations disagree with its implementation.
         result = client.send_pack(
             path,  # type: ignore[arg-type]
             update_refs,
@@ -284,8 +282,6 @@ def push_tag(
             progress=progress_sink(collect, password),
         )
     _check_push(result, ref, messages, password)
-    commit = peel_sha(repo.object_store, local)[1]
-    return TagPushResult(remote=remote, tag=tag, commit=commit.id.decode("ascii"))
 
 
 def _set_upstream_if_missing(repo: Repo, name: str, remote: str) -> None:
