@@ -29,13 +29,14 @@ from tests.fakes import pipeline_models  # noqa: E402
 from tests.fakes.photos import photo  # noqa: E402
 
 
-def _convert(source: Path, target: Path) -> None:
+def convert(source: Path, target: Path) -> None:
+    """A source model to MNN through the workbench's own converter run (shared by the pipeline benches)."""
     outcome = run_worker(
         WorkerSpec(
             "convert",
             {"model": str(source), "output": str(target)},
             target.parent / f"run-{target.stem}",
-            Limits(timeout_s=120),
+            Limits(timeout_s=300),
         )
     )
     assert outcome.status == "succeeded", outcome.error
@@ -77,7 +78,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
-        pipeline_models.build(folder, _convert)
+        pipeline_models.build(folder, convert)
         image = photo("coins.png")
         runner = pipeline.Runner(pipeline.load(folder / "pipeline.toml"))
         runner.run(image)

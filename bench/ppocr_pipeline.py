@@ -22,26 +22,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
+from pipeline_overhead import convert  # noqa: E402
 
 from device_bridge.runtime import decode, pipeline, preprocess, spec, steps  # noqa: E402
 from device_bridge.runtime.engine import Session  # noqa: E402
-from server.modeltools.runner import Limits, WorkerSpec, run_worker  # noqa: E402
 from tests.fakes import ppocr  # noqa: E402
 from tests.fakes.photos import photo  # noqa: E402
-
-
-def _convert(source: Path, target: Path) -> None:
-    outcome = run_worker(
-        WorkerSpec(
-            "convert",
-            {"model": str(source), "output": str(target)},
-            target.parent / f"run-{target.stem}",
-            Limits(timeout_s=300),
-        )
-    )
-    assert outcome.status == "succeeded", outcome.error
 
 
 class Bare:
@@ -92,7 +81,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
-        runner = pipeline.Runner(pipeline.load(ppocr.build(folder, _convert)))
+        runner = pipeline.Runner(pipeline.load(ppocr.build(folder, convert)))
         bare = Bare(folder)
         rendered = folder / "rendered.png"
         image = Image.new("RGB", (640, 180), "white")
