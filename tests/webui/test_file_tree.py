@@ -1,6 +1,7 @@
 """The file tree with the keyboard and the mouse: F2, Delete, nested new files, drag and drop, and
 names coloured by their Git state."""
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -76,7 +77,10 @@ def test_keys_nested_new_file_drag_and_drop_and_git_colours(
     assert (root / "fresh.py").exists() and not (root / "data/fresh.py").exists()
 
     # The toolbar's New file and Upload go into the selected folder (or the selected file's).
+    # The move above is done when it selects the moved file; only then is the next pick ours.
+    expect(row(page, "fresh.py")).to_have_class(re.compile(r"\bselected\b"))
     row(page, "data").click()
+    expect(row(page, "data")).to_have_class(re.compile(r"\bselected\b"))
     with page.expect_file_chooser() as chooser:
         page.get_by_test_id("tree-upload").click()
     upload = tmp_path / "notes.txt"
