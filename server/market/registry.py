@@ -11,18 +11,15 @@ from server.core.errors import Conflict, Invalid, NotFound
 from server.files.paths import resolve
 from server.lineage.models import LineageGraph
 from server.lineage.service import lineage_of
-from server.market import blobs, owners
+from server.market import blobs, owners, publishing
 from server.market.models import MarketVersion
 from server.market.package import (
     MANIFEST_NAME,
-    Demo,
     FileEntry,
     FileRole,
     LatencyFigure,
-    Metrics,
     PackageManifest,
     dump_manifest,
-    parse_manifest,
 )
 from server.market.schemas import PublishRequest
 from server.projects.models import Project
@@ -64,17 +61,10 @@ def _row(session: Session, id: str, version: str) -> MarketVersion | None:
     return session.exec(query).first()
 
 
-def _base_manifest(session: Session, body: PublishRequest, files: dict[str, Path]) -> dict[str, Any]:
-    """What the new version starts from: a listed ``algorithm.toml``, else the last version."""
-    toml = next((p for rel, p in files.items() if PurePosixPath(rel).name == MANIFEST_NAME), None)
-    if toml is not None:
-        base = parse_manifest(toml.read_text(encoding="utf-8")).model_dump()
-    else:
-        last = session.exec(select(MarketVersion).where(MarketVersion.package_id == body.id)
-                            .order_by(MarketVersion.id.desc())).first()  # type: ignore[union-attr]
-        base = dict(last.manifest) if last else {}
-    base.pop("metrics", None)  # figures of another model never carry over
-    return base
+def _previous(session: Session, id: str) -> dict[str, Any]:
+    last = session.exec(select(MarketVersion).where(MarketVersion.package_id == id)
+                        .order_by(MarketVersion.id.desc())).first()  # type: ignore[union-attr]
+    return dict(last.manifest) if last else {}
 
 
 def _latency(graph: LineageGraph, model: FileEntry) -> list[LatencyFigure]:
@@ -102,25 +92,9 @@ def _project_files(project: Project, paths: list[str]) -> dict[str, Path]:
     return files
 
 
-def _package_paths(files: dict[str, Path]) -> dict[str, str]:
-    """Project path → path in the package: relative to a listed ``algorithm.toml``'s folder
-    (so an installed package republishes as it was), else the project path itself."""
-    tomls = [PurePosixPath(rel) for rel in files if PurePosixPath(rel).name == MANIFEST_NAME]
-    if len(tomls) > 1:
-        raise Invalid(f"list at most one {MANIFEST_NAME}", code="bad_manifest")
-    if not tomls:
-        return {rel: rel for rel in files}
-    folder = tomls[0].parent
-    outside = [rel for rel in files if not PurePosixPath(rel).is_relative_to(folder)]
-    if outside:
-        raise Invalid(f"{outside[0]} is outside the folder of {tomls[0]}", code="outside_package")
-    return {rel: PurePosixPath(rel).relative_to(folder).as_posix() for rel in files
-            if PurePosixPath(rel) != tomls[0]}
-
-
 def _store(settings: Settings, files: dict[str, Path], names: dict[str, str],
-           base: dict[str, Any]) -> list[FileEntry]:
-    listed = {f["path"]: f["role"] for f in base.get("files", [])}
+           toml: PackageManifest | None) -> list[FileEntry]:
+    listed = {f.path: f.role for f in toml.files} if toml is not None else {}
     entries = []
     for rel, name in names.items():
         sha, size = blobs.store(settings, files[rel])
@@ -137,15 +111,18 @@ def publish(session: Session, settings: Settings, user: User, project: Project,
     if _row(session, body.id, body.version) is not None:
         raise Conflict(f"{body.id} {body.version} is already published", code="version_exists")
     files = _project_files(project, body.files)
-    base = _base_manifest(session, body, files)
-    names = _package_paths(files)
-    manifest = _manifest(base, body, user, _store(settings, files, names, base))
+    toml = publishing.listed_toml(files)
+    names = publishing.package_paths(files)
+    entries = _store(settings, files, names, toml)
     in_project = {name: rel for rel, name in names.items()}
-    graphs = {e.path: lineage_of(session, project, in_project[e.path]) for e in manifest.files
+    graphs = {e.path: lineage_of(session, project, in_project[e.path]) for e in entries
               if e.role in ("model", "source-model")}
-    model = manifest.model_file()
-    if model is not None:
-        manifest.metrics.latency = _latency(graphs[model.path], model)
+    model = next((e for e in entries if e.role == "model"), None)
+    measured = _latency(graphs[model.path], model) if model is not None else []
+    spec_io = publishing.spec_io(files[in_project[model.path]]) if model is not None else None
+    found = publishing.Sources(toml=toml, previous=_previous(session, body.id), spec_io=spec_io)
+    manifest = publishing.manifest(body, user.name, found, entries,
+                                   publishing.metrics(body, toml, entries, measured))
     lineage = merged(list(graphs.values()))
     readme = next((files[in_project[e.path]].read_text("utf-8", "replace")
                    for e in manifest.files if e.role == "readme"), "")
@@ -170,20 +147,6 @@ def _insert(session: Session, row: MarketVersion, project: Project) -> None:
         raise Conflict(f"{row.package_id} {row.version} is already published",
                        code="version_exists") from None
     session.refresh(row)
-
-
-def _manifest(base: dict[str, Any], body: PublishRequest, user: User,
-              entries: list[FileEntry]) -> PackageManifest:
-    model = next((e for e in entries if e.role == "model"), None)
-    demo = next((e.path for e in entries if e.role == "demo"), None)
-    metrics = Metrics(size_bytes=model.size if model else None)
-    return PackageManifest(
-        id=body.id, version=body.version, name=body.name or base.get("name") or body.id,
-        task=body.task if body.task is not None else base.get("task", ""),
-        summary=body.summary if body.summary is not None else base.get("summary", ""),
-        license=base.get("license", ""), authors=base.get("authors") or [user.name],
-        inputs=base.get("inputs", []), outputs=base.get("outputs", []), metrics=metrics,
-        demo=Demo(entry=demo) if demo else None, files=entries)
 
 
 def versions(session: Session, id: str | None = None) -> list[MarketVersion]:

@@ -9,6 +9,7 @@ from server.lineage.models import LineageGraph
 from server.market.package import (
     PACKAGE_ID,
     VERSION,
+    Demo,
     FileEntry,
     InputSpec,
     Metrics,
@@ -50,6 +51,7 @@ class VersionInfo(BaseModel):
     outputs: list[OutputSpec]
     license: str
     authors: list[str]
+    demo: Demo | None = None
 
 
 class MarketCard(EntryFields):
@@ -90,6 +92,18 @@ class PublishRequest(BaseModel):
     name: ShortText | None = None
     task: ShortText | None = None
     summary: Annotated[str, Field(max_length=1000)] | None = None
+    license: ShortText | None = None
+    authors: list[ShortText] | None = Field(default=None, max_length=100)
+    accuracy: float | None = Field(default=None, ge=0, le=1)
+    eval_set: Annotated[str, Field(min_length=1, max_length=500)] | None = None
+
+    @model_validator(mode="after")
+    def _accuracy_with_its_set(self) -> "PublishRequest":
+        # An accuracy means nothing without what it was measured on, and a set without a figure
+        # says nothing.
+        if (self.accuracy is None) != (self.eval_set is None):
+            raise ValueError("give accuracy and eval_set together")
+        return self
 
 
 class DeprecateRequest(BaseModel):

@@ -112,7 +112,7 @@ def version_info(manifest: PackageManifest, row: MarketVersion | None = None) ->
     return VersionInfo(
         version=manifest.version, metrics=manifest.metrics, files=manifest.files,
         inputs=manifest.inputs, outputs=manifest.outputs, license=manifest.license,
-        authors=manifest.authors,
+        authors=manifest.authors, demo=manifest.demo,
         published_at=row.published_at if row else None,
         publisher=row.publisher if row else None, deprecated=row.deprecated if row else False,
         lineage=LineageGraph.model_validate(row.lineage) if row and row.lineage else None)

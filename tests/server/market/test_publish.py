@@ -45,8 +45,9 @@ def test_a_trained_and_converted_model_is_published_with_its_lineage(client: Tes
     published = publish(client, project, "1.0.0", ["digits.mnn", onnx, "NOTES.md"])
     assert published["status"] == 201, published
     assert published["publisher"] == "local" or published["publisher"]
+    # The job's file is packaged as the job wrote it, not at the path it was pulled to.
     assert {f["path"]: f["role"] for f in published["files"]} == {
-        "digits.mnn": "model", onnx: "source-model", "NOTES.md": "other"}
+        "digits.mnn": "model", "model.onnx": "source-model", "NOTES.md": "other"}
     again = publish(client, project, "1.0.0", ["digits.mnn"])
     assert (again["status"], again["code"]) == (409, "version_exists")
 
