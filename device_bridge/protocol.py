@@ -350,15 +350,39 @@ class WatchDone(Model):
     input: str | None = None
 
 
+class PipelineStart(Model):
+    """A pipeline (docs/pipelines.md) on input images of the session's folder; the server's own
+    request: the result comes back to it by ``rid``."""
+
+    type: Literal["pipeline.start"] = "pipeline.start"
+    sid: Sid
+    rid: Sid
+    pipeline: str = Field(min_length=1, max_length=1024)
+    inputs: list[Annotated[str, Field(min_length=1, max_length=1024)]] = Field(min_length=1, max_length=64)
+    variants: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=64)
+
+
+class PipelineResult(Model):
+    type: Literal["pipeline.result"] = "pipeline.result"
+    sid: Sid
+    rid: Sid
+    ok: bool
+    error: str | None = None
+    code: str | None = Field(default=None, description="bad_pipeline, pipeline_failed, "
+                             "bad_input_file, pipeline_busy, result_too_big, pipeline_crashed")
+    where: str | None = Field(default=None, description="the stage or field a refusal names")
+    result: dict[str, Any] | None = Field(default=None, description="as the pipeline tool run's")
+
+
 DeviceMessage = Annotated[
     Hello | Pong | Error | SyncNeed | SyncDone | RunStarted | Log | RunExit | Dap | Perf
-    | BenchResult | WatchHit | WatchDone | LlmToken | LlmProgress | LlmDone,
+    | BenchResult | WatchHit | WatchDone | LlmToken | LlmProgress | LlmDone | PipelineResult,
     Field(discriminator="type"),
 ]
 ServerMessage = Annotated[
     Welcome | Ping | Error | SessionOpen | SessionClose | SyncManifest | SyncDone | RunStart
     | RunStop | RunStdin | Dap | BenchStart | WatchStart | WatchContinue | WatchStop
-    | LlmChat | LlmBench | LlmStop,
+    | LlmChat | LlmBench | LlmStop | PipelineStart,
     Field(discriminator="type"),
 ]
 _device_adapter: TypeAdapter[Any] = TypeAdapter(DeviceMessage)

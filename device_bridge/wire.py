@@ -82,6 +82,8 @@ SERVER_MESSAGES: dict[str, list[tuple[str, Any, Any]]] = {
     "llm.bench": [SID, RID, ("model", str, REQUIRED), ("threads", int, 2),
                   ("prompt_tokens", list, REQUIRED), ("gen_tokens", int, 128), ("repeats", int, 3)],
     "llm.stop": [SID, RID],
+    "pipeline.start": [SID, RID, ("pipeline", str, REQUIRED), ("inputs", list, REQUIRED),
+                       ("variants", dict, {})],
 }
 
 

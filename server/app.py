@@ -28,7 +28,9 @@ from server.gitflow import fsmonitor
 from server.llm.chat import ChatManager
 from server.llm.device import DeviceLlm
 from server.lsp.manager import LanguageServers
+from server.modeltools.pipeline_device import DevicePipelines
 from server.modeltools.service import create_tool_manager
+from server.playground.local import LocalRuns
 from server.projects.cloning import CloneJobs, drop_abandoned
 from server.sandbox import Sandbox
 from server.terminal.manager import TerminalManager
@@ -77,10 +79,13 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.chats = ChatManager(sandbox)
         devices = device_bridge.install(app.state, engine, hub)
         app.state.connections.end_device_sessions = devices.end_unshared
+        app.state.playground = LocalRuns(engine, hub, sandbox)
+        app.state.tab_commands["playground"] = app.state.playground.handle_tab_command
         if settings.team:
             app.state.connections.start()
         app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
         app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
+        app.state.tools.remote["pipeline"] = DevicePipelines(devices, asyncio.get_running_loop()).outcome
         app.state.device_bench = DeviceBench(devices, engine, asyncio.get_running_loop())
         app.state.jobs = JobManager(engine, hub, settings.data_dir, per_user=settings.jobs_per_user,
                                     sandbox=sandbox)
@@ -97,6 +102,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             await app.state.connections.close()
             await devices.close()
+            await app.state.playground.close_all()
             await app.state.terminals.close_all()
             await app.state.language_servers.close_all()
             app.state.jobs.close()

@@ -140,7 +140,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return check_main(words[1:])
     if words[:1] == ["pipeline"]:
-        # Runs here, without a server (docs/pipelines.md).
+        # Runs here, without a server, unless one is named (docs/pipelines.md).
+        if any(w.startswith(("--server", "--device")) for w in words):
+            from server.modeltools.pipeline_remote import main as remote_main
+
+            return remote_main(words[1:])
         from device_bridge.runtime.pipeline_cli import main as pipeline_main
 
         return pipeline_main(words[1:])

@@ -224,6 +224,7 @@ class Agent:
             "dap": session.dap,
             "bench.start": session.mnn_task,
             "watch.start": session.mnn_task,
+            "pipeline.start": session.mnn_task,
             "watch.continue": session.watch_continue,
             "watch.stop": session.watch_stop,
             "llm.chat": session.llm_start,

@@ -1,4 +1,5 @@
-"""On-device MNN work in a child process: a benchmark with per-op times, or tensor watchpoints.
+"""On-device MNN work in a child process: a benchmark with per-op times, tensor watchpoints or a
+pipeline.
 
 Run as ``python -m device_bridge.agent.mnn_tasks``; reads one JSON job line from stdin. MNN's
 native code prints to the same stdout, so our lines carry the ``MNNWB_TASK `` prefix. A watch
@@ -192,10 +193,30 @@ def watch(job: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "hits": hits[0]}
 
 
+def pipeline(job: dict[str, Any]) -> dict[str, Any]:
+    """A pipeline on the session's files, as the server's ``pipeline`` tool run answers it."""
+    from device_bridge.runtime import pipeline_batch
+    from device_bridge.runtime.pipeline_spec import PipelineError
+
+    try:
+        result = pipeline_batch.run_batch(Path(job["pipeline"]), [Path(i) for i in job["inputs"]],
+                                          Path.cwd(), job["variants"])
+    except pipeline_batch.InputFailed as exc:
+        return {"ok": False, "error": str(exc), "code": "pipeline_failed", "where": exc.where}
+    except PipelineError as exc:
+        return {"ok": False, "error": f"pipeline: {exc}", "code": "bad_pipeline", "where": exc.where}
+    except pipeline_batch.NoImage as exc:
+        return {"ok": False, "error": str(exc), "code": "bad_input_file"}
+    return {"ok": True, "result": result}
+
+
+TASKS = {"bench.start": bench, "watch.start": watch, "pipeline.start": pipeline}
+
+
 def main() -> None:
     job = json.loads(sys.stdin.readline())
     try:
-        emit({"result": bench(job) if job["type"] == "bench.start" else watch(job)})
+        emit({"result": TASKS[job["type"]](job)})
     except feeds.FeedError as exc:  # the run cannot feed an input: named, with the input
         emit({"result": {"ok": False, "error": str(exc), "code": exc.code, "input": exc.input}})
     except model_spec.SpecError as exc:

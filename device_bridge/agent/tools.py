@@ -1,4 +1,5 @@
-"""Drives ``mnn_tasks`` child processes for a session: benchmarks and tensor watchpoints."""
+"""Drives ``mnn_tasks`` child processes for a session: benchmarks, tensor watchpoints and
+pipelines."""
 
 import asyncio
 import json
@@ -10,10 +11,21 @@ from typing import Any
 
 import device_bridge
 from device_bridge.sync import UnsafePath, confined
+from device_bridge.wire import MAX_MESSAGE_BYTES
 
 # marks our lines in a task's stdout, which MNN's native code writes to as well
 MARK = "MNNWB_TASK "
 PACKAGE_PARENT = str(Path(device_bridge.__file__).resolve().parents[1])
+
+
+def pipeline_result(sid: str, rid: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A ``pipeline.result``; one too big for a message is refused by name, not cut."""
+    message = {"type": "pipeline.result", "sid": sid, "rid": rid, **result}
+    if len(json.dumps(message)) > MAX_MESSAGE_BYTES - 1024:
+        return {"type": "pipeline.result", "sid": sid, "rid": rid, "ok": False, "code": "result_too_big",
+                "error": f"the results exceed a message's {MAX_MESSAGE_BYTES // (1 << 20)} MiB: "
+                         "run fewer inputs at a time"}
+    return message
 
 
 class MnnTask:
@@ -29,23 +41,33 @@ class MnnTask:
     def busy(self) -> bool:
         return self._proc is not None and self._proc.returncode is None
 
-    def _fail(self, job: dict[str, Any], error: str) -> None:
-        self._result(job, {"ok": False, "error": error})
+    def _fail(self, job: dict[str, Any], error: str, code: str | None = None) -> None:
+        named = {"code": f"pipeline_{code}"} if code and job["type"] == "pipeline.start" else {}
+        self._result(job, {"ok": False, "error": error, **named})
 
     def _result(self, job: dict[str, Any], result: dict[str, Any]) -> None:
         if job["type"] == "bench.start":
             # a request of the workbench's own (``rid``) gets its result back under that name
             self._send({"type": "bench.result", "sid": self.sid, "rid": job.get("rid"), **result})
+        elif job["type"] == "pipeline.start":
+            self._send(pipeline_result(self.sid, job["rid"], result))
         else:
             self._send({"type": "watch.done", "sid": self.sid, **result})
 
+    def _checked(self, job: dict[str, Any]) -> dict[str, Any]:
+        """The job with its files confined to the session folder."""
+        if job["type"] == "pipeline.start":
+            return {**job, "pipeline": str(confined(self.cwd, job["pipeline"])),
+                    "inputs": [str(confined(self.cwd, path)) for path in job["inputs"]]}
+        return {**job, "model": str(confined(self.cwd, job["model"])),
+                "inputs": self._inputs(job.get("inputs", {}))}
+
     async def start(self, job: dict[str, Any]) -> None:
         if self.busy:
-            self._fail(job, "another benchmark or watch is running in this session")
+            self._fail(job, "another benchmark, watch or pipeline is running in this session", "busy")
             return
         try:
-            job = {**job, "model": str(confined(self.cwd, job["model"])),
-                   "inputs": self._inputs(job.get("inputs", {}))}
+            job = self._checked(job)
         except (UnsafePath, TypeError, AttributeError) as exc:
             self._fail(job, str(exc) or "bad inputs")
             return
@@ -55,6 +77,7 @@ class MnnTask:
             sys.executable, "-m", "device_bridge.agent.mnn_tasks", cwd=self.cwd, env=env,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, start_new_session=True,
+            limit=MAX_MESSAGE_BYTES,  # a pipeline's result is one line
         )
         self._write(json.dumps(job))
         asyncio.create_task(self._follow(job, self._proc))
@@ -96,6 +119,6 @@ class MnnTask:
         code = await proc.wait()
         stderr = (await errors).decode(errors="replace").strip()[-500:]
         if result is None:
-            self._fail(job, f"the MNN task crashed (exit code {code}): {stderr}")
+            self._fail(job, f"the MNN task crashed (exit code {code}): {stderr}", "crashed")
         else:
             self._result(job, result)

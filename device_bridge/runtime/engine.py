@@ -10,13 +10,17 @@ from typing import Any
 
 import numpy as np
 
+from device_bridge import backends
+
 
 class ModelError(RuntimeError):
     pass
 
 
 class Session:
-    def __init__(self, path: str | Path, threads: int = 1) -> None:
+    def __init__(
+        self, path: str | Path, threads: int = 1, backend: str = "CPU", precision: str = "normal"
+    ) -> None:
         import MNN
 
         self._mnn = MNN
@@ -24,7 +28,14 @@ class Session:
             self.net = MNN.Interpreter(str(path))
         except Exception as exc:
             raise ModelError(f"{Path(path).name}: MNN cannot load this model ({exc})") from None
-        self.session = self.net.createSession({"numThread": threads})
+        if backend == "CPU" and precision == "normal":
+            self.session = self.net.createSession({"numThread": threads})
+        else:
+            self.session = self.net.createSession(backends.session_config(backend, threads, precision))
+            got = backends.used(self.net, self.session, backend)
+            if got != backend:  # MNN would run it on the CPU without a word
+                why = backends.platform_reason(backend) or backends.unavailable(backend, MNN.version())
+                raise ModelError(f"{Path(path).name}: {backend} cannot run here: {why}")
         self.path = Path(path)
         self._shapes = {
             name: tuple(t.getShape()) for name, t in self.net.getSessionInputAll(self.session).items()

@@ -25,6 +25,7 @@ from device_bridge.runtime.pipeline_spec import (  # noqa: F401 - re-exported: o
     Stage,
     load,
     parse,
+    with_variants,
 )
 from device_bridge.runtime.steps import Boxes, Picture, StepError
 
@@ -44,7 +45,7 @@ class ModelItem:
 
 
 class _Model:
-    def __init__(self, stage: Stage, opener: Callable[[Path, int], Any]) -> None:
+    def __init__(self, stage: Stage, opener: Callable[[Stage], Any]) -> None:
         assert stage.model is not None
         found = model_spec.load(stage.model)
         if found is None:
@@ -54,7 +55,7 @@ class _Model:
                 f"({model_spec.sidecar(stage.model).name}): declare its input first",
             )
         self.spec = found
-        self.session = opener(stage.model, stage.threads)
+        self.session = opener(stage)
         names = list(self.session.input_shapes)
         if len(names) != 1:
             raise PipelineError(
@@ -131,6 +132,17 @@ class _Model:
 Item = Picture | Boxes | ModelItem
 
 
+def _open(stage: Stage) -> Any:
+    """The stage's model in an MNN session with its threads, backend and precision."""
+    from device_bridge.runtime.engine import ModelError, Session
+
+    assert stage.model is not None
+    try:
+        return Session(stage.model, stage.threads, stage.backend, stage.precision)
+    except ModelError as exc:
+        raise PipelineError(f"stage {stage.id!r}.model", str(exc)) from None
+
+
 def _boxes_of(item: Item) -> list[dict[str, Any]] | None:
     """The boxes an item holds: a step's, or those a model's outputs decoded; None for a picture."""
     if isinstance(item, Boxes):
@@ -150,14 +162,11 @@ def _top(item: Item) -> tuple[str, float] | None:
 
 
 class Runner:
-    """A pipeline ready to run: its models opened once (``opener(path, threads)`` gives an
-    object with ``input_shapes`` and ``run(feeds)``, ``engine.Session`` by default)."""
+    """A pipeline ready to run: its models opened once (``opener(stage)`` gives an object with
+    ``input_shapes`` and ``run(feeds)``, an ``engine.Session`` by default)."""
 
-    def __init__(self, pipeline: Pipeline, opener: Callable[[Path, int], Any] | None = None) -> None:
-        if opener is None:
-            from device_bridge.runtime.engine import Session
-
-            opener = Session
+    def __init__(self, pipeline: Pipeline, opener: Callable[[Stage], Any] | None = None) -> None:
+        opener = opener or _open
         self.pipeline = pipeline
         self.models = {s.id: _Model(s, opener) for s in pipeline.stages if s.model is not None}
         # Imported now, so the first input's times are the stages' own and not an import's.

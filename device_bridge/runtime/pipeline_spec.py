@@ -2,10 +2,13 @@
 they connect, their parameters; and per-stage variants laid over it. Nothing here opens a model.
 """
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from device_bridge import backends
 
 FORMAT = 1
 INPUT = "image"
@@ -49,6 +52,8 @@ class Stage:
     multiple: int = 1
     max_side: int | None = None
     min_side: int | None = None
+    backend: str = "CPU"
+    precision: str = "normal"
     params: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -145,3 +150,55 @@ def load(path: Path) -> Pipeline:
     return parse(path.read_text(encoding="utf-8"), path.parent)
 
 
+
+
+VARIANT_KEYS = ("model", "threads", "backend", "precision")
+
+
+def _variant_value(where: str, key: str, value: Any, folder: Path) -> Any:
+    if key == "model":
+        if not isinstance(value, str) or not value.endswith(".mnn"):
+            raise PipelineError(where, f"{value!r} is not an .mnn file")
+        path = folder / value
+        if value.startswith("/") or ".." in Path(value).parts or not path.resolve().is_relative_to(
+            folder.resolve()
+        ):
+            raise PipelineError(where, f"{value!r} is outside the pipeline's folder")
+        if not path.is_file():
+            raise PipelineError(where, f"{value!r} is not a file beside the pipeline")
+        return path
+    if key == "threads":
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 64:
+            raise PipelineError(where, f"{value!r} is not a thread count from 1 to 64")
+        return value
+    if key == "backend":
+        found = backends.canonical(value) if isinstance(value, str) else None
+        if found is None:
+            raise PipelineError(where, f"{value!r} is not one of {', '.join(backends.NAMES)}")
+        return found
+    if value not in backends.PRECISION:
+        raise PipelineError(where, f"{value!r} is not one of {', '.join(backends.PRECISION)}")
+    return value
+
+
+def with_variants(pipeline: Pipeline, variants: dict[str, dict[str, Any]]) -> Pipeline:
+    """The pipeline with some model stages run differently (another model file beside it, other
+    threads, backend or precision); a variant of a stage that does not exist, of a step, or with
+    an unknown key or bad value is refused as ``variants.<stage>.<key>``."""
+    stages = {stage.id: stage for stage in pipeline.stages}
+    changed: dict[str, Stage] = {}
+    for ident, fields in variants.items():
+        stage = stages.get(ident)
+        if stage is None:
+            raise PipelineError(f"variants.{ident}", f"the pipeline has no stage {ident!r}")
+        if stage.model is None:
+            raise PipelineError(f"variants.{ident}", f"{ident!r} is a step; variants change model stages")
+        if not isinstance(fields, dict) or not fields:
+            raise PipelineError(f"variants.{ident}", f"expected some of {', '.join(VARIANT_KEYS)}")
+        values = {}
+        for key, value in fields.items():
+            if key not in VARIANT_KEYS:
+                raise PipelineError(f"variants.{ident}.{key}", f"not one of {', '.join(VARIANT_KEYS)}")
+            values[key] = _variant_value(f"variants.{ident}.{key}", key, value, pipeline.folder)
+        changed[ident] = dataclasses.replace(stage, **values)
+    return dataclasses.replace(pipeline, stages=[changed.get(s.id, s) for s in pipeline.stages])

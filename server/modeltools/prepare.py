@@ -241,7 +241,7 @@ def _pipeline_args(root: str, args: PipelineArgs) -> dict[str, Any]:
     if path.suffix.lower() != ".toml":
         raise Invalid(f"{args.model}: a pipeline is a .toml file", code="bad_pipeline")
     try:
-        pipeline.load(path)
+        pipeline.with_variants(pipeline.load(path), args.variants or {})
     except (pipeline.PipelineError, UnicodeDecodeError) as exc:
         where = getattr(exc, "where", "pipeline")
         raise Invalid(f"pipeline: {exc}", code="bad_pipeline", where=where) from None
@@ -251,7 +251,8 @@ def _pipeline_args(root: str, args: PipelineArgs) -> dict[str, Any]:
         if not found.exists():
             raise Invalid(f"{rel}: file not found", code="bad_input_file")
         inputs.append(str(found))
-    return {"model": str(path), "inputs": inputs, "root": str(Path(root).resolve()), "output": None}
+    return {"model": str(path), "inputs": inputs, "root": str(Path(root).resolve()), "output": None,
+            "variants": args.variants, "device_id": args.device_id}
 
 
 def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False,

@@ -211,6 +211,11 @@ class PipelineArgs(ToolArgs):
     """A pipeline on input images: ``model`` is its ``pipeline.toml`` (docs/pipelines.md)."""
 
     inputs: list[PathStr] = Field(min_length=1, max_length=64, description="images or folders of them")
+    device_id: str | None = Field(default=None, min_length=1, max_length=64,
+                                  description="run on this paired device, through its agent")
+    variants: dict[Annotated[str, Field(max_length=128)], dict[str, str | int]] | None = Field(
+        default=None, max_length=64, description="per model stage: model (another .mnn beside the "
+        "pipeline), threads, backend, precision (docs/pipelines.md)")
     # Set by the server, never by a request: the project folder, to name inputs relative to it.
     root: str | None = Field(default=None, exclude=True)
 

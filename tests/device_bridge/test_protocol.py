@@ -95,6 +95,7 @@ EXAMPLES = {
     "llm.chat": {"sid": "s", "rid": "r", "model": "m", "messages": [{"role": "user", "content": "hi"}]},
     "llm.bench": {"sid": "s", "rid": "r", "model": "m", "prompt_tokens": [8]},
     "llm.stop": {"sid": "s", "rid": "r"},
+    "pipeline.start": {"sid": "s", "rid": "r", "pipeline": "pipeline.toml", "inputs": ["photo.png"]},
 }
 
 

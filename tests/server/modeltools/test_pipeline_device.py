@@ -1,0 +1,136 @@
+"""A pipeline run on a paired device (``device_id``): a real agent process runs it and answers
+what a run here answers; the command line asks the server for the same; a device lost mid-run
+ends the run with a named error and the server stays up."""
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import psutil
+import pytest
+
+from device_bridge.runtime import pipeline
+from tests.conftest import LiveServer
+from tests.device_bridge.harness import AgentProcess
+from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.fakes.photos import photo
+from tests.waiting import wait_until
+
+pytestmark = pytest.mark.timeout(600)
+MANY = 150  # inputs: the run lasts while the agent is stopped under it
+
+
+def _post(live: LiveServer, path: str, body: dict) -> httpx.Response:
+    return httpx.post(f"{live.url}{path}", json=body, headers=live.auth, timeout=300)
+
+
+def _get(live: LiveServer, path: str) -> httpx.Response:
+    return httpx.get(f"{live.url}{path}", headers=live.auth, timeout=60)
+
+
+def _finished(live: LiveServer, run_id: str, timeout: float = 300) -> dict:
+    return wait_until(lambda: (run := _get(live, f"/api/tool-runs/{run_id}").json())["status"]
+                      not in ("queued", "running") and run, timeout, f"tool run {run_id} to end")
+
+
+@pytest.fixture
+def project(live_server: LiveServer, coins_pipeline: Path) -> dict:  # noqa: F811
+    created = _post(live_server, "/api/projects", {"name": "chain", "template": "empty"}).json()
+    root = Path(created["path"])
+    (root / "chain").mkdir()
+    for path in coins_pipeline.parent.glob("*.mnn*"):
+        shutil.copy(path, root / "chain" / path.name)
+    shutil.copy(coins_pipeline, root / "chain" / "pipeline.toml")
+    (root / "photos").mkdir()
+    shutil.copy(photo(COINS), root / "photos" / COINS)
+    return created
+
+
+@pytest.fixture
+def device(live_server: LiveServer, tmp_path: Path) -> Iterator[tuple[str, AgentProcess]]:
+    code = _post(live_server, "/api/devices/pairings", {"name": "pixel"}).json()["token"]
+    agent = AgentProcess(live_server.url, tmp_path / "agent", code, "pixel")
+    try:
+        listed = wait_until(lambda: [d for d in _get(live_server, "/api/devices").json() if d["online"]],
+                            what="the agent to come online")
+        yield listed[0]["id"], agent
+    finally:
+        agent.kill()
+
+
+def test_a_pipeline_on_a_device_answers_as_here(
+    live_server: LiveServer, project: dict, device: tuple[str, AgentProcess], tmp_path: Path
+) -> None:
+    device_id, agent = device
+    body = {"pipeline": "chain/pipeline.toml", "inputs": ["photos"], "device_id": device_id}
+    started = _post(live_server, f"/api/projects/{project['id']}/pipelines/run", body)
+    assert started.status_code == 202, started.text
+    run = _finished(live_server, started.json()["id"])
+    assert run["status"] == "succeeded", run["error"]
+    result = run["result"]
+    assert result["device"] == {"id": device_id, "name": "pixel"}
+    [there] = result["inputs"]
+    assert there["input"] == f"photos/{COINS}"
+    root = Path(project["path"])
+    here = pipeline.Runner(pipeline.load(root / "chain" / "pipeline.toml")).run(root / "photos" / COINS)
+    assert [s["id"] for s in there["stages"]] == [s["id"] for s in here["stages"]]
+    assert [s["items"] for s in there["stages"]] == [s["items"] for s in here["stages"]]
+    assert set(result["summary"]["stages"]) == {s["id"] for s in here["stages"]}
+    # The pipeline's folder and the input went to the project's session folder on the device.
+    [files] = list((agent.home / "sessions").rglob("files"))
+    assert sorted(p.relative_to(files).as_posix() for p in files.rglob("*") if p.is_file()) == sorted(
+        [f"chain/{p.name}" for p in (root / "chain").iterdir()] + [f"photos/{COINS}"])
+
+    # The command line asks the server for the same, one JSON object per input.
+    token = tmp_path / "token"
+    token.write_text(live_server.token)
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "pipeline", "run", str(root / "chain" / "pipeline.toml"),
+         "--input", str(root / "photos"), "--device", device_id, "--server", live_server.url,
+         "--token-file", str(token), "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    [line] = [json.loads(line) for line in done.stdout.splitlines()]
+    assert line["input"] == f"photos/{COINS}"
+    assert [s["items"] for s in line["stages"]] == [s["items"] for s in here["stages"]]
+
+
+def _pipeline_task(agent: AgentProcess) -> psutil.Process | None:
+    """The agent's child running the pipeline (``device_bridge.agent.mnn_tasks``)."""
+    for child in psutil.Process(agent.proc.pid).children(recursive=True):
+        try:
+            if "device_bridge.agent.mnn_tasks" in " ".join(child.cmdline()):
+                return child
+        except psutil.NoSuchProcess:
+            continue
+    return None
+
+
+def test_a_device_lost_mid_run_fails_the_run_by_name(
+    live_server: LiveServer, project: dict, device: tuple[str, AgentProcess]
+) -> None:
+    device_id, agent = device
+    root = Path(project["path"])
+    (root / "many").mkdir()
+    for index in range(MANY):
+        shutil.copy(photo(COINS), root / "many" / f"{index:03}.png")
+    body = {"pipeline": "chain/pipeline.toml", "inputs": ["many"], "device_id": device_id}
+    started = _post(live_server, f"/api/projects/{project['id']}/pipelines/run", body).json()
+    task = wait_until(lambda: _pipeline_task(agent), timeout=120, what="the pipeline to run on the device")
+    agent.kill()
+    try:
+        run = _finished(live_server, started["id"])
+    finally:
+        if task.is_running():
+            task.kill()
+    assert run["status"] == "failed" and run["error_code"] == "device_offline", run
+    assert "went offline" in run["error"]
+    assert _get(live_server, "/api/projects").status_code == 200  # the server is still up
+    unknown = _post(live_server, f"/api/projects/{project['id']}/pipelines/run",
+                    {**body, "inputs": [f"photos/{COINS}"]}).json()
+    assert _finished(live_server, unknown["id"])["error_code"] == "device_offline"
