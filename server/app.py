@@ -30,6 +30,7 @@ from server.llm.device import DeviceLlm
 from server.lsp.manager import LanguageServers
 from server.modeltools.pipeline_device import DevicePipelines
 from server.modeltools.service import create_tool_manager
+from server.playground.local import LocalRuns
 from server.projects.cloning import CloneJobs, drop_abandoned
 from server.sandbox import Sandbox
 from server.terminal.manager import TerminalManager
@@ -78,6 +79,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.chats = ChatManager(sandbox)
         devices = device_bridge.install(app.state, engine, hub)
         app.state.connections.end_device_sessions = devices.end_unshared
+        app.state.playground = LocalRuns(engine, hub, sandbox)
+        app.state.tab_commands["playground"] = app.state.playground.handle_tab_command
         if settings.team:
             app.state.connections.start()
         app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
@@ -99,6 +102,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             await app.state.connections.close()
             await devices.close()
+            await app.state.playground.close_all()
             await app.state.terminals.close_all()
             await app.state.language_servers.close_all()
             app.state.jobs.close()

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 PROTOCOL_VERSION = 1
 Channel = Literal["sys", "files", "git", "jobs", "tools", "devices", "dap", "perf", "log", "llm",
-                  "projects"]
+                  "projects", "playground"]
 DROPPABLE: frozenset[str] = frozenset({"perf"})
 
 

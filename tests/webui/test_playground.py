@@ -82,3 +82,43 @@ def test_the_browser_camera_feeds_a_playground_on_the_device(
     panel.get_by_test_id("playground-stop").click()
     expect(label).to_have_text("bye")  # the app's close callback, run by the stop
     expect(panel).to_have_attribute("data-state", "idle")
+
+
+def test_the_browser_camera_feeds_a_playground_on_this_machine(
+    camera_context: BrowserContext, live_server, tmp_path: Path
+) -> None:
+    """No device agent: the run is the server's own (sandboxed) process, with the same protocol."""
+    project = create_project(live_server, "colours here")
+    camera_project(Path(project["path"]))
+    page = open_project(camera_context, live_server, project)
+    panel = page.get_by_test_id("playground-panel")
+    expect(panel.get_by_test_id("playground-start")).to_be_disabled()
+    panel.get_by_test_id("device-picker").select_option(label="This machine")
+    panel.get_by_test_id("playground-start").click()
+    expect(panel).to_have_attribute("data-live", "true", timeout=60_000)
+    expect(panel).to_have_attribute("data-state", "running")
+    panel.get_by_test_id("playground-camera").click()
+
+    canvas = panel.get_by_test_id("playground-canvas")
+    expect(canvas).to_have_attribute("data-frame", re.compile(r"^([3-9]|\d\d+)$"), timeout=60_000)
+    expect(canvas).to_have_attribute("data-rects", "1")
+    expect(canvas).to_have_attribute("data-points", "1")
+    label = panel.locator("[data-testid=playground-label][data-index='0']")
+    expect(label).to_have_text(re.compile(r"^(red|green|blue) \d\.\d\d$"))
+    label.evaluate("""el => {
+        window.seenColours = new Set([el.textContent.split(' ')[0]]);
+        new MutationObserver(() => window.seenColours.add(el.textContent.split(' ')[0]))
+            .observe(el, {characterData: true, childList: true, subtree: true});
+    }""")
+    page.wait_for_function("() => window.seenColours.size >= 3", timeout=60_000)
+    assert sorted(page.evaluate("() => [...window.seenColours]")) == ["blue", "green", "red"]
+    stats = panel.get_by_test_id("playground-stats")
+    expect(stats).to_contain_text("capture→result")
+    page.screenshot(path=tmp_path / "playground-here.png")
+
+    panel.get_by_test_id("playground-camera-off").click()
+    panel.get_by_test_id("playground-photo-input").set_input_files(str(Path(project["path"]) / "blue.png"))
+    expect(panel.locator("[data-testid=playground-label][data-index='1']")).to_have_text("photo: blue")
+    panel.get_by_test_id("playground-stop").click()
+    expect(label).to_have_text("bye")  # the app's close callback, run by the stop
+    expect(panel).to_have_attribute("data-state", "idle")

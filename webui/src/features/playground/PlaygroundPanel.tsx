@@ -1,16 +1,20 @@
-// The Playground panel: run the project's playground app on a device and be its screen — the
+// The Playground panel: run the project's playground app on a device or on this machine and be
+// its screen — the
 // current frame with the rects and points the script drew on it, its labels, and the camera
 // (this browser's) or a photo feeding it; capture→result latency, fps and dropped frames.
 import { useEffect, useRef } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
-import { DevicePicker } from '../debug/RunToolbar';
-import { pickedDevice, runState } from '../debug/run';
+import { devices, watchDevices } from '../devices/store';
+import { openDevices } from '../devices/open';
+import { pickDevice, pickedDevice } from '../debug/run';
 import { session } from '../workbench/session';
 import {
-  cameraOn, captureWidth, labels, scriptError, sendPhoto, shown, startCamera, startPlayground, stats, stopCamera,
-  stopPlayground, wants, type Shown,
+  cameraOn, canStart, captureWidth, labels, onThisMachine, playgroundState, scriptError, sendPhoto, shown, startCamera,
+  startPlayground, stats, stopCamera, stopPlayground, wants, type Shown,
 } from './playground';
+
+const THIS_MACHINE = '__this_machine';
 
 function paint(canvas: HTMLCanvasElement, frame: Shown): void {
   canvas.width = frame.picture.width;
@@ -60,9 +64,38 @@ function Stats() {
   );
 }
 
+/** Where the app runs: this machine (the server, sandboxed) or a paired device (the tab's
+ * device, shared with Run and Debug). */
+function TargetPicker({ disabled }: { disabled: boolean }) {
+  useEffect(() => watchDevices(), []);
+  const picked = onThisMachine.value ? THIS_MACHINE : pickedDevice.value ?? '';
+  const list = devices.value;
+  return (
+    <select class="run-device" data-testid="device-picker" value={picked} disabled={disabled} title="Where the app runs"
+      onChange={(ev) => {
+        const value = ev.currentTarget.value;
+        if (value === '__pair') {
+          openDevices();
+          ev.currentTarget.value = picked;
+          return;
+        }
+        onThisMachine.value = value === THIS_MACHINE;
+        if (!onThisMachine.value) pickDevice(value || null);
+      }}>
+      <option value="">Pick where to run…</option>
+      <option value={THIS_MACHINE}>This machine</option>
+      {pickedDevice.value && !list.some((d) => d.id === pickedDevice.value) && <option value={pickedDevice.value}>(unknown device)</option>}
+      {list.map((d) => (
+        <option key={d.id} value={d.id}>{d.online ? '● ' : '○ '}{d.name}{d.online ? '' : ' (offline)'}</option>
+      ))}
+      <option value="__pair">Manage devices…</option>
+    </select>
+  );
+}
+
 export function PlaygroundPanel() {
   const app = session().project.playground;
-  const state = runState.value;
+  const state = playgroundState.value;
   const running = state === 'running';
   const photo = useRef<HTMLInputElement>(null);
   const guard = (action: () => Promise<void>) => () => void action().catch((err) => notify(errorMessage(err)));
@@ -71,9 +104,9 @@ export function PlaygroundPanel() {
       <div class="playground-toolbar">
         <strong>{app?.application_name ?? 'Playground'}</strong>
         {app?.error && <span class="form-error">{app.error}</span>}
-        <DevicePicker />
+        <TargetPicker disabled={state !== 'idle'} />
         {state === 'idle'
-          ? <button class="btn btn-small btn-primary" data-testid="playground-start" disabled={!pickedDevice.value} onClick={guard(startPlayground)}>Start</button>
+          ? <button class="btn btn-small btn-primary" data-testid="playground-start" disabled={!canStart.value} onClick={guard(startPlayground)}>Start</button>
           : <button class="btn btn-small" data-testid="playground-stop" onClick={stopPlayground}>Stop</button>}
         <label class="muted">size <select data-testid="playground-size" value={captureWidth.value} onChange={(ev) => (captureWidth.value = Number(ev.currentTarget.value))}>
           {[160, 224, 320, 480, 640].map((w) => <option key={w} value={w}>{w}</option>)}
@@ -91,7 +124,7 @@ export function PlaygroundPanel() {
         <span class="status-spacer" />
         <Stats />
       </div>
-      {!pickedDevice.value && <div class="muted">Pick a device to run on: the app runs there, this tab is its screen and camera.</div>}
+      {!canStart.value && <div class="muted">Pick where to run: this machine or a paired device. The app runs there, this tab is its screen and camera.</div>}
       {running && wants.value && !wants.value.camera && !wants.value.photo && <div class="muted">The app asked for no camera and no photo.</div>}
       {scriptError.value && <div class="form-error" data-testid="playground-error">{scriptError.value}</div>}
       <Screen />

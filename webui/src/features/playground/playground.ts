@@ -1,12 +1,13 @@
-// A playground project run on the picked device with the browser as its screen and camera
-// (docs/playground.md): `python -m device_bridge.playground.run . --live` reads frames and photos
+// A playground project run on the picked device, or on this machine (the server, in its sandbox),
+// with the browser as its screen and camera (docs/playground.md):
+// `python -m device_bridge.playground.run . --live` reads frames and photos
 // from stdin, and its kit calls come back as `MNNWB_KIT` lines on stdout. A frame is sent only
 // when the one before is done: frames the camera makes meanwhile are dropped, never queued, and
 // each result is drawn on the frame it came from.
-import { signal } from '@preact/signals';
-import type { RunLog } from '../../api/devices';
+import { computed, signal } from '@preact/signals';
+import type { DeviceError, RunLog } from '../../api/devices';
 import { session } from '../workbench/session';
-import { runState, sendStdin, sid, startWith, stop } from '../debug/run';
+import { pickedDevice, runState, sendStdin, sid, startWith, stop, type RunState } from '../debug/run';
 
 export interface KitCall {
   call: string;
@@ -57,6 +58,14 @@ export const scriptError = signal<string | null>(null);
 export const cameraOn = signal(false);
 export const captureWidth = signal(224);
 export const captureFps = signal(15);
+
+/** Where the app runs: the picked device, or this machine without a device agent. */
+export const onThisMachine = signal(false);
+const localSid = signal<string | null>(null);
+const localState = signal<RunState>('idle');
+export const playgroundState = computed<RunState>(() => (onThisMachine.value ? localState.value : runState.value));
+export const canStart = computed(() => onThisMachine.value || Boolean(pickedDevice.value));
+const runSid = () => (onThisMachine.value ? localSid.value : sid.value);
 
 let partial = '';
 let nextFrame = 0;
@@ -130,24 +139,44 @@ function onStdout(text: string): void {
 }
 
 export function wirePlaygroundEvents(): void {
-  session().socket.on('log', (msg) => {
-    if (msg.data.sid !== sid.value) return;
-    if (msg.type === 'run.started') resetRun();
-    else if (msg.type === 'run.exit') {
+  const { socket } = session();
+  socket.on('log', (msg) => {
+    if (!msg.data.sid || msg.data.sid !== runSid()) return;
+    if (msg.type === 'run.started') {
+      resetRun();
+      if (onThisMachine.value) localState.value = 'running';
+    } else if (msg.type === 'run.exit') {
       inFlight = null;
       stopCamera();
+      if (onThisMachine.value) localState.value = 'idle';
     } else if (msg.type === 'log' && (msg.data as unknown as RunLog).stream === 'stdout') onStdout((msg.data as unknown as RunLog).text);
+  });
+  socket.on('devices', (msg) => {
+    if (msg.type !== 'error' || !localSid.value || msg.data.sid !== localSid.value) return;
+    const error = msg.data as unknown as DeviceError;
+    scriptError.value = `${error.message} (${error.code})`;
+    if (error.ref === 'run.start') localState.value = 'idle';
   });
 }
 
 export function startPlayground(): Promise<void> {
   resetRun();
-  return startWith(RUN_ARGV, false);
+  if (!onThisMachine.value) return startWith(RUN_ARGV, false);
+  localSid.value = `local-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  localState.value = 'starting';
+  session().socket.send('playground', 'run.start', { sid: localSid.value });
+  return Promise.resolve();
 }
 
 export function stopPlayground(): void {
   stopCamera();
-  stop();
+  if (!onThisMachine.value) stop();
+  else if (localSid.value) session().socket.send('playground', 'run.stop', { sid: localSid.value });
+}
+
+function sendToRun(text: string): void {
+  if (!onThisMachine.value) sendStdin(text);
+  else if (localSid.value && localState.value === 'running') session().socket.send('playground', 'run.stdin', { sid: localSid.value, text });
 }
 
 function pictureOf(source: CanvasImageSource, width: number, height: number): HTMLCanvasElement {
@@ -164,12 +193,12 @@ function send(kind: 'MNNWB_FRAME' | 'MNNWB_PHOTO', picture: HTMLCanvasElement): 
   const jpeg = picture.toDataURL('image/jpeg', 0.85).slice('data:image/jpeg;base64,'.length);
   inFlight = { frame, picture, sentAt: performance.now() };
   stats.value = { ...stats.value, sent: stats.value.sent + 1 };
-  sendStdin(`${kind} ${JSON.stringify({ frame, jpeg })}\n`);
+  sendToRun(`${kind} ${JSON.stringify({ frame, jpeg })}\n`);
 }
 
 /** One tick of the camera: a frame goes when none is in flight, else this one is dropped. */
 function tick(): void {
-  if (!video || video.readyState < 2 || runState.value !== 'running' || !wants.value?.camera) return;
+  if (!video || video.readyState < 2 || playgroundState.value !== 'running' || !wants.value?.camera) return;
   if (inFlight) {
     stats.value = { ...stats.value, dropped: stats.value.dropped + 1 };
     return;

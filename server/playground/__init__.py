@@ -1,0 +1,1 @@
+"""Playground projects on the server: runs on this machine (``local.py``)."""

@@ -1,0 +1,195 @@
+"""Playground runs on this machine, without a device agent (docs/playground.md, "On this
+machine"): ``python -m device_bridge.playground.run . --live`` in the project's folder, in the
+sandbox like a job, with the Playground panel as its screen and camera.
+
+A tab drives it on channel ``playground`` (``run.start``, ``run.stdin``, ``run.stop``, each with
+the tab's ``sid``); the run answers on channel ``log`` with the events of a device's run
+(``run.started``, ``log``, ``run.exit``), so the panel reads both the same way. One run per
+project: a new start stops the one before (a reloaded tab cannot reach its old run otherwise).
+"""
+
+import asyncio
+import codecs
+import contextlib
+import os
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from device_bridge.protocol_base import Sid
+from server.core.errors import AppError
+from server.core.events import Envelope, EventHub
+from server.projects.models import Project
+from server.sandbox import Sandbox, exit_status
+from server.sandbox.command import REPO_ROOT
+from server.training.runtime import resolve_interpreter
+
+RUN_MODULE = ["-u", "-m", "device_bridge.playground.run", ".", "--live"]
+STOP_GRACE_SECONDS = 5.0
+READ_CHUNK = 65536
+HIDDEN_PREFIXES = ("MNNWB_",)
+
+
+class RunRef(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    sid: Sid
+
+
+class RunStdin(RunRef):
+    text: str
+
+
+class CommandError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class LocalRun:
+    sid: str
+    project_id: str
+    process: asyncio.subprocess.Process
+    sandboxed: bool
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def run_env() -> dict[str, str]:
+    """The server's environment without its own settings, with the workbench's code importable
+    (the run imports ``device_bridge.playground``; the sandbox shows that folder read-only)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(HIDDEN_PREFIXES)}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+class LocalRuns:
+    def __init__(self, engine: Engine, events: EventHub, sandbox: Sandbox) -> None:
+        self._engine = engine
+        self._events = events
+        self._sandbox = sandbox
+        self._runs: dict[str, LocalRun] = {}  # by project
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def handle_tab_command(self, project_id: str, envelope: Envelope) -> None:
+        """A tab's command on channel ``playground``; a failure is a ``devices``/``error`` event
+        with the command's type as ``ref``, the socket stays up."""
+        try:
+            if envelope.type == "run.start":
+                await self.start(project_id, RunRef.model_validate(envelope.data).sid)
+            elif envelope.type == "run.stdin":
+                command = RunStdin.model_validate(envelope.data)
+                await self.stdin(project_id, command.sid, command.text)
+            elif envelope.type == "run.stop":
+                await self.stop(project_id, RunRef.model_validate(envelope.data).sid)
+            else:
+                raise CommandError("bad_command", f"unknown playground command {envelope.type!r}")
+        except ValidationError as exc:
+            self._error(project_id, envelope, "bad_command",
+                        f"bad {envelope.type}: {exc.errors()[0]['msg']}")
+        except CommandError as exc:
+            self._error(project_id, envelope, exc.code, str(exc))
+        except AppError as exc:
+            self._error(project_id, envelope, exc.code, exc.detail)
+
+    def _error(self, project_id: str, envelope: Envelope, code: str, message: str) -> None:
+        sid = envelope.data.get("sid") if isinstance(envelope.data.get("sid"), str) else None
+        self._events.publish(project_id, "devices", "error",
+                             {"sid": sid, "code": code, "message": message, "ref": envelope.type})
+
+    def _command(self, project_id: str) -> tuple[list[str], Path]:
+        with Session(self._engine) as session:
+            project = session.get(Project, project_id)
+            if project is None:
+                raise CommandError("unknown_session", "the project is gone")
+            interpreter = resolve_interpreter(session, project).interpreter
+        root = Path(project.path)
+        policy = self._sandbox.for_user_code(root, writable=(root,), interpreter=interpreter)
+        return self._sandbox.wrap([interpreter, *RUN_MODULE], policy), root
+
+    async def start(self, project_id: str, sid: str) -> None:
+        previous = self._runs.get(project_id)
+        if previous is not None:
+            await self._end(previous)
+        argv, root = await asyncio.to_thread(self._command, project_id)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv, cwd=root, env=run_env(), stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                start_new_session=True)
+        except OSError as exc:
+            raise CommandError("run_failed", f"cannot start the run: {exc.strerror or exc}") from exc
+        run = LocalRun(sid, project_id, process, sandboxed=self._sandbox.state == "on")
+        self._runs[project_id] = run
+        self._publish(run, "run.started", pid=process.pid, cwd=str(root), debug=False)
+        task = asyncio.create_task(self._follow(run))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _running(self, project_id: str, sid: str) -> LocalRun:
+        run = self._runs.get(project_id)
+        if run is None or run.sid != sid:
+            raise CommandError("not_running", "the playground is not running on this machine")
+        return run
+
+    async def stdin(self, project_id: str, sid: str, text: str) -> None:
+        stream = self._running(project_id, sid).process.stdin
+        assert stream is not None
+        with contextlib.suppress(ConnectionError):  # it ended meanwhile: run.exit tells
+            stream.write(text.encode())
+            await stream.drain()
+
+    async def stop(self, project_id: str, sid: str) -> None:
+        await self._end(self._running(project_id, sid))
+
+    async def _end(self, run: LocalRun) -> None:
+        """SIGTERM to its group (the run's close callback runs), SIGKILL after a grace period."""
+        self._signal(run, signal.SIGTERM)
+        try:
+            await asyncio.wait_for(run.ended.wait(), STOP_GRACE_SECONDS)
+        except TimeoutError:
+            self._signal(run, signal.SIGKILL)
+            await run.ended.wait()
+
+    @staticmethod
+    def _signal(run: LocalRun, signum: int) -> None:
+        if run.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(run.process.pid, signum)
+
+    async def _follow(self, run: LocalRun) -> None:
+        process = run.process
+        assert process.stdout is not None and process.stderr is not None
+        try:
+            await asyncio.gather(self._relay(run, process.stdout, "stdout"),
+                                 self._relay(run, process.stderr, "stderr"))
+            code = await process.wait()
+        finally:
+            if self._runs.get(run.project_id) is run:
+                del self._runs[run.project_id]
+            if process.stdin is not None:
+                process.stdin.close()
+        status = exit_status(code) if run.sandboxed else code
+        self._publish(run, "run.exit", code=status if status >= 0 else None,
+                      signal=-status if status < 0 else None)
+        run.ended.set()
+
+    async def _relay(self, run: LocalRun, stream: asyncio.StreamReader, name: str) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        while chunk := await stream.read(READ_CHUNK):
+            text = decoder.decode(chunk)
+            if text:
+                self._publish(run, "log", stream=name, text=text)
+
+    def _publish(self, run: LocalRun, type_: str, **data: Any) -> None:
+        self._events.publish(run.project_id, "log", type_, {"sid": run.sid, **data})
+
+    async def close_all(self) -> None:
+        for run in list(self._runs.values()):
+            await self._end(run)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
