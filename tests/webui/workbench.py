@@ -24,7 +24,9 @@ def open_project(context: BrowserContext, live_server, project: dict) -> Page:
 
 
 def open_file(page: Page, path: str) -> None:
-    page.locator(f"[data-testid=tree-item][data-path='{path}']").click()
+    """Opens a file in a tab that stays: a double click, as one click only previews it."""
+    page.locator(f"[data-testid=tree-item][data-path='{path}']").dblclick()
+    expect(tab(page, path)).to_have_attribute("data-preview", "false")
     # The editor is created again once its editing features have loaded: wait for that one, so
     # what a test reads or types next is not lost with the first.
     editor = page.locator(f"[data-testid=editor][data-path='{path}']")

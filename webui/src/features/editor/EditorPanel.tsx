@@ -19,10 +19,13 @@ import { openDoc, readForDoc, saveDoc, type Doc } from './documents';
 import { EarlyEditor, takeEarlyEdits } from './EarlyEditor';
 import { awaitsRestore } from './hotExit';
 import { applyEditorExtensions } from './extensions';
+import { keepEditorOf } from './preview';
 
 export const editorPanelId = (path: string) => `editor:${path}`;
 
+/** Saving a preview keeps it, as typing in it does. */
 export function saveWithNotice(doc: Doc): void {
+  keepEditorOf(doc.path);
   saveDoc(doc).catch((err) => notify(errorMessage(err)));
 }
 

@@ -1,4 +1,6 @@
-// The tab of an editor panel: file name, a dot while dirty, and a close button that asks first.
+// The tab of an editor panel: file name (in italics while it is a preview), a dot while dirty,
+// and a close button that asks first.
+import { useEffect } from 'preact/hooks';
 import { confirmDialog } from '../../ui/dialogs';
 import type { PanelProps } from '../workbench/panels';
 import { errorMessage } from '../../api/client';
@@ -6,6 +8,7 @@ import { notify } from '../../ui/toast';
 import { docsVersion, getDoc, saveDoc } from './documents';
 import { restoredVersion, wasRestored } from './hotExit';
 import { editedEarly } from './EarlyEditor';
+import { keepPanel } from './preview';
 
 /** A file typed into before Monaco loaded is dirty too (EarlyEditor.tsx). */
 const docState = (path: string) => getDoc(path)?.state.value ?? (editedEarly(path) ? 'dirty' : 'clean');
@@ -41,9 +44,19 @@ export function EditorTab(props: PanelProps) {
   const restored = wasRestored(path) && state !== 'clean';
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dirty = state !== 'clean';
+  const preview = props.params.preview === true;
+  const keep = () => {
+    const panel = props.containerApi.getPanel(props.api.id);
+    if (panel) keepPanel(panel);
+  };
+  // An edited preview is kept: the next file previewed never replaces unsaved text.
+  useEffect(() => {
+    if (preview && dirty) keep();
+  }, [preview, dirty]);
   return (
-    <div class="editor-tab" data-testid="editor-tab" data-path={path} data-state={state} data-restored={restored}
-      title={restored ? `${path} · restored unsaved changes` : path}>
+    <div class={preview ? 'editor-tab preview' : 'editor-tab'} data-testid="editor-tab" data-path={path} data-state={state}
+      data-restored={restored} data-preview={preview} onDblClick={keep}
+      title={restored ? `${path} · restored unsaved changes` : preview ? `${path} · preview (double-click to keep)` : path}>
       <span class="editor-tab-name">{name}</span>
       {restored && <span class="editor-tab-restored" data-testid="editor-tab-restored" aria-label="restored unsaved changes">↺</span>}
       <button

@@ -71,10 +71,11 @@ function entryItems(entry: FileEntry): MenuItem[] {
   ];
 }
 
+/** A click or Enter opens a file in the preview tab, as in VS Code; a double click keeps it. */
 function activate(entry: FileEntry): void {
   selected.value = entry.path;
   if (entry.type === 'dir') toggleDir(entry.path);
-  else openEditor(entry.path);
+  else openEditor(entry.path, { preview: true });
 }
 
 function TreeRow({ entry, depth }: { entry: FileEntry; depth: number }) {
@@ -97,6 +98,7 @@ function TreeRow({ entry, depth }: { entry: FileEntry; depth: number }) {
         data-type={entry.type}
         tabIndex={0}
         onClick={() => activate(entry)}
+        onDblClick={() => !isDir && openEditor(entry.path)}
         onKeyDown={(ev) => onKey(ev, entry)}
         onContextMenu={(ev) => {
           selected.value = entry.path;

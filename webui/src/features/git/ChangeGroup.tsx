@@ -30,7 +30,7 @@ function Action(props: { label: string; glyph: string; testid: string; onClick: 
 function actionsFor(group: GroupId, files: GitFileChange[], testPrefix: string) {
   const row = testPrefix === 'scm-';
   const canOpen = row && files[0].kind !== 'deleted';
-  const open = canOpen && <Action label="Open file" glyph="↗" testid={`${testPrefix}open`} onClick={() => openEditor(files[0].path)} />;
+  const open = canOpen && <Action label="Open file" glyph="↗" testid={`${testPrefix}open`} onClick={() => openEditor(files[0].path, { preview: true })} />;
   if (isViewer.value) return <span class="scm-actions">{open}</span>;
   return (
     <span class="scm-actions">

@@ -41,7 +41,7 @@ function QuickOpenBox() {
   const results = files ? search(files, query.trim()) : [];
   const pick = (path: string) => {
     close();
-    openEditor(path);
+    openEditor(path, { preview: true });
   };
   const onKey = (ev: KeyboardEvent) => {
     if (ev.key === 'Escape') close();

@@ -21,7 +21,7 @@ function MatchLine({ match }: { match: SearchMatch }) {
   const text = match.preview;
   return (
     <li class="search-match" data-testid="search-match" data-path={match.path} data-line={match.line}
-      onClick={() => void revealMatch(match.path, match.line, match.column, match.length)}>
+      onClick={() => void revealMatch(match.path, match.line, match.column, match.length, { preview: true })}>
       <span class="muted search-line">{match.line}</span>
       <span class="mono">{text.slice(0, at).trimStart()}<mark>{text.slice(at, at + match.length)}</mark>{text.slice(at + match.length)}</span>
     </li>

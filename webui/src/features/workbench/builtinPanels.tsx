@@ -2,6 +2,7 @@
 import { EditorPanel } from '../editor/EditorPanel';
 import { EditorTab } from '../editor/EditorTab';
 import { EDITOR_PANEL, FILES_PANEL } from '../editor/openEditor';
+import { registerPreviewEditors } from '../editor/preview';
 import { newFile, newFolder, uploadInto } from '../files/fileActions';
 import { FileTree } from '../files/FileTree';
 import { reloadTree } from '../files/treeStore';
@@ -33,4 +34,5 @@ export function registerBuiltinPanels(): void {
   registerCommand({ id: 'files.upload', label: 'Upload files…', category: 'File', enabled: editor, run: () => uploadInto('') });
   registerCommand({ id: 'files.refresh', label: 'Refresh the file tree', category: 'File', run: () => void reloadTree() });
   registerEditorInfo();
+  void registerPreviewEditors();
 }

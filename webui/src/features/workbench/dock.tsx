@@ -1,22 +1,31 @@
 // The dock: dockview's vanilla API with Preact components rendered into its panel and tab
 // elements, a default layout, and the layout restored from / saved to the project's UI state.
-import { createDockview, themeDark, type DockviewApi, type GroupPanelPartInitParameters, type IContentRenderer, type IWatermarkRenderer, type ITabRenderer, type SerializedDockview } from 'dockview';
+import { createDockview, themeDark, type DockviewApi, type GroupPanelPartInitParameters, type IContentRenderer, type IWatermarkRenderer, type ITabRenderer, type PanelUpdateEvent, type Parameters, type SerializedDockview } from 'dockview';
+import { signal, type Signal } from '@preact/signals';
 import { h, render } from 'preact';
 import { registeredPanel, registeredTab, type PanelFactory } from './panels';
 
-function Host({ factory, init }: { factory: PanelFactory; init: GroupPanelPartInitParameters }) {
-  return <>{factory({ api: init.api, containerApi: init.containerApi, params: init.params })}</>;
+function Host({ factory, init, params }: { factory: PanelFactory; init: GroupPanelPartInitParameters; params: Signal<Parameters> }) {
+  return <>{factory({ api: init.api, containerApi: init.containerApi, params: params.value })}</>;
 }
 
 class PreactPart implements IContentRenderer, ITabRenderer {
   readonly element = document.createElement('div');
+  private readonly params = signal<Parameters>({});
 
-  constructor(private readonly factory: PanelFactory, className: string) {
+  constructor(private readonly factory: PanelFactory, className: string, private readonly followsParams = false) {
     this.element.className = className;
   }
 
   init(init: GroupPanelPartInitParameters): void {
-    render(h(Host, { factory: this.factory, init }), this.element);
+    this.params.value = init.params;
+    render(h(Host, { factory: this.factory, init, params: this.params }), this.element);
+  }
+
+  /** A tab shows its panel's new parameters (a preview tab kept, editor/preview.ts); a panel's
+   * content reads its own, as it changes them. */
+  update(event: PanelUpdateEvent): void {
+    if (this.followsParams) this.params.value = event.params;
   }
 
   dispose(): void {
@@ -56,7 +65,7 @@ export function createDock(element: HTMLElement): DockviewApi {
     createComponent: ({ name }) => new PreactPart(registeredPanel(name)?.factory ?? missingPanel(name), 'dock-panel'),
     createTabComponent: ({ name }) => {
       const tab = registeredTab(name);
-      return tab ? new PreactPart(tab, 'dock-tab') : undefined;
+      return tab ? new PreactPart(tab, 'dock-tab', true) : undefined;
     },
   });
 }
