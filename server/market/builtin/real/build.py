@@ -1,0 +1,190 @@
+"""Build one real pretrained algorithm's package folder.
+
+The upstream model is read from its pinned archive (``cache.py``), converted with the model
+tools' converter as the trained built-ins are (``server/market/builtin/build.py``), once in
+fp32 and once with 8-bit weights, and both are measured through the package's own demo code on
+the labelled set and the samples. The 8-bit model is kept only when it loses no accuracy and
+gives every sample's answer; otherwise its figures stay in the card and the file is dropped.
+"""
+
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from device_bridge.runtime import spec as model_spec
+from server.market.builtin.build import AUTHORS as WORKBENCH
+from server.market.builtin.real import VERSION
+from server.market.builtin.real.algorithm import RealAlgorithm, Sample
+from server.market.builtin.real.cache import read_member
+from server.market.builtin.real.readme import readme
+from server.market.package import (
+    MANIFEST_NAME,
+    Demo,
+    FileEntry,
+    InputSpec,
+    LatencyFigure,
+    Metrics,
+    OutputSpec,
+    PackageManifest,
+    dump_manifest,
+    file_entry,
+)
+from server.modeltools import convert
+from server.modeltools.schemas import ConvertArgs
+
+DEMOS = Path(__file__).resolve().parent / "demos"
+FP32, INT8 = "model.mnn", "model-int8.mnn"
+LATENCY_BUDGET_S = 3.0
+MAX_RUNS, MIN_RUNS = 100, 5
+
+
+def _convert(source: Path, target: Path, bits: int = 0) -> None:
+    cwd = os.getcwd()
+    # The converter writes its capture log to the working folder: keep it out of the package.
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            convert.run(ConvertArgs(model=str(source), output=str(target),
+                                    weight_quant_bits=bits))
+        finally:
+            os.chdir(cwd)
+
+
+def _copy_demo(algorithm: RealAlgorithm, folder: Path) -> list[FileEntry]:
+    shutil.copyfile(DEMOS / f"{algorithm.demo}.py", folder / "demo.py")
+    shutil.copyfile(DEMOS / "common.py", folder / "demo_common.py")
+    for helper in algorithm.helpers:
+        shutil.copyfile(DEMOS / f"{helper}.py", folder / f"{helper}.py")
+    names = ["demo.py", "demo_common.py", *(f"{h}.py" for h in algorithm.helpers)]
+    return [file_entry(folder, name, "demo") for name in names]
+
+
+def _write_samples(folder: Path, samples: list[Sample]) -> list[FileEntry]:
+    (folder / "samples").mkdir()
+    listed = []
+    for sample in samples:
+        np.save(folder / "samples" / f"{sample.name}.npy", sample.data)
+        listed.append({"name": sample.name, "file": f"samples/{sample.name}.npy",
+                       "expected": sample.expected})
+    (folder / "samples" / "expected.json").write_text(json.dumps(listed, indent=1))
+    return [file_entry(folder, entry["file"], "sample") for entry in listed] + [
+        file_entry(folder, "samples/expected.json", "sample")]
+
+
+def _write_upstream(algorithm: RealAlgorithm, folder: Path) -> list[FileEntry]:
+    files = []
+    for name, upstream in algorithm.licenses.items():
+        (folder / name).write_bytes(read_member(upstream.pin, upstream.member))
+        files.append(file_entry(folder, name, "other"))
+    for name, upstream in algorithm.extra.items():
+        (folder / name).write_bytes(read_member(upstream.pin, upstream.member))
+        files.append(file_entry(folder, name, "other"))
+    return files
+
+
+def _write_spec(algorithm: RealAlgorithm, model: Path) -> FileEntry:
+    parsed = model_spec.from_dict(algorithm.spec)
+    path = model_spec.sidecar(model)
+    path.write_text(model_spec.dumps(parsed), encoding="utf-8")
+    return file_entry(model.parent, path.name, "other")
+
+
+def _demo_module(folder: Path) -> ModuleType:
+    """The package's own demo, imported from its folder: the build measures what users run."""
+    sys.path.insert(0, str(folder))
+    try:
+        for name in ("demo_common", "imaging", "boxes"):
+            sys.modules.pop(name, None)
+        loaded = importlib.util.spec_from_file_location(f"demo_{folder.name}", folder / "demo.py")
+        assert loaded is not None and loaded.loader is not None
+        module = importlib.util.module_from_spec(loaded)
+        loaded.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(folder))
+
+
+def _accuracy(demo: ModuleType, model: Path, cases: list[Sample]) -> tuple[float, list[str]]:
+    loaded = demo.demo_common.load(model)
+    answers = [demo.answer(loaded, case.data)[0] for case in cases]
+    right = sum(a == c.expected for a, c in zip(answers, cases, strict=True))
+    return right / len(cases), answers
+
+
+def _latency(demo: ModuleType, model: Path, sample: Sample) -> tuple[float, int]:
+    """Median milliseconds of one answer, pre- and post-processing included."""
+    loaded = demo.demo_common.load(model)
+    demo.answer(loaded, sample.data)
+    times: list[float] = []
+    while len(times) < MIN_RUNS or (len(times) < MAX_RUNS and sum(times) < LATENCY_BUDGET_S * 1e3):
+        start = time.perf_counter()
+        demo.answer(loaded, sample.data)
+        times.append((time.perf_counter() - start) * 1000.0)
+    return statistics.median(times), len(times)
+
+
+def _measure(algorithm: RealAlgorithm, folder: Path, samples: list[Sample]) -> Metrics:
+    demo = _demo_module(folder)
+    cases = algorithm.evaluation() if algorithm.evaluation else samples
+    accuracy, fp32_answers = _accuracy(demo, folder / FP32, cases)
+    int8_accuracy, int8_answers = _accuracy(demo, folder / INT8, cases)
+    kept = int8_accuracy >= accuracy and int8_answers == fp32_answers
+    median_ms, runs = _latency(demo, folder / FP32, samples[0])
+    int8_ms, int8_runs = _latency(demo, folder / INT8, samples[0])
+    device = f"build host ({platform.machine()}, {os.cpu_count()} CPUs)"
+    figures: dict = {"int8_size_bytes": (folder / INT8).stat().st_size, "int8_kept": kept,
+                     "int8_same_answers": sum(a == b for a, b in zip(int8_answers, fp32_answers,
+                                                                     strict=True)) / len(cases)}
+    if algorithm.evaluation:
+        figures["int8_accuracy"] = round(int8_accuracy, 4)
+    return Metrics(
+        accuracy=round(accuracy, 4) if algorithm.evaluation else None,
+        eval_set=algorithm.eval_set, size_bytes=(folder / FP32).stat().st_size,
+        latency=[LatencyFigure(device=device, threads=1, median_ms=round(median_ms, 3), runs=runs),
+                 LatencyFigure(device=f"{device}, 8-bit weights", threads=1,
+                               median_ms=round(int8_ms, 3), runs=int8_runs)],
+        **figures)
+
+
+def _manifest(algorithm: RealAlgorithm, files: list[FileEntry]) -> PackageManifest:
+    return PackageManifest(
+        id=algorithm.id, version=VERSION, name=algorithm.name, task=algorithm.task,
+        summary=algorithm.summary, license=algorithm.license,
+        authors=[*algorithm.authors, *WORKBENCH],
+        inputs=[InputSpec.model_validate(i) for i in algorithm.spec["inputs"]],
+        outputs=[OutputSpec.model_validate(o) for o in algorithm.spec["outputs"]],
+        demo=Demo(entry="demo.py"), files=files)
+
+
+def build_one(algorithm: RealAlgorithm, folder: Path) -> PackageManifest:
+    folder.mkdir(parents=True)
+    source = folder / algorithm.source_name
+    source.write_bytes(read_member(algorithm.model.pin, algorithm.model.member))
+    _convert(source, folder / FP32)
+    _convert(source, folder / INT8, bits=8)
+    samples = algorithm.samples()
+    files = [file_entry(folder, FP32, "model"), _write_spec(algorithm, folder / FP32),
+             file_entry(folder, source.name, "source-model"), *_copy_demo(algorithm, folder),
+             *_write_samples(folder, samples), *_write_upstream(algorithm, folder)]
+    manifest = _manifest(algorithm, files)
+    (folder / MANIFEST_NAME).write_text(dump_manifest(manifest), encoding="utf-8")
+    manifest.metrics = _measure(algorithm, folder, samples)
+    if manifest.metrics.model_extra and manifest.metrics.model_extra["int8_kept"]:
+        manifest.files.insert(1, file_entry(folder, INT8, "model"))
+        manifest.files.insert(2, _write_spec(algorithm, folder / INT8))
+    else:
+        (folder / INT8).unlink()
+    (folder / "README.md").write_text(readme(algorithm, manifest), encoding="utf-8")
+    manifest.files.append(file_entry(folder, "README.md", "readme"))
+    (folder / MANIFEST_NAME).write_text(dump_manifest(manifest), encoding="utf-8")
+    return manifest
