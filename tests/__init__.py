@@ -8,3 +8,8 @@ server.
 import os
 
 os.environ["ALIBABA_CLOUD_ECS_METADATA_DISABLED"] = "true"
+
+# The MNN hub is a market source out of the box (docs/market.md, "The MNN hub"): in tests it is
+# a closed port on this machine, so listing the market tries it, finds it offline at once, and
+# never reaches the internet.
+os.environ["MNNWB_MARKET_MNN_HUB_URL"] = "http://127.0.0.1:9"

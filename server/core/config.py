@@ -3,11 +3,14 @@
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# The model hub organisation the MNN team publishes its converted models under.
+MNN_HUB_NAME = "mnn-hub"
+MNN_HUB_ORG = "taobao-mnn"
 
 
 class MarketSource(BaseModel):
@@ -21,6 +24,9 @@ class MarketSource(BaseModel):
     org: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
     ref: str | None = Field(default=None, max_length=255)
     refresh_seconds: float = Field(default=300.0, ge=0)
+    # After a failed read the failure is answered from memory this long (at most refresh_seconds),
+    # so an unreachable catalog costs one timeout, not one per page.
+    retry_seconds: float = Field(default=60.0, ge=0)
     timeout: float = Field(default=30.0, gt=0)
 
     @model_validator(mode="after")
@@ -92,6 +98,11 @@ class Settings(BaseSettings):
     keyfile: Path | None = None
     # Remote algorithm catalogs: a JSON list of MarketSource objects (docs/market.md).
     market_sources: list[MarketSource] = Field(default_factory=list)
+    # The MNN team's model hub organisation, a market source out of the box unless turned off;
+    # the URL may name a mirror of the hub (docs/market.md, "The MNN hub").
+    market_mnn_hub: bool = True
+    market_mnn_hub_url: str = "https://huggingface.co"
+    market_mnn_hub_timeout: float = Field(default=5.0, gt=0)
     # An LLM export may run a model's own code (transformers' trust_remote_code; docs/llm.md).
     llm_allow_remote_code: bool = False
 
@@ -100,7 +111,24 @@ class Settings(BaseSettings):
         names = [source.name for source in self.market_sources]
         if len(names) != len(set(names)):
             raise ValueError("MNNWB_MARKET_SOURCES names a source twice")
+        self.mnn_hub_source()  # a bad MNNWB_MARKET_MNN_HUB_URL stops the start, named
         return self
+
+    def mnn_hub_source(self) -> MarketSource | None:
+        """The MNN hub as a source, None when turned off or replaced by a configured source of
+        its name."""
+        if not self.market_mnn_hub or any(s.name == MNN_HUB_NAME for s in self.market_sources):
+            return None
+        try:
+            return MarketSource(name=MNN_HUB_NAME, kind="hub", url=self.market_mnn_hub_url,
+                                org=MNN_HUB_ORG, timeout=self.market_mnn_hub_timeout)
+        except ValidationError as exc:
+            raise ValueError(f"MNNWB_MARKET_MNN_HUB_URL: {exc.errors()[0]['msg']}") from None
+
+    def all_market_sources(self) -> list[MarketSource]:
+        """The MNN hub (unless off), then the configured catalogs."""
+        hub = self.mnn_hub_source()
+        return [hub, *self.market_sources] if hub is not None else list(self.market_sources)
 
     @property
     def db_url(self) -> str:

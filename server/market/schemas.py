@@ -1,7 +1,7 @@
 """Payloads of the market API (docs/api.md, "Market")."""
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -59,6 +59,19 @@ class MarketCard(EntryFields):
 
     readme: str
     versions: list[VersionInfo]
+
+
+class SourceStatus(BaseModel):
+    """One market source as the market last read it; an offline one says why in ``reason``
+    (``dns``, ``timeout``, ``refused``, ``tls``, ``unreachable``, or the error's code)."""
+
+    name: str
+    kind: str  # builtin, registry, http, git or hub
+    url: str | None = None
+    state: Literal["online", "offline"]
+    reason: str | None = None
+    detail: str | None = None
+    packages: int | None = None
 
 
 class InstallRequest(BaseModel):

@@ -19,7 +19,7 @@ from server.market import builtins, registry
 from server.market.models import MarketVersion
 from server.market.package import PackageManifest
 from server.market.remote.base import Catalog, catalogs_from_settings
-from server.market.schemas import MarketCard, MarketEntry, VersionInfo
+from server.market.schemas import MarketCard, MarketEntry, SourceStatus, VersionInfo
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,23 @@ def list_entries(session: Session, settings: Settings, q: str = "", task: str = 
             entry = _entry(each.name, manifests)
             if _matches(entry, q, task):
                 found.append(entry)
+    return found
+
+
+def source_statuses(session: Session, settings: Settings) -> list[SourceStatus]:
+    """Every source, online with its package count or offline with the reason; a failed
+    catalog answers from memory for its ``retry_seconds``, so this costs no second wait."""
+    urls = {source.name: source.url for source in settings.all_market_sources()}
+    found = []
+    for each in sources(session, settings):
+        kind = each.kind if isinstance(each, Catalog) else each.name
+        status = SourceStatus(name=each.name, kind=kind, url=urls.get(each.name), state="online")
+        try:
+            status.packages = len(_grouped(each.entries()))
+        except AppError as exc:
+            status.state, status.detail = "offline", exc.detail
+            status.reason = str(exc.extra.get("reason", exc.code))
+        found.append(status)
     return found
 
 

@@ -91,6 +91,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/api/projects/{pid}/datasets"): "viewer",
     ("GET", "/api/projects/{pid}/dataset"): "viewer",
     ("GET", "/api/market"): "signed-in",
+    ("GET", "/api/market-sources"): "signed-in",
     ("GET", "/api/market/{id}"): "signed-in",
     ("POST", "/api/market/{id}/versions/{version}/install"): "signed-in",
     ("POST", "/api/projects/{pid}/publish"): "editor",

@@ -18,6 +18,7 @@ from server.market.schemas import (
     OwnerRequest,
     PackageOwner,
     PublishRequest,
+    SourceStatus,
     VersionInfo,
 )
 
@@ -29,6 +30,11 @@ Text = Annotated[str, Query(max_length=200)]
 def list_market(session: SessionDep, settings: SettingsDep, _user: CurrentUser, q: Text = "",
                 task: Text = "", source: Text = "") -> list[MarketEntry]:
     return service.list_entries(session, settings, q, task, source)
+
+
+@router.get("/market-sources")
+def market_sources(session: SessionDep, settings: SettingsDep, _user: CurrentUser) -> list[SourceStatus]:
+    return service.source_statuses(session, settings)
 
 
 @router.get("/market/{id}", responses=errors(503))

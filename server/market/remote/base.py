@@ -55,13 +55,14 @@ _live_lock = threading.Lock()
 
 
 def catalogs_from_settings(settings: Settings) -> list[Catalog]:
-    """One catalog per entry of ``MNNWB_MARKET_SOURCES``, in the order configured.
+    """The MNN hub (unless turned off), then one catalog per entry of ``MNNWB_MARKET_SOURCES``
+    in the order configured.
 
     The same configuration gives the same objects for the life of the process, so a listing is
     read from the remote once per ``refresh_seconds``, not once per request.
     """
     with _live_lock:
-        return [_live_catalog(settings, source) for source in settings.market_sources]
+        return [_live_catalog(settings, source) for source in settings.all_market_sources()]
 
 
 def _live_catalog(settings: Settings, source: MarketSource) -> Catalog:

@@ -48,7 +48,8 @@ class GitCatalog:
         self._source = source
         self._cache = cache
         self._repo_dir = cache / "repo.git"
-        self._listing: Listing[ObjectID] = Listing(source.name, source.refresh_seconds, self._load)
+        self._listing: Listing[ObjectID] = Listing(
+            source.name, source.refresh_seconds, self._load, source.retry_seconds)
 
     def entries(self) -> list[PackageManifest]:
         return [listed.manifest for listed in self._listing.items().values()]

@@ -77,7 +77,8 @@ class HttpCatalog:
         self._source = source
         self._cache = cache
         self._pool = new_pool()
-        self._listing: Listing[str] = Listing(source.name, source.refresh_seconds, self._load)
+        self._listing: Listing[str] = Listing(
+            source.name, source.refresh_seconds, self._load, source.retry_seconds)
 
     def entries(self) -> list[PackageManifest]:
         return [listed.manifest for listed in self._listing.items().values()]

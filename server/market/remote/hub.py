@@ -37,8 +37,9 @@ from server.market.package import (
     parse_manifest,
     sha256_file,
 )
-from server.market.remote.hubclient import hub_api
+from server.market.remote.hubclient import hub_api, probe
 from server.market.remote.listing import CatalogKind, Listed, Listing, attempt, keep
+from server.market.remote.reasons import reason_of
 from server.market.remote.staging import (
     RemoteFile,
     fetch_verified,
@@ -72,14 +73,16 @@ class HubCatalog:
         self._org = source.org or ""
         self._cache = cache
         self._pool = new_pool()
-        self._listing: Listing[Revision] = Listing(source.name, source.refresh_seconds, self._load)
+        self._listing: Listing[Revision] = Listing(
+            source.name, source.refresh_seconds, self._load, source.retry_seconds)
 
     def entries(self) -> list[PackageManifest]:
         return [listed.manifest for listed in self._listing.items().values()]
 
     def _load(self) -> dict[tuple[str, str], Listed[Revision]]:
-        api = hub_api(self._endpoint)
+        api = hub_api(self._endpoint, self._source.timeout)
         with _hub_errors(self.name):
+            probe(self._endpoint, self._org)
             repos = [model.id for model in api.list_models(author=self._org)]
         # An organisation holds many repositories, each a few requests: read them side by side.
         with ThreadPoolExecutor(max_workers=WORKERS) as workers:
@@ -154,7 +157,9 @@ def _hub_errors(source: str) -> Iterator[None]:
         raise BadGateway(f"the hub {source} answered: {str(exc).splitlines()[0]}",
                          code="catalog_error") from None
     except (OfflineModeIsEnabled, httpx2.TransportError) as exc:
-        raise Unavailable(f"cannot reach the hub {source}: {exc}", code="catalog_unreachable") from None
+        reason = reason_of(exc)
+        raise Unavailable(f"cannot reach the hub {source} ({reason}): {exc}",
+                          code="catalog_unreachable", reason=reason) from None
     except (KeyError, TypeError, ValueError) as exc:  # an answer not shaped as the hub's
         raise BadGateway(f"the hub {source} sent an unexpected answer: {exc!r}",
                          code="catalog_error") from None

@@ -32,16 +32,28 @@ class Listing(Generic[Where]):
     source: str
     refresh_seconds: float
     load: Callable[[], dict[tuple[str, str], Listed[Where]]]
+    retry_seconds: float = 0.0
     _items: dict[tuple[str, str], Listed[Where]] | None = None
     _loaded_at: float = 0.0
+    _failure: AppError | None = None
+    _failed_at: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def items(self) -> dict[tuple[str, str], Listed[Where]]:
+        """The packages; a failed read is answered again from memory for ``retry_seconds``
+        (at most ``refresh_seconds``) instead of waiting on the remote once more."""
         with self._lock:
-            stale = time.monotonic() - self._loaded_at >= self.refresh_seconds
-            if self._items is None or stale:
-                self._items = self.load()
-                self._loaded_at = time.monotonic()
+            now = time.monotonic()
+            if self._failure is not None and now - self._failed_at < min(self.retry_seconds,
+                                                                           self.refresh_seconds):
+                raise self._failure
+            if self._items is None or now - self._loaded_at >= self.refresh_seconds:
+                try:
+                    self._items = self.load()
+                except AppError as exc:
+                    self._failure, self._failed_at = exc, time.monotonic()
+                    raise
+                self._failure, self._loaded_at = None, time.monotonic()
             return self._items
 
     def get(self, package_id: str, version: str) -> Listed[Where]:

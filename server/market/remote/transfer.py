@@ -14,6 +14,7 @@ from urllib3.exceptions import HTTPError
 from urllib3.util import Retry, Timeout
 
 from server.core.errors import BadGateway, Unavailable
+from server.market.remote.reasons import reason_of
 
 MAX_DOCUMENT = 8 * 1024 * 1024
 CHUNK = 1 << 20
@@ -34,7 +35,9 @@ def _request(pool: urllib3.PoolManager, url: str, timeout: float,
         return pool.request("GET", url, headers=headers, preload_content=False,
                             timeout=Timeout(connect=timeout, read=timeout))
     except HTTPError as exc:
-        raise Unavailable(f"cannot reach {url}: {type(exc).__name__}", code="catalog_unreachable") from None
+        reason = reason_of(exc)
+        raise Unavailable(f"cannot reach {url} ({reason}): {type(exc).__name__}",
+                          code="catalog_unreachable", reason=reason) from None
 
 
 def _refuse_status(response: urllib3.BaseHTTPResponse, url: str) -> None:

@@ -30,7 +30,7 @@ def commit_and_push(work: Path, remote: Path, message: str) -> None:
 
 
 def git_catalog(tmp_path: Path, url: str) -> Catalog:
-    settings = Settings(data_dir=tmp_path / "data", market_sources=[
+    settings = Settings(data_dir=tmp_path / "data", market_mnn_hub=False, market_sources=[
         {"name": "pkgs", "kind": "git", "url": url + "pkgs.git", "refresh_seconds": 0}])
     [catalog] = catalogs_from_settings(settings)
     return catalog
@@ -77,7 +77,7 @@ def test_a_source_pinned_to_a_tag_lists_that_tag(tmp_path: Path) -> None:
     write_package(work / "tiny/2.0.0", "tiny", "2.0.0")
     commit_and_push(work, base / "pkgs.git", "tiny 2.0.0")
     with git_daemon(base) as url:
-        settings = Settings(data_dir=tmp_path / "data", market_sources=[
+        settings = Settings(data_dir=tmp_path / "data", market_mnn_hub=False, market_sources=[
             {"name": "pinned", "kind": "git", "url": url + "pkgs.git", "ref": "v1"},
             {"name": "latest", "kind": "git", "url": url + "pkgs.git"}])
         pinned, latest = catalogs_from_settings(settings)

@@ -16,7 +16,7 @@ from tests.server.market.remote_packages import FILES, publish_index
 
 
 def http_catalog(tmp_path: Path, url: str) -> Catalog:
-    settings = Settings(data_dir=tmp_path / "data", market_sources=[
+    settings = Settings(data_dir=tmp_path / "data", market_mnn_hub=False, market_sources=[
         {"name": "team-http", "kind": "http", "url": url + "index.json", "refresh_seconds": 0}])
     [catalog] = catalogs_from_settings(settings)
     return catalog
@@ -92,7 +92,7 @@ def test_market_sources_are_read_from_the_environment_and_checked(
     monkeypatch.setenv("MNNWB_MARKET_SOURCES", json.dumps(sources))
     settings = Settings(data_dir=tmp_path)
     assert [(c.name, c.kind) for c in catalogs_from_settings(settings)] == [
-        ("team-http", "http"), ("mnn", "hub"), ("pkgs", "git")]
+        ("mnn-hub", "hub"), ("team-http", "http"), ("mnn", "hub"), ("pkgs", "git")]
     bad = [
         ({"name": "x", "kind": "hub", "url": "https://hub.example.com"}, "org is required"),
         ({"name": "x", "kind": "http", "url": "ftp://example.com/index.json"}, "must start with"),

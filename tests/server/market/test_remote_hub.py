@@ -37,7 +37,7 @@ def make_hub(root: Path) -> None:
 
 
 def hub_catalog(tmp_path: Path, endpoint: str) -> Catalog:
-    settings = Settings(data_dir=tmp_path / "data", market_sources=[
+    settings = Settings(data_dir=tmp_path / "data", market_mnn_hub=False, market_sources=[
         {"name": "mnn", "kind": "hub", "url": endpoint, "org": ORG, "refresh_seconds": 0}])
     [catalog] = catalogs_from_settings(settings)
     return catalog
