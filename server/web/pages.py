@@ -24,11 +24,12 @@ _templates = Environment(
 
 
 # The chunks a page imports at once, in the order to fetch them, after the entry and its imports.
-# The project page imports Monaco beside its workbench, not from it (webui/src/monaco/load.ts),
-# and runs it only once the workbench has drawn the open files: the workbench comes first.
+# The project page's first view is the workbench with its open files as plain text that takes
+# keys (webui/src/features/editor/EarlyEditor.tsx); Monaco (~580 KB gzipped) is asked for only
+# once that view is drawn (webui/src/monaco/load.ts), so the shell does not name its chunks.
 PAGE_CHUNKS = {
     "home": ["src/features/home/mountHome.tsx"],
-    "project": ["src/features/workbench/mountWorkbench.tsx", "src/monaco/setup.ts"],
+    "project": ["src/features/workbench/mountWorkbench.tsx"],
 }
 
 
