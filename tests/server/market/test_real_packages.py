@@ -23,6 +23,9 @@ from tests.waiting import wait_until
 # id → (license, the lowest accuracy its card may show; None where no honest one exists)
 REAL = {
     "document-orientation": ("Apache-2.0", 1.0),
+    "face-detection": ("Apache-2.0", 1.0),
+    "voice-activity": ("MIT", 1.0),
+    "person-segmentation": ("Apache-2.0", 0.6),
 }
 pytestmark = pytest.mark.usefixtures("builtins_ready", "real_packages")
 
@@ -81,6 +84,34 @@ def test_the_orientation_demo_names_each_turn_of_the_page(client: TestClient):
         assert f"page-{angle}: {angle} (expected {angle})" in output
 
 
+def test_the_face_demo_boxes_the_astronauts_face(client: TestClient):
+    _, output = demo_output(client, "face-detection", "faces")
+    line = next(x for x in output.splitlines() if x.startswith("astronaut: "))
+    assert line.startswith("astronaut: 1 face (expected 1 face) box=")
+    x1, y1, x2, y2 = (int(v) for v in line.split("box=")[1].split()[0].split(","))
+    # Her face, as seen in scikit-image's astronaut.png (512 × 512): x 170–280, y 60–190.
+    assert 160 <= x1 < x2 <= 290 and 50 <= y1 < y2 <= 200, line
+    assert "astronaut-twice: 2 faces (expected 2 faces)" in output
+
+
+def test_the_speech_segments_lie_where_the_speech_is(client: TestClient):
+    _, output = demo_output(client, "voice-activity", "speech")
+    line = next(x for x in output.splitlines() if x.startswith("speech-twice: "))
+    segments = [tuple(float(t) for t in part.rstrip("s").split("-"))
+                for part in line.split(") ")[1].split()]
+    # The 4 s recording from 1.0 s and again from 6.5 s (1.5 s of silence between).
+    assert len(segments) == 2
+    (a1, b1), (a2, b2) = segments
+    assert 1.0 <= a1 < b1 <= 5.0 and 6.5 <= a2 < b2 <= 10.5, line
+    assert "silence: 0 speech segments (expected 0 speech segments)" in output
+
+
+def test_the_segmentation_demo_marks_the_people_and_not_the_sky(client: TestClient):
+    _, output = demo_output(client, "person-segmentation", "people")
+    assert "astronaut: points 1 1 1 1 0 0 0 (expected points 1 1 1 1 0 0 0)" in output
+    assert "rocket: points 0 0 (expected points 0 0) person 0% of the photo" in output
+
+
 def test_a_kept_8_bit_model_answers_as_the_fp32_one(client: TestClient):
     folder, _ = demo_output(client, "document-orientation", "int8")
     assert (folder / "model-int8.mnn").is_file()
@@ -92,7 +123,7 @@ def test_a_kept_8_bit_model_answers_as_the_fp32_one(client: TestClient):
 
 
 def test_a_real_demo_runs_on_a_device_agent(client: TestClient, tmp_path: Path):
-    package = "document-orientation"
+    package = "face-detection"
     server = HubServer()
     server.book.codes["code-r"] = Identity("dev-r", "real-board")
     agent = AgentProcess(server.url, tmp_path / "agent", "code-r", "real-board")
@@ -107,7 +138,7 @@ def test_a_real_demo_runs_on_a_device_agent(client: TestClient, tmp_path: Path):
         output = server.recorder.output(sid)
         for line in expected_lines(root / "market" / package):
             assert line in output
-        assert "samples as expected" in output
+        assert "face-detection: 4/4 samples as expected" in output
     finally:
         agent.kill()
         server.close()
@@ -162,7 +193,7 @@ def test_a_build_from_the_warm_cache_opens_no_connection_and_runs_no_pip(tmp_pat
     selftest = _audited_build(tmp_path, "selftest")
     assert "socket.__new__" in selftest and any("-m pip" in e for e in selftest), selftest
     cached = sorted(p.name for p in DOWNLOADS.iterdir())
-    events = _audited_build(tmp_path, str(tmp_path / "out"), "document-orientation")
+    events = _audited_build(tmp_path, str(tmp_path / "out"), "face-detection")
     assert [e for e in events if e.startswith("socket.") or "pip" in e] == []
-    assert (tmp_path / "out" / "document-orientation" / "algorithm.toml").is_file()
+    assert (tmp_path / "out" / "face-detection" / "algorithm.toml").is_file()
     assert sorted(p.name for p in DOWNLOADS.iterdir()) == cached

@@ -23,4 +23,7 @@ class Listed:
 
 CATALOG = (
     Listed("document-orientation", "Document orientation", "image-classification", "orientation"),
+    Listed("face-detection", "Face detection", "object-detection", "faces"),
+    Listed("voice-activity", "Voice activity detection", "audio-classification", "speech"),
+    Listed("person-segmentation", "Person segmentation", "image-segmentation", "selfie"),
 )

@@ -18,10 +18,11 @@ from server.market.builtin.real.cache import Pin
 @dataclass
 class Sample:
     """One input of the demo (a raw array: image pixels as H×W×3 RGB uint8, audio as float32
-    samples in [-1, 1]) and the answer the demo must print for it."""
+    samples in [-1, 1]; or named arrays, saved as ``.npz``) and the answer the demo must print
+    for it."""
 
     name: str
-    data: np.ndarray
+    data: np.ndarray | dict[str, np.ndarray]
     expected: str
 
 

@@ -73,9 +73,13 @@ def _write_samples(folder: Path, samples: list[Sample]) -> list[FileEntry]:
     (folder / "samples").mkdir()
     listed = []
     for sample in samples:
-        np.save(folder / "samples" / f"{sample.name}.npy", sample.data)
-        listed.append({"name": sample.name, "file": f"samples/{sample.name}.npy",
-                       "expected": sample.expected})
+        if isinstance(sample.data, dict):
+            path = f"samples/{sample.name}.npz"
+            np.savez(folder / path, **sample.data)
+        else:
+            path = f"samples/{sample.name}.npy"
+            np.save(folder / path, sample.data)
+        listed.append({"name": sample.name, "file": path, "expected": sample.expected})
     (folder / "samples" / "expected.json").write_text(json.dumps(listed, indent=1))
     return [file_entry(folder, entry["file"], "sample") for entry in listed] + [
         file_entry(folder, "samples/expected.json", "sample")]
