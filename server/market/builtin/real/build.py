@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -75,7 +76,8 @@ def _write_samples(folder: Path, samples: list[Sample]) -> list[FileEntry]:
     for sample in samples:
         if isinstance(sample.data, dict):
             path = f"samples/{sample.name}.npz"
-            np.savez(folder / path, **sample.data)
+            arrays: dict[str, Any] = sample.data
+            np.savez(folder / path, **arrays)
         else:
             path = f"samples/{sample.name}.npy"
             np.save(folder / path, sample.data)
