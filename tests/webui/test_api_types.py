@@ -54,6 +54,7 @@ BODIES = {
     "ChatSampler": "Sampler", "EmbedRequest": "EmbedRequest",
     "InstallRequest": "InstallRequest", "PublishRequest": "PublishRequest",
     "RaySettingsUpdate": "RaySettingsUpdate", "SweepCreate": "SweepCreate",
+    "PipelineRunRequest": "PipelineRunRequest", "StageVariant": "StageVariant",
 }
 NOT_HTTP_PAYLOADS = {
     # websocket events and device messages (docs/api.md, docs/protocol.md)

@@ -1,13 +1,16 @@
 """A person runs a pipeline of three models on a photograph from the file tree and sees the
-boxes drawn on it, what each was read as, and every stage's time."""
+boxes drawn on it, what each was read as, and every stage's time; runs it on a paired device;
+compares two configurations and sees the first stage that diverges."""
 
 import shutil
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from device_bridge.runtime import pipeline
+from tests.device_bridge.harness import AgentProcess
 from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
 from tests.fakes.photos import photo
 from tests.webui.workbench import create_project, open_project
@@ -45,3 +48,84 @@ def test_run_a_pipeline_on_a_photo_and_see_boxes_and_text(
     expect(result.locator("[data-testid=pipeline-stage][data-stage=read] td").nth(2)).to_have_text(str(boxes))
     expect(result.get_by_test_id("pipeline-timeline").locator(".pipeline-span")).to_have_count(
         len(expected["timeline"]))
+
+
+def _chain(live_server, coins_pipeline: Path, name: str) -> dict:  # noqa: F811
+    project = create_project(live_server, name)
+    root = Path(project["path"])
+    for path in coins_pipeline.parent.glob("*.mnn*"):
+        shutil.copy(path, root / path.name)
+    shutil.copy(coins_pipeline, root / "pipeline.toml")
+    shutil.copy(photo(COINS), root / COINS)
+    return project
+
+
+def test_compare_two_configurations_and_see_the_first_stage_that_diverges(
+    context: BrowserContext, live_server, coins_pipeline: Path  # noqa: F811
+) -> None:
+    project = _chain(live_server, coins_pipeline, "compare-chain")
+    root = Path(project["path"])
+    # B's orientation classifier is the same model with its labels the other way round.
+    shutil.copy(root / "orientation.mnn", root / "orientation-flipped.mnn")
+    spec = (root / "orientation.mnn.model.toml").read_text()
+    assert spec.count('"0", "180"') == 1, spec
+    (root / "orientation-flipped.mnn.model.toml").write_text(spec.replace('"0", "180"', '"180", "0"'))
+    page = open_project(context, live_server, project)
+
+    page.locator("[data-testid=tree-item][data-path='pipeline.toml']").click(button="right")
+    page.get_by_test_id("menu-run-pipeline").click()
+    panel = page.get_by_test_id("pipeline-panel")
+    expect(panel.get_by_test_id("pipeline-device").locator("option").first).to_have_text("This machine")
+    expect(panel.get_by_test_id("pipeline-input-path")).to_have_value(COINS)
+    panel.get_by_test_id("pipeline-compare-open").click()
+    panel.get_by_test_id("compare-b-variants").fill("orientation.model=orientation-flipped.mnn")
+    panel.get_by_test_id("compare-run").click()
+    expect(panel).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    compared = panel.get_by_test_id("compare-result")
+    expect(compared.get_by_test_id("compare-first")).to_contain_text(
+        f"First divergence: orientation on {COINS}")
+    rows = compared.get_by_test_id("compare-stage")
+    expect(rows).to_have_count(7)
+    first = compared.locator("[data-testid=compare-stage][data-first=true]")
+    expect(first).to_have_attribute("data-stage", "orientation")
+    for stage in ("image", "detect", "boxes", "crops"):
+        expect(compared.locator(f"[data-testid=compare-stage][data-stage={stage}]")).to_have_attribute(
+            "data-diverged", "false")
+    expect(compared.locator("[data-testid=compare-stage][data-stage=upright]")).to_have_attribute(
+        "data-diverged", "true")
+    # Both runs side by side, each with its photo, boxes and stage times.
+    side = compared.get_by_test_id("compare-input")
+    expect(side.get_by_test_id("compare-side-a").get_by_test_id("pipeline-stage")).to_have_count(7)
+    expect(side.get_by_test_id("compare-side-b").get_by_test_id("pipeline-stage")).to_have_count(7)
+    expect(side.get_by_test_id("compare-side-b").locator("tr.pipeline-diverged[data-stage=orientation]")).to_have_count(1)
+    expect(side.get_by_test_id("compare-side-a").locator("tr.pipeline-diverged[data-stage=detect]")).to_have_count(0)
+
+
+def test_run_a_pipeline_on_a_paired_device_from_the_panel(
+    context: BrowserContext, live_server, coins_pipeline: Path, tmp_path: Path  # noqa: F811
+) -> None:
+    project = _chain(live_server, coins_pipeline, "device-chain")
+    root = Path(project["path"])
+    expected = pipeline.Runner(pipeline.load(root / "pipeline.toml")).run(root / COINS)
+    code = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "pixel"},
+                      headers=live_server.auth, timeout=60).json()["token"]
+    agent = AgentProcess(live_server.url, tmp_path / "agent", code, "pixel")
+    try:
+        page = open_project(context, live_server, project)
+        page.locator("[data-testid=tree-item][data-path='pipeline.toml']").click(button="right")
+        page.get_by_test_id("menu-run-pipeline").click()
+        panel = page.get_by_test_id("pipeline-panel")
+        picker = panel.get_by_test_id("pipeline-device")
+        expect(picker.locator("option", has_text="● pixel")).to_have_count(1, timeout=RUN_TIMEOUT_MS)
+        picker.select_option(label="● pixel")
+        panel.get_by_test_id("pipeline-run").click()
+        expect(panel).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+        result = panel.get_by_test_id("pipeline-result")
+        expect(result.get_by_test_id("pipeline-device-name")).to_have_text("On pixel")
+        boxes = len(expected["stages"][2]["items"][0]["boxes"])
+        expect(result.get_by_test_id("pipeline-box")).to_have_count(boxes)
+        texts = [item["outputs"]["logits"]["text"] for item in expected["stages"][-1]["items"]]
+        expect(result.get_by_test_id("pipeline-readings")).to_have_text(
+            "Read: " + (" · ".join(t for t in texts if t) or "(nothing)"))
+    finally:
+        agent.kill()

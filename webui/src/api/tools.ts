@@ -324,7 +324,49 @@ export interface PipelineResult {
   inputs: PipelineInputResult[];
   failed: { input: string; reason: string }[];
   summary: Record<string, unknown>;
+  device?: { id: string; name: string };
 }
 
-export const runPipeline = (pid: string, pipeline: string, inputs: string[]) =>
-  request<ToolRun>('POST', `${projectBase(pid)}/pipelines/run`, { json: { pipeline, inputs } });
+/** How one model stage runs instead (docs/pipelines.md#variants-of-a-stage). */
+export interface StageVariant {
+  model?: string | null;
+  threads?: number | null;
+  backend?: string | null;
+  precision?: string | null;
+}
+
+export interface PipelineRunRequest {
+  pipeline: string;
+  inputs: string[];
+  device_id?: string | null;
+  variants?: Record<string, StageVariant> | null;
+}
+
+export const runPipeline = (pid: string, body: PipelineRunRequest) =>
+  request<ToolRun>('POST', `${projectBase(pid)}/pipelines/run`, { json: body });
+
+export interface StageFigures { median_ms: number; p90_ms: number }
+
+export interface Divergence { input: string; reason: string }
+
+export interface FirstDivergence extends Divergence { stage: string }
+
+export interface StageComparison {
+  id: string;
+  a: StageFigures | null;
+  b: StageFigures | null;
+  diverged: Divergence[];
+}
+
+export interface PipelineEndToEnd { a: StageFigures | null; b: StageFigures | null }
+
+export interface PipelineComparison {
+  inputs: string[];
+  unmatched: string[];
+  end_to_end: PipelineEndToEnd;
+  stages: StageComparison[];
+  first_divergence: FirstDivergence | null;
+}
+
+export const comparePipelineRuns = (pid: string, a: string, b: string) =>
+  request<PipelineComparison>('POST', `${projectBase(pid)}/pipelines/compare`, { json: { a, b } });

@@ -1,91 +1,41 @@
-// A pipeline (docs/pipelines.md) run on images of the project: the photo with every stage's
-// boxes drawn, what each item was read as, each stage's time and the timeline of one input.
+// A pipeline (docs/pipelines.md) run on images of the project, here or on a paired device: the
+// photo with every stage's boxes drawn, what each item was read as, each stage's time and the
+// timeline of one input. "Compare…" runs two configurations on the same inputs side by side.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
-import { rawUrl } from '../../../api/files';
-import { runPipeline, type PipelineInputResult, type PipelineResult, type PipelineStage } from '../../../api/tools';
+import { runPipeline, type PipelineResult, type ToolRun } from '../../../api/tools';
 import { projectFiles } from '../../quickopen/fileIndex';
 import type { PanelProps } from '../../workbench/panels';
 import { pid } from '../../workbench/session';
 import { isActive, progress, putRun, runs } from '../store';
+import { CompareView } from './CompareView';
+import { ConfigFields, DeviceSelect, parseVariants, type RunConfig } from './config';
+import { InputView } from './InputView';
 import '../spec/spec.css';
 import './pipeline.css';
 
 const IMAGE = /\.(jpe?g|png|bmp)$/i;
+const PLAIN: RunConfig = { device: '', variants: '' };
 
-type Item = Record<string, unknown> & { outputs?: Record<string, Record<string, unknown>>; boxes?: Box[] };
-interface Box { box: number[]; score: number; label: string }
-
-function boxesOf(stages: PipelineStage[]): Box[] {
-  const last = [...stages].reverse().find((s) => s.items.some((i) => (i as Item).boxes));
-  return last ? last.items.flatMap((i) => (i as Item).boxes ?? []) : [];
+function RunError({ run }: { run: ToolRun }) {
+  return <div class="form-error" role="alert" data-testid="pipeline-error">{run.error ?? `Ended ${run.status}`}</div>;
 }
 
-/** What the last model stage read per item: a text, or a top label. */
-function readings(stage: PipelineStage | undefined): string[] {
-  if (!stage) return [];
-  return stage.items.map((raw) => {
-    const outputs = Object.values((raw as Item).outputs ?? {});
-    const text = outputs.find((o) => o.kind === 'text');
-    if (text) return String(text.text);
-    const top = outputs.find((o) => o.kind === 'classes');
-    const first = (top?.top as { label: string; score: number }[] | undefined)?.[0];
-    return first ? `${first.label} ${(first.score * 100).toFixed(0)}%` : '';
-  });
-}
-
-function InputView({ result }: { result: PipelineInputResult }) {
-  const boxes = boxesOf(result.stages);
-  const models = result.stages.filter((s) => s.kind === 'model');
-  const read = readings(models[models.length - 1]);
-  const total = Math.max(result.ms, 1e-6);
-  return (
-    <div class="pipeline-input" data-testid="pipeline-input" data-input={result.input}>
-      <div class="try-it-view">
-        <div class="try-it-image">
-          <img src={rawUrl(pid(), result.input)} alt={result.input} data-testid="pipeline-image" />
-          <svg viewBox={`0 0 ${result.image.width} ${result.image.height}`} preserveAspectRatio="none" data-testid="pipeline-boxes">
-            {boxes.map((b, i) => (
-              <g key={i} data-testid="pipeline-box">
-                <rect x={b.box[0]} y={b.box[1]} width={b.box[2] - b.box[0]} height={b.box[3] - b.box[1]} />
-                {read.length === boxes.length && <text x={b.box[0]} y={b.box[1] - 2}>{read[i]}</text>}
-              </g>
-            ))}
-          </svg>
-        </div>
-        <div class="try-it-outputs">
-          <div class="mono" data-testid="pipeline-total">{result.input} · {result.ms.toFixed(1)} ms end to end · {boxes.length} box(es)</div>
-          <table class="tool-table" data-testid="pipeline-stages">
-            <thead><tr><th>Stage</th><th>Kind</th><th class="num">Items</th><th class="num">ms</th><th>Share</th></tr></thead>
-            <tbody>{result.stages.map((s) => (
-              <tr key={s.id} data-testid="pipeline-stage" data-stage={s.id}>
-                <td class="mono">{s.id}</td><td class="muted">{s.kind}</td><td class="num">{s.items.length}</td>
-                <td class="num mono">{s.ms.toFixed(2)}</td>
-                <td><div class="pipeline-bar" style={{ width: `${Math.min(100, (100 * s.ms) / total)}%` }} /></td>
-              </tr>
-            ))}</tbody>
-          </table>
-          {read.length > 0 && (
-            <div data-testid="pipeline-readings" class="mono">Read: {read.filter(Boolean).join(' · ') || '(nothing)'}</div>
-          )}
-        </div>
-      </div>
-      <div class="pipeline-timeline" data-testid="pipeline-timeline" title="Each bar: one stage on one item, from the input's start">
-        {result.timeline.map((t, i) => (
-          <div key={i} class={`pipeline-span stage-${result.stages.findIndex((s) => s.id === t.stage) % 6}`}
-            style={{ left: `${(100 * t.start_ms) / total}%`, width: `${Math.max(0.3, (100 * (t.end_ms - t.start_ms)) / total)}%` }}
-            title={`${t.stage}${t.item !== null ? ` #${t.item}` : ''}: ${(t.end_ms - t.start_ms).toFixed(2)} ms`} />
-        ))}
-      </div>
-    </div>
-  );
+/** Both runs' status as one: succeeded when both did, else the first ending otherwise. */
+function pairStatus(both: (ToolRun | undefined)[]): string {
+  if (both.every((r) => r?.status === 'succeeded')) return 'succeeded';
+  return both.find((r) => r && !isActive(r) && r.status !== 'succeeded')?.status ?? 'running';
 }
 
 export function PipelinePanel({ params }: PanelProps) {
   const pipeline = String(params.path);
   const [files, setFiles] = useState<string[]>([]);
   const [input, setInput] = useState('');
+  const [device, setDevice] = useState('');
   const [runId, setRunId] = useState<string | null>(null);
+  const [comparing, setComparing] = useState(false);
+  const [configs, setConfigs] = useState<[RunConfig, RunConfig]>([PLAIN, PLAIN]);
+  const [pair, setPair] = useState<[string, string] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     projectFiles().then((all) => {
@@ -94,21 +44,40 @@ export function PipelinePanel({ params }: PanelProps) {
       setInput((current) => current || images[0] || '');
     }, () => setFiles([]));
   }, [pipeline]);
-  const run = runId ? runs.value[runId] : undefined;
-  const busy = !!run && isActive(run);
+  const start = async (config: RunConfig) => {
+    const started = await runPipeline(pid(), {
+      pipeline, inputs: [input], device_id: config.device || null, variants: parseVariants(config.variants),
+    });
+    putRun(started);
+    return started.id;
+  };
   const go = async () => {
     setError(null);
+    setPair(null);
     try {
-      const started = await runPipeline(pid(), pipeline, [input]);
-      putRun(started);
-      setRunId(started.id);
+      setRunId(await start({ device, variants: '' }));
     } catch (err) {
       setError(errorMessage(err));
     }
   };
+  const compare = async () => {
+    setError(null);
+    setRunId(null);
+    try {
+      parseVariants(configs[0].variants);
+      parseVariants(configs[1].variants);
+      setPair([await start(configs[0]), await start(configs[1])]);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  const run = runId ? runs.value[runId] : undefined;
+  const both = pair ? pair.map((id) => runs.value[id]) : [];
+  const busy = (!!run && isActive(run)) || both.some((r) => !r || isActive(r));
+  const status = pair ? pairStatus(both) : (run?.status ?? '');
   const result = run?.status === 'succeeded' ? (run.result as unknown as PipelineResult) : null;
   return (
-    <div class="tool-panel pipeline-panel" data-testid="pipeline-panel" data-pipeline={pipeline} data-status={run?.status ?? ''}>
+    <div class="tool-panel pipeline-panel" data-testid="pipeline-panel" data-pipeline={pipeline} data-status={status}>
       <form class="try-it-form" onSubmit={(e) => { e.preventDefault(); void go(); }}>
         <span class="mono">{pipeline}</span>
         <label class="spec-field">
@@ -117,19 +86,36 @@ export function PipelinePanel({ params }: PanelProps) {
             onInput={(e) => setInput((e.target as HTMLInputElement).value)} />
           <datalist id="pipeline-files">{files.map((f) => <option key={f} value={f} />)}</datalist>
         </label>
-        <button class="btn btn-primary" type="submit" data-testid="pipeline-run" disabled={busy || !input}>
-          {busy ? `Running… ${progress.value[run.id]?.stage ?? ''}` : 'Run pipeline'}
+        {!comparing && <label class="spec-field"><span>Runs on</span><DeviceSelect value={device} onChange={setDevice} testid="pipeline-device" /></label>}
+        {!comparing && (
+          <button class="btn btn-primary" type="submit" data-testid="pipeline-run" disabled={busy || !input}>
+            {busy && run ? `Running… ${progress.value[run.id]?.stage ?? ''}` : 'Run pipeline'}
+          </button>
+        )}
+        <button class="btn" type="button" data-testid="pipeline-compare-open" onClick={() => setComparing(!comparing)}>
+          {comparing ? 'Single run' : 'Compare…'}
         </button>
       </form>
-      {(error || (run && !busy && run.status !== 'succeeded')) && (
-        <div class="form-error" role="alert" data-testid="pipeline-error">{error ?? run?.error ?? `Ended ${run?.status}`}</div>
+      {comparing && (
+        <form class="pipeline-compare-form" data-testid="pipeline-compare-form" onSubmit={(e) => { e.preventDefault(); void compare(); }}>
+          <ConfigFields label="A" config={configs[0]} onChange={(c) => setConfigs([c, configs[1]])} />
+          <ConfigFields label="B" config={configs[1]} onChange={(c) => setConfigs([configs[0], c])} />
+          <button class="btn btn-primary" type="submit" data-testid="compare-run" disabled={busy || !input}>
+            {busy && pair ? 'Running both…' : 'Run both'}
+          </button>
+        </form>
       )}
+      {error && <div class="form-error" role="alert" data-testid="pipeline-error">{error}</div>}
+      {run && !isActive(run) && run.status !== 'succeeded' && <RunError run={run} />}
+      {both.map((r) => r && !isActive(r) && r.status !== 'succeeded' && <RunError key={r.id} run={r} />)}
       {result && (
         <div data-testid="pipeline-result">
+          {result.device && <div class="muted" data-testid="pipeline-device-name">On {result.device.name}</div>}
           {result.failed.map((f) => <div key={f.input} class="form-error">{f.input}: {f.reason}</div>)}
           {result.inputs.map((r) => <InputView key={r.input} result={r} />)}
         </div>
       )}
+      {status === 'succeeded' && pair && both[0] && both[1] && <CompareView a={both[0]} b={both[1]} />}
     </div>
   );
 }
