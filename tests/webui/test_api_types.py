@@ -47,6 +47,9 @@ RESPONSES = {
     "MnnBackends": "MnnBackends", "MnnBackend": "MnnBackend",
     "ModelSpecInfo": "ModelSpecPublic", "DeclaredTensor": "DeclaredTensor",
     "DatasetSummary": "DatasetSummary", "SkippedFile": "SkippedFile", "Backup": "BackupOut",
+    "PipelineComparison": "PipelineComparison", "StageComparison": "StageComparison",
+    "StageFigures": "StageFigures", "Divergence": "Divergence", "FirstDivergence": "FirstDivergence",
+    "PipelineEndToEnd": "EndToEnd",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
