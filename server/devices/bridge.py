@@ -25,6 +25,7 @@ from server.core.events import Envelope, EventHub
 from server.devices import service
 from server.devices.agent_pyz import AgentBuild, build_agent
 from server.devices.models import Device, DeviceSessionPublic
+from server.flow.device_records import DeviceRecords
 from server.projects.models import Project
 from server.users import devices as sharing
 from server.users.models import User
@@ -36,8 +37,10 @@ class DeviceBridge:
     def __init__(self, engine: Engine, events: EventHub, limits: Limits | None = None) -> None:
         self._engine = engine
         self.agent = build_agent()
-        self.hub = DeviceHub(events, self._verify, limits, on_status=self._on_status,
+        self.records = DeviceRecords(engine, events)  # deploys and benchmarks, for the flow
+        self.hub = DeviceHub(self.records, self._verify, limits, on_status=self._on_status,
                              agent_sha256=self.agent.sha256)
+        self.records.device_of = self._device_of
         self.commands = TabCommands(self.hub, self._project_root, self._may_attach)
 
     async def serve(self, transport: Transport) -> None:
@@ -45,7 +48,13 @@ class DeviceBridge:
 
     async def handle_tab_command(self, project_id: str, envelope: Envelope) -> None:
         """A tab's command on channel ``devices``, ``dap`` or ``log`` (see docs/protocol.md)."""
+        self.records.note_command(project_id, envelope.type, envelope.data)
         await self.commands.handle(project_id, envelope.type, envelope.data)
+
+    def _device_of(self, project_id: str, sid: str) -> str | None:
+        with contextlib.suppress(UnknownSession):
+            return self.hub.session(project_id, sid).device_id
+        return None
 
     def is_online(self, device_id: str) -> bool:
         return self.hub.is_online(device_id)

@@ -89,6 +89,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("POST", "/api/tool-runs/{rid}/cancel"): "editor",
     ("GET", "/api/projects/{pid}/tool-runs"): "viewer",
     ("GET", "/api/projects/{pid}/lineage"): "viewer",
+    ("GET", "/api/projects/{pid}/flow"): "viewer",
     ("GET", "/api/projects/{pid}/datasets"): "viewer",
     ("GET", "/api/projects/{pid}/dataset"): "viewer",
     ("GET", "/api/market"): "signed-in",

@@ -12,6 +12,7 @@ from server.api.routes import (
     device_shares,
     devices,
     files,
+    flow,
     git,
     git_identity,
     jobs,
@@ -38,5 +39,5 @@ ROUTERS: list[APIRouter] = [
     auth.router, members.router, device_shares.router, netron.router,
     search.router, checks.router, terminal.router, llm.router, lsp.router,
     lineage.router, ray.router, market.router, model_specs.router,
-    pipelines.router, datasets.router, keybindings.router, backups.router,
+    pipelines.router, datasets.router, keybindings.router, backups.router, flow.router,
 ]

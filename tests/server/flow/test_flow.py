@@ -1,0 +1,122 @@
+"""The flow of a project on real parts: a template's local training job, real conversions and
+quantizations through the tool API, an image dataset; then the training script is edited and
+committed, and a quantization fails."""
+
+import hashlib
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from tests.fakes import models
+from tests.server.lineage.test_lineage import committed_project, run_tool
+from tests.server.modeltools.conftest import wait_for_run
+from tests.server.training.test_jobs_api import submit, wait_job
+
+ORDER = ["data", "train", "convert", "quantize", "evaluate", "budgets", "deploy", "measure"]
+
+
+def flow(client: TestClient, project: dict) -> dict[str, dict]:
+    response = client.get(f"/api/projects/{project['id']}/flow")
+    assert response.status_code == 200, response.text
+    steps = response.json()["steps"]
+    assert [s["id"] for s in steps] == ORDER
+    return {s["id"]: s for s in steps}
+
+
+def states(steps: dict[str, dict]) -> list[str]:
+    return [steps[i]["state"] for i in ORDER]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def image_dataset(folder: Path) -> None:
+    for split in ("train", "val"):
+        for label in ("0", "1"):
+            models.calibration_images(folder / split / label, count=3, size=8, seed=int(label))
+
+
+def commit(client: TestClient, project: dict, path: str, message: str) -> None:
+    base = f"/api/projects/{project['id']}/git"
+    assert client.post(f"{base}/stage", json={"paths": [path]}).status_code == 200
+    made = client.post(f"{base}/commit", json={"message": message, "author": "A <a@b.c>"})
+    assert made.status_code in (200, 201), made.text
+
+
+def test_the_flow_from_data_to_an_int8_model_and_back_to_stale(client: TestClient) -> None:
+    project = committed_project(client)
+    root = Path(project["path"])
+    assert states(flow(client, project)) == ["todo"] * len(ORDER)
+
+    image_dataset(root / "data")
+    job = wait_job(client, submit(client, project, command="python train.py --epochs 1")["id"],
+                   timeout=120)
+    assert job["status"] == "succeeded", job
+    onnx = f"outputs/{job['id']}/model.onnx"
+    steps = flow(client, project)
+    assert states(steps)[:3] == ["done", "done", "todo"]
+    assert steps["data"]["artifact"]["path"] == "data"
+    assert steps["train"]["artifact"]["path"] == onnx
+    assert steps["train"]["artifact"]["sha256"] == sha256(root / onnx)
+    assert steps["train"]["artifact"]["lineage"] == f"/api/projects/{project['id']}/lineage?path={onnx}"
+    assert f"job {job['id'][:8]}" in steps["train"]["detail"]
+    assert steps["convert"]["next"] == {"action": "tool", "tool": "convert", "label": "Convert",
+                                        "args": {"model": onnx}}
+
+    run_tool(client, project, "convert", model=onnx, output="digits.mnn")
+    steps = flow(client, project)
+    assert steps["convert"]["state"] == "done"
+    assert steps["convert"]["artifact"]["sha256"] == sha256(root / "digits.mnn")
+    assert steps["quantize"]["next"]["args"] == {"model": "digits.mnn", "dataset": "data"}
+
+    models.calibration_images(root / "calib", count=4, size=8)
+    run_tool(client, project, "quantize", model="digits.mnn", output="digits.int8.mnn",
+             calibration="calib", format="GRAY", width=8, height=8, mean=[0.0], normal=[1 / 255])
+    steps = flow(client, project)
+    assert states(steps) == ["done", "done", "done", "done", "todo", "todo", "todo", "todo"]
+    assert steps["quantize"]["artifact"]["path"] == "digits.int8.mnn"
+    assert steps["evaluate"]["next"]["args"] == {"models": ["digits.mnn", "digits.int8.mnn"],
+                                                 "dataset": "data"}
+    [budget] = steps["budgets"]["next"]["args"]["budgets"]
+    assert (budget["model"], budget["reference"], budget["min_cosine"]) == (
+        "digits.int8.mnn", "digits.mnn", 0.999)
+    assert budget["max_size_mb"] >= (root / "digits.int8.mnn").stat().st_size / 2**20
+    assert "max_latency_ms" not in budget  # nothing measured it yet
+    assert steps["measure"]["next"]["args"] == {"model": "digits.int8.mnn"}
+
+    script = root / "train.py"
+    script.write_text(script.read_text() + "\n# a wider head next time\n")
+    commit(client, project, "train.py", "train: a note on the head")
+    steps = flow(client, project)
+    assert states(steps)[:4] == ["done", "stale", "stale", "stale"]
+    assert "train.py changed" in steps["train"]["detail"]
+
+    (root / "broken").mkdir()
+    (root / "broken" / "sample.png").write_bytes(b"not a picture")
+    started = client.post(f"/api/projects/{project['id']}/tools/quantize",
+                          json={"model": "digits.mnn", "output": "digits.int8.mnn", "overwrite": True,
+                                "calibration": "broken", "width": 8, "height": 8})
+    assert started.status_code == 202, started.text
+    assert wait_for_run(client, started.json()["id"])["status"] == "failed"
+    steps = flow(client, project)
+    assert steps["quantize"]["state"] == "failed"
+    assert f"run {started.json()['id'][:8]} failed" in steps["quantize"]["detail"]
+
+
+def test_a_converted_model_whose_file_changed_is_stale(client: TestClient) -> None:
+    """No job: convert is done on its own input; rewriting the file it made makes it stale."""
+    project = committed_project(client)
+    root = Path(project["path"])
+    models.conv_net(root / "net.onnx", size=8)
+    run_tool(client, project, "convert", model="net.onnx", output="net.mnn")
+    steps = flow(client, project)
+    assert (steps["train"]["state"], steps["convert"]["state"]) == ("todo", "done")
+    assert steps["convert"]["detail"] == "net.mnn from net.onnx"
+    assert steps["deploy"]["next"] == {"action": "deploy", "label": "Deploy to a device", "tool": None, "args": {}}
+    with (root / "net.mnn").open("ab") as handle:
+        handle.write(b"\0")
+    steps = flow(client, project)
+    assert steps["convert"]["state"] == "stale"
+    assert "net.mnn has changed since" in steps["convert"]["detail"]
+    assert steps["convert"]["artifact"]["sha256"] != sha256(root / "net.mnn")
