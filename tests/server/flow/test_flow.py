@@ -113,7 +113,8 @@ def test_a_converted_model_whose_file_changed_is_stale(client: TestClient) -> No
     steps = flow(client, project)
     assert (steps["train"]["state"], steps["convert"]["state"]) == ("todo", "done")
     assert steps["convert"]["detail"] == "net.mnn from net.onnx"
-    assert steps["deploy"]["next"] == {"action": "deploy", "label": "Deploy to a device", "tool": None, "args": {}}
+    assert steps["deploy"]["next"] == {"action": "deploy", "label": "Deploy to a device",
+                                       "tool": None, "args": {}}
     with (root / "net.mnn").open("ab") as handle:
         handle.write(b"\0")
     steps = flow(client, project)
