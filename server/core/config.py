@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # Team members may reach Git hosts on loopback, link-local or private addresses only if listed.
     git_allowed_hosts: list[str] = Field(default_factory=list)
     upload_max_bytes: int = 512 * 1024 * 1024
+    # An uploaded project zip (server/projects/zipped.py): what it may unpack to.
+    zip_max_unpacked_bytes: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
+    zip_max_entries: int = Field(default=20_000, ge=1)
     file_read_max_bytes: int = 20 * 1024 * 1024
     watch_files: bool = True
     # Status keeps tracked files' stats and re-stats only what inotify reports changed.

@@ -1,10 +1,10 @@
-"""Projects: create (template, existing folder, Git URL), list, rename, remove, UI state."""
+"""Projects: create (template, existing folder, Git URL, zip), list, rename, remove, UI state."""
 
 import json
 import re
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, or_, select
@@ -14,6 +14,7 @@ from server.core.config import Settings
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
 from server.gitflow.transport import check_url
 from server.gitflow.urlpolicy import policy_for
+from server.projects import zipped
 from server.projects.cloning import CloneJobs, CloneRequest
 from server.projects.models import MemberPublic, Project, ProjectCreate, ProjectMember, ProjectPublic
 from server.projects.templates import render_template
@@ -191,12 +192,7 @@ def create_project(
         folder = _existing_folder(body.path)
         _ensure_unique(session, user.id, name, str(folder))
         return _insert(session, Project(name=name, path=str(folder), owner_id=user.id))
-    # In team mode each user gets a folder of their own, so two people may both have a "demo".
-    base = settings.projects_dir / user.name if settings.team else settings.projects_dir
-    folder = (base / name).resolve()
-    _ensure_unique(session, user.id, name, str(folder))
-    if folder.exists():
-        raise Conflict(f"the folder {folder} already exists", code="duplicate")
+    folder = _new_folder(session, settings, user, name)
     if body.git_url:
         return _start_clone(session, settings, user, body, Project(
             name=name, path=str(folder), owner_id=user.id, state="cloning"), clones)
@@ -208,6 +204,27 @@ def create_project(
         raise
     project = Project(name=name, path=str(folder), template=template, owner_id=user.id)
     return _insert(session, project)
+
+
+def _new_folder(session: Session, settings: Settings, user: User, name: str) -> Path:
+    """The folder a new project of the user's gets, which must not exist yet."""
+    # In team mode each user gets a folder of their own, so two people may both have a "demo".
+    base = settings.projects_dir / user.name if settings.team else settings.projects_dir
+    folder = (base / name).resolve()
+    _ensure_unique(session, user.id, name, str(folder))
+    if folder.exists():
+        raise Conflict(f"the folder {folder} already exists", code="duplicate")
+    return folder
+
+
+def create_from_zip(session: Session, settings: Settings, user: User, name: str,
+                    upload: BinaryIO) -> Project:
+    """A playground project unpacked from an uploaded zip (``zipped.py``)."""
+    name = check_name(name)
+    folder = _new_folder(session, settings, user, name)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    zipped.unpack(upload, folder, settings.zip_max_entries, settings.zip_max_unpacked_bytes)
+    return _insert(session, Project(name=name, path=str(folder), owner_id=user.id))
 
 
 def _refuse_server_paths(body: ProjectCreate) -> None:

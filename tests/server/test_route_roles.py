@@ -41,6 +41,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/api/templates"): "signed-in",
     ("GET", "/api/projects"): "signed-in",
     ("POST", "/api/projects"): "signed-in",
+    ("POST", "/api/projects/zip"): "signed-in",
     ("GET", "/api/projects/{pid}"): "viewer",
     ("PATCH", "/api/projects/{pid}"): "editor",
     ("DELETE", "/api/projects/{pid}"): "owner",

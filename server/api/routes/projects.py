@@ -1,13 +1,14 @@
 """Projects and templates."""
 
+import tempfile
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from server.api.deps import CurrentUser, EditableProject, ProjectDep, SessionDep, SettingsDep
-from server.projects import service
+from server.projects import service, zipped
 from server.projects.cloning import CloneJobs
 from server.projects.models import (
     ProjectCreate,
@@ -49,6 +50,18 @@ async def create_project(
     project = await run_in_threadpool(service.create_project, session, settings, user, body, clones)
     if project.state == "cloning":
         response.status_code = 202
+    return service.to_public(project, user)
+
+
+@router.post("/projects/zip", status_code=201)
+async def create_project_from_zip(
+    request: Request, name: str, session: SessionDep, settings: SettingsDep, user: CurrentUser,
+) -> ProjectPublic:
+    """A playground project from the zip in the body (``application/zip``); hostile zips are
+    refused by name with nothing written (docs/playground.md, "From a zip")."""
+    with tempfile.TemporaryFile(dir=settings.data_dir) as upload:
+        await zipped.receive(request.stream(), upload, settings.upload_max_bytes)
+        project = await run_in_threadpool(service.create_from_zip, session, settings, user, name, upload)
     return service.to_public(project, user)
 
 

@@ -40,6 +40,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface RequestOptions {
   json?: unknown;
   form?: FormData;
+  /** A raw body (a file), sent with its own type. */
+  body?: Blob;
   query?: Record<string, string | boolean | undefined>;
   /** Let the request finish after the page is gone (small bodies only). */
   keepalive?: boolean;
@@ -58,6 +60,7 @@ function headersFor(method: Method, opts: RequestOptions): Record<string, string
   const headers: Record<string, string> = { 'X-MNNWB-Client': clientId, Accept: 'application/json' };
   if (method !== 'GET') headers['X-MNNWB-CSRF'] = '1';
   if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.body) headers['Content-Type'] = opts.body.type || 'application/octet-stream';
   return headers;
 }
 
@@ -81,7 +84,7 @@ export async function request<T>(method: Method, path: string, opts: RequestOpti
       credentials: 'same-origin',
       keepalive: opts.keepalive,
       headers: headersFor(method, opts),
-      body: opts.form ?? (opts.json !== undefined ? JSON.stringify(opts.json) : undefined),
+      body: opts.form ?? opts.body ?? (opts.json !== undefined ? JSON.stringify(opts.json) : undefined),
     });
   } catch {
     throw new ApiError(0, 'network', 'The server cannot be reached.', {});

@@ -9,6 +9,10 @@ export const listProjects = () => request<Project[]>('GET', '/api/projects');
 export const createProject = (body: CreateProjectBody) =>
   request<Project>('POST', '/api/projects', { json: body });
 
+/** A playground project from an uploaded `.zip` of its folder (docs/playground.md). */
+export const createProjectFromZip = (name: string, zip: Blob) =>
+  request<Project>('POST', '/api/projects/zip', { query: { name }, body: zip });
+
 export const renameProject = (pid: string, name: string) =>
   request<Project>('PATCH', `/api/projects/${pid}`, { json: { name } });
 

@@ -1,16 +1,18 @@
-// The "new project" card: from a template, from an existing folder, or cloned from Git.
+// The "new project" card: from a template, from an existing folder, cloned from Git, or a
+// playground folder uploaded as a zip.
 import { useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { createProject, projectUrl } from '../../api/projects';
+import { createProject, createProjectFromZip, projectUrl } from '../../api/projects';
 import type { CreateProjectBody } from '../../api/types';
 import { refreshProjects, startedHere, templates } from './store';
 
-type Source = 'template' | 'folder' | 'git';
+type Source = 'template' | 'folder' | 'git' | 'zip';
 
 const SOURCES: { id: Source; label: string }[] = [
   { id: 'template', label: 'From template' },
   { id: 'folder', label: 'Open folder' },
   { id: 'git', label: 'Clone from Git' },
+  { id: 'zip', label: 'Upload zip' },
 ];
 
 export function openProjectTab(pid: string): void {
@@ -35,19 +37,22 @@ export function NewProject() {
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
   const [location, setLocation] = useState('');
+  const [zip, setZip] = useState<File | null>(null);
   // Until the person types a name, the URL or folder names the project.
   const [nameTyped, setNameTyped] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const chosen = template || templates.value[0]?.name || '';
-  const needsLocation = source !== 'template';
+  const needsLocation = source === 'folder' || source === 'git';
 
   const submit = async (ev: Event) => {
     ev.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const created = await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
+      const created = source === 'zip'
+        ? await createProjectFromZip(name.trim(), zip!)
+        : await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
       setName('');
       setLocation('');
       setNameTyped(false);
@@ -103,10 +108,21 @@ export function NewProject() {
               }} />
           </label>
         )}
+        {source === 'zip' && (
+          <label class="field">
+            <span>A playground folder as .zip (app.mnnplayground at its root or in its one folder)</span>
+            <input type="file" accept=".zip,application/zip" data-testid="new-project-zip" required
+              onChange={(ev) => {
+                const file = ev.currentTarget.files?.[0] ?? null;
+                setZip(file);
+                if (file && !nameTyped) setName(file.name.replace(/\.zip$/i, ''));
+              }} />
+          </label>
+        )}
         {error && <div class="form-error" data-testid="new-project-error">{error}</div>}
         <div class="form-actions">
-          <button class="btn btn-primary" type="submit" disabled={busy || !name.trim()} data-testid="new-project-submit">
-            {source === 'git' ? 'Clone' : source === 'folder' ? 'Open' : 'Create'}
+          <button class="btn btn-primary" type="submit" disabled={busy || !name.trim() || (source === 'zip' && !zip)} data-testid="new-project-submit">
+            {source === 'git' ? 'Clone' : source === 'folder' ? 'Open' : source === 'zip' ? 'Upload' : 'Create'}
           </button>
         </div>
       </form>
