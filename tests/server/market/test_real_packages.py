@@ -26,6 +26,7 @@ REAL = {
     "face-detection": ("Apache-2.0", 1.0),
     "voice-activity": ("MIT", 1.0),
     "person-segmentation": ("Apache-2.0", 0.6),
+    "document-layout": ("Apache-2.0", 0.5),
 }
 pytestmark = pytest.mark.usefixtures("builtins_ready", "real_packages")
 

@@ -26,4 +26,5 @@ CATALOG = (
     Listed("face-detection", "Face detection", "object-detection", "faces"),
     Listed("voice-activity", "Voice activity detection", "audio-classification", "speech"),
     Listed("person-segmentation", "Person segmentation", "image-segmentation", "selfie"),
+    Listed("document-layout", "Document layout", "object-detection", "layout"),
 )
