@@ -64,7 +64,7 @@ ALGORITHM = RealAlgorithm(
             {"name": "classificators", "shape": [1, 896, 1], "kind": "tensor",
              "description": "per anchor: the face logit (sigmoid above 0.5 is a face)"}],
     },
-    demo="faces", helpers=["imaging"], samples=samples, evaluation=evaluation,
+    demo="faces", helpers=["imaging", "boxes"], samples=samples, evaluation=evaluation,
     eval_set="face counts in 8 photos: 7 of scikit-image's sample photos, their faces counted "
              "by eye (astronaut 1, camera 1, none in chelsea, coffee, rocket, horse, "
              "motorcycle_left), and the astronaut's portrait twice side by side (2)",

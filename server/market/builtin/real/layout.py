@@ -97,7 +97,7 @@ ALGORITHM = RealAlgorithm(
                "description": f"8 distance bins per box side, stride {8 << i}"}
               for i in range(4))],
     },
-    demo="layout", helpers=["imaging"], samples=samples, evaluation=evaluation,
+    demo="layout", helpers=["imaging", "boxes"], samples=samples, evaluation=evaluation,
     eval_set="region counts per class on 4 pages made by construction (a title in 40 px type, "
              "paragraphs in 17 px, and scikit-image photos as figures): every region must be "
              "found, with no other",

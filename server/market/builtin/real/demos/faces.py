@@ -16,6 +16,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import boxes as nms  # noqa: E402
 import demo_common  # noqa: E402
 import imaging  # noqa: E402
 
@@ -37,25 +38,6 @@ def anchors() -> np.ndarray:
 ANCHORS = anchors()
 
 
-def _overlap(box: np.ndarray, others: np.ndarray) -> np.ndarray:
-    x1, y1 = np.maximum(box[0], others[:, 0]), np.maximum(box[1], others[:, 1])
-    x2, y2 = np.minimum(box[2], others[:, 2]), np.minimum(box[3], others[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    areas = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
-    return inter / (area + areas - inter + 1e-9)
-
-
-def suppress(boxes: np.ndarray, scores: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """Greedy non-maximum suppression, best score first."""
-    order, kept = np.argsort(-scores), []
-    while order.size:
-        best = order[0]
-        kept.append((boxes[best], float(scores[best])))
-        order = order[1:][_overlap(boxes[best], boxes[order[1:]]) < OVERLAP]
-    return kept
-
-
 def detect(model: tuple, image: np.ndarray) -> list[tuple[np.ndarray, float]]:
     net, declared = model
     canvas, scale, left, top = imaging.letterbox(image, SIDE, SIDE)
@@ -68,10 +50,12 @@ def detect(model: tuple, image: np.ndarray) -> list[tuple[np.ndarray, float]]:
     centres = raw[keep, :2] + ANCHORS[keep]
     boxes = np.concatenate([centres - raw[keep, 2:] / 2, centres + raw[keep, 2:] / 2], axis=1)
     found = []
-    for box, score in suppress(boxes * SIDE, scores[keep]):
-        mapped = (box - [left, top, left, top]) / scale
+    kept_scores = scores[keep]
+    for index in nms.suppress(boxes, kept_scores, OVERLAP):
+        mapped = (boxes[index] * SIDE - [left, top, left, top]) / scale
         height, width = image.shape[:2]
-        found.append((np.clip(mapped, 0, [width, height, width, height]), score))
+        found.append((np.clip(mapped, 0, [width, height, width, height]),
+                      float(kept_scores[index])))
     return found
 
 

@@ -17,31 +17,13 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import boxes as nms  # noqa: E402
 import demo_common  # noqa: E402
 import imaging  # noqa: E402
 
 HEIGHT, WIDTH = 800, 608
 STRIDES = (8, 16, 32, 64)
 MIN_SCORE, OVERLAP = 0.5, 0.5
-
-
-def _overlap(box: np.ndarray, others: np.ndarray) -> np.ndarray:
-    x1, y1 = np.maximum(box[0], others[:, 0]), np.maximum(box[1], others[:, 1])
-    x2, y2 = np.minimum(box[2], others[:, 2]), np.minimum(box[3], others[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    areas = (others[:, 2] - others[:, 0]) * (others[:, 3] - others[:, 1])
-    return inter / (area + areas - inter + 1e-9)
-
-
-def _suppress(boxes: np.ndarray, scores: np.ndarray) -> list[int]:
-    order, kept = list(np.argsort(-scores)), []
-    while order:
-        best, order = order[0], order[1:]
-        kept.append(best)
-        if order:
-            order = [i for i, o in zip(order, _overlap(boxes[best], boxes[order])) if o < OVERLAP]
-    return kept
 
 
 def _decode(scores: list[np.ndarray], distributions: list[np.ndarray]):
@@ -72,7 +54,7 @@ def detect(model: tuple, image: np.ndarray) -> list[tuple[str, np.ndarray, float
     found = []
     for index, label in enumerate(labels):
         chosen = np.nonzero(scores[:, index] > MIN_SCORE)[0]
-        for pick in _suppress(boxes[chosen], scores[chosen, index]) if chosen.size else []:
+        for pick in nms.suppress(boxes[chosen], scores[chosen, index], OVERLAP):
             box = np.clip(boxes[chosen[pick]] * to_page, 0, [width, height, width, height])
             found.append((label, box, float(scores[chosen[pick], index])))
     return found
