@@ -5,7 +5,8 @@ say what is on which device and how fast it ran there.
 unchanged; a deploy that succeeded (``sync.done`` without failed files) adds one ``used`` link of
 kind ``deploy`` per model file of the project then (one id per deploy), and a benchmark's
 ``bench.result`` one link of kind ``bench`` on the model the tab's ``bench.start`` named. Both
-keep the device's id; the bench link keeps its median or its error.
+keep the device's id; the bench link keeps its median or its error. Once written, the project
+gets the event ``devices``/``flow.recorded``.
 """
 
 import asyncio
@@ -85,7 +86,11 @@ class DeviceRecords:
                     self._deployed(session, project, device_id)
                 elif type_ == "bench.result" and not data.get("rid"):
                     self._measured(session, project, device_id, data)
+                else:
+                    return
                 session.commit()
+            # the tabs' flows read the record only now that it is there
+            self._events.publish(project_id, "devices", "flow.recorded", {"device_id": device_id})
         except OSError as exc:  # a file went away while it was hashed: nothing to key it by
             log.warning("device record of %s not kept: %s", project_id, exc)
 

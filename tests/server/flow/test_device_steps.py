@@ -46,8 +46,9 @@ def test_a_deploy_and_a_benchmark_on_a_device_are_kept(live_server: LiveServer, 
         with tab_socket(live_server, pid) as ws:
             command(ws, "devices", "sync.start", sid=sid)
             assert "net.mnn" in next_event(ws, "sync.done")["sent"]
-            deployed = wait_until(lambda: (s := flow(live_server, pid))["deploy"]["state"] == "done" and s,
-                                  what="the deploy in the flow")
+            assert next_event(ws, "flow.recorded") == {"device_id": did}
+            deployed = flow(live_server, pid)
+            assert deployed["deploy"]["state"] == "done"
             assert deployed["deploy"]["artifact"]["path"] == "net.mnn"
             assert deployed["deploy"]["detail"].startswith("On board since ")
             assert deployed["measure"]["next"] == {
@@ -58,8 +59,9 @@ def test_a_deploy_and_a_benchmark_on_a_device_are_kept(live_server: LiveServer, 
                     warmup=1, per_op=False)
             result = next_event(ws, "bench.result", timeout=120)
             assert result["ok"], result
-            measured = wait_until(lambda: (s := flow(live_server, pid))["measure"]["state"] == "done" and s,
-                                  what="the benchmark in the flow")
+            assert next_event(ws, "flow.recorded") == {"device_id": did}
+            measured = flow(live_server, pid)
+            assert measured["measure"]["state"] == "done"
             assert measured["measure"]["detail"] == f"net.mnn on board: median {result['median_ms']:.2f} ms"
             [budget] = measured["budgets"]["next"]["args"]["budgets"]
             assert budget["max_latency_ms"] == round(result["median_ms"] * 1.2, 2)
