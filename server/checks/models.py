@@ -1,6 +1,6 @@
 """Payloads of model diffs, performance budgets and check reports."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -56,6 +56,22 @@ class Budget(BaseModel):
         if (self.min_cosine is not None or self.max_abs_error is not None) and not self.reference:
             raise ValueError(f"{self.model}: min_cosine and max_abs_error need a reference model")
         return self
+
+
+class BudgetFieldError(BaseModel):
+    """One error of a budget the form sent: ``field`` is "" when the budget as a whole is wrong."""
+
+    budget: int
+    field: str
+    detail: str
+
+
+class BudgetTables(BaseModel):
+    """The ``[[budget]]`` tables as written, unknown keys included (the form keeps them)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    budgets: list[dict[str, Any]] = Field(max_length=500)
 
 
 class CheckResult(BaseModel):

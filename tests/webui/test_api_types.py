@@ -21,6 +21,7 @@ FIELD = re.compile(r"^  (\w+)(\??):", re.M)
 
 RESPONSES = {
     "CheckResult": "CheckResult", "CheckReport": "CheckReport", "CommitCheck": "CommitCheck",
+    "Budget": "Budget", "BudgetTables": "BudgetTables",
     "Device": "DevicePublic", "PairingOption": "PairingOption", "Pairing": "PairingPublic",
     "DeviceSession": "DeviceSessionPublic", "GitFileChange": "FileChange", "GitStatus": "Status",
     "GitDiff": "Diff", "CommitInfo": "CommitInfo", "CommitDetail": "CommitDetail", "Branch": "Branch",

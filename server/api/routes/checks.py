@@ -1,15 +1,16 @@
 """Performance budgets: read them, run them, and the stored result of each commit."""
 
+from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
 from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from server.api.deps import ProjectDep, RunnerProject, SettingsDep
-from server.checks import service
+from server.api.deps import EditableProject, ProjectDep, RunnerProject, SettingsDep
+from server.checks import budget_form, service
 from server.checks.device import DeviceBench
-from server.checks.models import Budget, CheckReport, CheckRequest, CommitCheck
+from server.checks.models import Budget, BudgetTables, CheckReport, CheckRequest, CommitCheck
 
 router = APIRouter(prefix="/api/projects/{pid}", tags=["checks"])
 
@@ -25,6 +26,21 @@ DeviceBenchDep = Annotated[DeviceBench, Depends(get_device_bench)]
 @router.get("/budgets")
 def budgets(project: ProjectDep) -> list[Budget]:
     return service.project_budgets(project)
+
+
+@router.get("/budgets/tables")
+def budget_tables(project: ProjectDep) -> BudgetTables:
+    return BudgetTables(budgets=budget_form.budget_tables(Path(project.path)))
+
+
+@router.put("/budgets")
+def save_budgets(project: EditableProject, body: BudgetTables) -> list[Budget]:
+    return budget_form.save_budgets(Path(project.path), body.budgets)
+
+
+@router.get("/budgets/template")
+def budget_template(project: ProjectDep) -> list[Budget]:
+    return budget_form.budget_template(Path(project.path))
 
 
 @router.post("/checks")

@@ -83,3 +83,29 @@ export const runChecks = (pid: string, device?: string) =>
   request<CheckReport>('POST', `/api/projects/${pid}/checks`, { json: device ? { device } : {} });
 
 export const commitChecks = (pid: string) => request<CommitCheck[]>('GET', `/api/projects/${pid}/checks/commits`);
+
+/** One `[[budget]]` table as the checks read it (docs/checks.md, Performance budgets). */
+export interface Budget {
+  model: string;
+  reference?: string | null;
+  max_latency_ms?: number | null;
+  max_size_mb?: number | null;
+  min_cosine?: number | null;
+  max_abs_error?: number | null;
+  max_memory_mb?: number | null;
+  threads?: number;
+  loops?: number;
+  device?: string;
+}
+
+/** The tables as written in mnnwb.toml, keys the form does not know included. */
+export interface BudgetTables {
+  budgets: Record<string, unknown>[];
+}
+
+export const budgetTables = (pid: string) => request<BudgetTables>('GET', `/api/projects/${pid}/budgets/tables`);
+
+export const saveBudgets = (pid: string, budgets: Record<string, unknown>[]) =>
+  request<Budget[]>('PUT', `/api/projects/${pid}/budgets`, { json: { budgets } });
+
+export const budgetTemplate = (pid: string) => request<Budget[]>('GET', `/api/projects/${pid}/budgets/template`);

@@ -1,7 +1,7 @@
 // The budgets of mnnwb.toml in the Source Control panel: run them before a commit, see each
 // limit against its measured value, and diff a failing model against the last passing commit.
 import type { CheckResult } from '../../api/checks';
-import { openEditor } from '../editor/openEditor';
+import { openBudgetsEditor } from './openBudgets';
 import { openModelDiff } from '../modeltools/diff/openDiff';
 import { checkError, report, runProjectChecks, running } from './store';
 import './checks.css';
@@ -42,7 +42,7 @@ export function ChecksSection() {
       <div class="scm-checks-bar">
         <span class="scm-group-title">Budgets</span>
         {current && <span data-testid="checks-verdict" class={current.passed ? 'check-pass' : 'check-fail'}>{current.passed ? 'all pass' : 'failing'}</span>}
-        <button class="btn" data-testid="scm-edit-budgets" title={`Edit the budgets in ${CONFIG}`} onClick={() => openEditor(CONFIG)}>Edit</button>
+        <button class="btn" data-testid="scm-edit-budgets" title={`Edit the budgets in ${CONFIG}`} onClick={openBudgetsEditor}>Edit</button>
         <button class="btn" data-testid="scm-run-checks" disabled={running.value || isViewer.value}
           title={isViewer.value ? viewerReason('run the checks') : undefined} onClick={() => void runProjectChecks()}>
           {running.value ? 'Checking…' : 'Run checks'}

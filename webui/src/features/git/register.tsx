@@ -2,6 +2,7 @@
 // change markers in every editor.
 import { registerEditorExtension } from '../editor/extensions';
 import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { registerBudgetsEditor } from '../checks/openBudgets';
 import { gitGutter } from './gutter';
 import { DiffPanel } from './DiffPanel';
 import { HistoryPanel } from './HistoryPanel';
@@ -14,6 +15,7 @@ import './git.css';
 
 export function registerGitFeature(): void {
   registerPanel(SCM_PANEL, () => <SourceControlPanel />);
+  registerBudgetsEditor();
   registerPanel(DIFF_PANEL, (props) => <DiffPanel {...props} />, { area: 'main' });
   registerPanel(HISTORY_PANEL, () => <HistoryPanel />, { area: 'main' });
   registerPanel(MERGE_PANEL, (props) => <MergePanel {...props} />, { area: 'main' });
