@@ -8,11 +8,13 @@ labelled set its accuracy is measured on.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from server.market.builtin.real.cache import Pin
+from server.market.package import FileRole
 
 
 @dataclass
@@ -51,8 +53,21 @@ class RealAlgorithm:
     eval_set: str  # what accuracy is measured on, or why there is none
     evaluation: Callable[[], list[Sample]] | None = None
     helpers: list[str] = field(default_factory=list)  # more modules of demos/ the demo imports
-    extra: dict[str, Upstream] = field(default_factory=dict)  # more upstream files (configs)
+    # A pipeline of models: ``stem`` names the first (``<stem>.mnn``), ``more_models`` the rest,
+    # each with its own model spec in ``model_specs`` (``spec`` is then the package's tables).
+    stem: str = "model"
+    more_models: dict[str, Upstream] = field(default_factory=dict)
+    model_specs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Writes more files into the package folder (a pipeline, a character list): name → role.
+    write_extra: Callable[[Path], dict[str, FileRole]] | None = None
 
-    @property
-    def source_name(self) -> str:
-        return "model" + self.model.member[self.model.member.rindex("."):]
+    def models(self) -> dict[str, Upstream]:
+        """Each model's file stem → where it comes from, the first one first."""
+        return {self.stem: self.model, **self.more_models}
+
+    def model_spec(self, stem: str) -> dict[str, Any]:
+        return self.model_specs.get(stem, self.spec)
+
+    def source_name(self, stem: str) -> str:
+        member = self.models()[stem].member
+        return stem + member[member.rindex("."):]

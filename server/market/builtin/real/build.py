@@ -44,7 +44,7 @@ from server.modeltools import convert
 from server.modeltools.schemas import ConvertArgs
 
 DEMOS = Path(__file__).resolve().parent / "demos"
-FP32, INT8 = "model.mnn", "model-int8.mnn"
+INT8 = "-int8"
 LATENCY_BUDGET_S = 3.0
 MAX_RUNS, MIN_RUNS = 100, 5
 
@@ -92,14 +92,11 @@ def _write_upstream(algorithm: RealAlgorithm, folder: Path) -> list[FileEntry]:
     for name, upstream in algorithm.licenses.items():
         (folder / name).write_bytes(read_member(upstream.pin, upstream.member))
         files.append(file_entry(folder, name, "other"))
-    for name, upstream in algorithm.extra.items():
-        (folder / name).write_bytes(read_member(upstream.pin, upstream.member))
-        files.append(file_entry(folder, name, "other"))
     return files
 
 
-def _write_spec(algorithm: RealAlgorithm, model: Path) -> FileEntry:
-    parsed = model_spec.from_dict(algorithm.spec)
+def _write_spec(algorithm: RealAlgorithm, model: Path, stem: str) -> FileEntry:
+    parsed = model_spec.from_dict(algorithm.model_spec(stem))
     path = model_spec.sidecar(model)
     path.write_text(model_spec.dumps(parsed), encoding="utf-8")
     return file_entry(model.parent, path.name, "other")
@@ -142,20 +139,23 @@ def _latency(demo: ModuleType, model: Path, sample: Sample) -> tuple[float, int]
 def _measure(algorithm: RealAlgorithm, folder: Path, samples: list[Sample]) -> Metrics:
     demo = _demo_module(folder)
     cases = algorithm.evaluation() if algorithm.evaluation else samples
-    accuracy, fp32_answers = _accuracy(demo, folder / FP32, cases)
-    int8_accuracy, int8_answers = _accuracy(demo, folder / INT8, cases)
+    fp32, int8 = folder / f"{algorithm.stem}.mnn", folder / f"{algorithm.stem}{INT8}.mnn"
+    accuracy, fp32_answers = _accuracy(demo, fp32, cases)
+    int8_accuracy, int8_answers = _accuracy(demo, int8, cases)
     kept = int8_accuracy >= accuracy and int8_answers == fp32_answers
-    median_ms, runs = _latency(demo, folder / FP32, samples[0])
-    int8_ms, int8_runs = _latency(demo, folder / INT8, samples[0])
+    median_ms, runs = _latency(demo, fp32, samples[0])
+    int8_ms, int8_runs = _latency(demo, int8, samples[0])
+    int8_size = sum((folder / f"{s}{INT8}.mnn").stat().st_size for s in algorithm.models())
     device = f"build host ({platform.machine()}, {os.cpu_count()} CPUs)"
-    figures: dict = {"int8_size_bytes": (folder / INT8).stat().st_size, "int8_kept": kept,
+    figures: dict = {"int8_size_bytes": int8_size, "int8_kept": kept,
                      "int8_same_answers": sum(a == b for a, b in zip(int8_answers, fp32_answers,
                                                                      strict=True)) / len(cases)}
     if algorithm.evaluation:
         figures["int8_accuracy"] = round(int8_accuracy, 4)
     return Metrics(
         accuracy=round(accuracy, 4) if algorithm.evaluation else None,
-        eval_set=algorithm.eval_set, size_bytes=(folder / FP32).stat().st_size,
+        eval_set=algorithm.eval_set,
+        size_bytes=sum((folder / f"{stem}.mnn").stat().st_size for stem in algorithm.models()),
         latency=[LatencyFigure(device=device, threads=1, median_ms=round(median_ms, 3), runs=runs),
                  LatencyFigure(device=f"{device}, 8-bit weights", threads=1,
                                median_ms=round(int8_ms, 3), runs=int8_runs)],
@@ -172,24 +172,47 @@ def _manifest(algorithm: RealAlgorithm, files: list[FileEntry]) -> PackageManife
         demo=Demo(entry="demo.py"), files=files)
 
 
+def _convert_models(algorithm: RealAlgorithm, folder: Path) -> list[FileEntry]:
+    """Each upstream model beside its fp32 and 8-bit conversions: the fp32 ones listed first."""
+    models, specs, sources = [], [], []
+    for stem, upstream in algorithm.models().items():
+        source = folder / algorithm.source_name(stem)
+        source.write_bytes(read_member(upstream.pin, upstream.member))
+        _convert(source, folder / f"{stem}.mnn")
+        _convert(source, folder / f"{stem}{INT8}.mnn", bits=8)
+        models.append(file_entry(folder, f"{stem}.mnn", "model"))
+        specs.append(_write_spec(algorithm, folder / f"{stem}.mnn", stem))
+        sources.append(file_entry(folder, source.name, "source-model"))
+    return [*models, *specs, *sources]
+
+
+def _keep_or_drop_int8(algorithm: RealAlgorithm, folder: Path, manifest: PackageManifest) -> None:
+    kept = bool(manifest.metrics.model_extra and manifest.metrics.model_extra["int8_kept"])
+    for stem in algorithm.models():
+        model = folder / f"{stem}{INT8}.mnn"
+        if kept:
+            manifest.files += [file_entry(folder, model.name, "model"),
+                               _write_spec(algorithm, model, stem)]
+        else:
+            model.unlink()
+
+
+def _write_extra(algorithm: RealAlgorithm, folder: Path) -> list[FileEntry]:
+    if algorithm.write_extra is None:
+        return []
+    return [file_entry(folder, name, role) for name, role in algorithm.write_extra(folder).items()]
+
+
 def build_one(algorithm: RealAlgorithm, folder: Path) -> PackageManifest:
     folder.mkdir(parents=True)
-    source = folder / algorithm.source_name
-    source.write_bytes(read_member(algorithm.model.pin, algorithm.model.member))
-    _convert(source, folder / FP32)
-    _convert(source, folder / INT8, bits=8)
     samples = algorithm.samples()
-    files = [file_entry(folder, FP32, "model"), _write_spec(algorithm, folder / FP32),
-             file_entry(folder, source.name, "source-model"), *_copy_demo(algorithm, folder),
-             *_write_samples(folder, samples), *_write_upstream(algorithm, folder)]
+    files = [*_convert_models(algorithm, folder), *_copy_demo(algorithm, folder),
+             *_write_samples(folder, samples), *_write_upstream(algorithm, folder),
+             *_write_extra(algorithm, folder)]
     manifest = _manifest(algorithm, files)
     (folder / MANIFEST_NAME).write_text(dump_manifest(manifest), encoding="utf-8")
     manifest.metrics = _measure(algorithm, folder, samples)
-    if manifest.metrics.model_extra and manifest.metrics.model_extra["int8_kept"]:
-        manifest.files.insert(1, file_entry(folder, INT8, "model"))
-        manifest.files.insert(2, _write_spec(algorithm, folder / INT8))
-    else:
-        (folder / INT8).unlink()
+    _keep_or_drop_int8(algorithm, folder, manifest)
     (folder / "README.md").write_text(readme(algorithm, manifest), encoding="utf-8")
     manifest.files.append(file_entry(folder, "README.md", "readme"))
     (folder / MANIFEST_NAME).write_text(dump_manifest(manifest), encoding="utf-8")

@@ -5,17 +5,24 @@ from server.market.builtin.real.algorithm import RealAlgorithm
 from server.market.package import PackageManifest
 
 
-def _quantized(manifest: PackageManifest) -> str:
+def _quantized(algorithm: RealAlgorithm, manifest: PackageManifest) -> str:
     extra = manifest.metrics.model_extra or {}
     same = f"{extra['int8_same_answers']:.0%} of the answers the fp32 model gives"
     if "int8_accuracy" in extra:
         same += f", accuracy {extra['int8_accuracy']:.4f}"
     size = f"{extra['int8_size_bytes']:,} bytes"
     if extra["int8_kept"]:
-        return (f"* `model-int8.mnn`, 8-bit weights ({size}) is kept: {same}. Run it with "
-                "`python demo.py --model model-int8.mnn`.\n")
+        int8 = f"{algorithm.stem}-int8.mnn"
+        return (f"* `{int8}`, 8-bit weights ({size}) is kept: {same}. Run it with "
+                f"`python demo.py --model {int8}`.\n")
     return (f"* The 8-bit-weight conversion ({size}) is **not** shipped: it gave {same}, "
             "so its accuracy does not hold.\n")
+
+
+def _sources(algorithm: RealAlgorithm) -> str:
+    return "; ".join(
+        f"`{algorithm.source_name(stem)}` is `{upstream.member}` from "
+        f"`{upstream.pin.requirement}` on PyPI" for stem, upstream in algorithm.models().items())
 
 
 def readme(algorithm: RealAlgorithm, manifest: PackageManifest) -> str:
@@ -27,17 +34,16 @@ def readme(algorithm: RealAlgorithm, manifest: PackageManifest) -> str:
     licenses = ", ".join(f"`{name}`" for name in algorithm.licenses)
     return (
         f"# {algorithm.name}\n\n{algorithm.summary}.\n\n{algorithm.about}\n\n"
-        f"## Source and license\n\nModel: `{algorithm.model.member}` from "
-        f"`{algorithm.model.pin.requirement}` on PyPI, license {algorithm.license}, by "
+        f"## Source and license\n\n{_sources(algorithm)}, license {algorithm.license}, by "
         f"{', '.join(algorithm.authors)}; the upstream license text is in {licenses}. "
-        f"Converted to MNN unchanged (`{manifest.files[0].path}`; the source model is "
-        f"`{algorithm.source_name}`, its model spec `model.mnn.model.toml`).\n\n"
+        "Converted to MNN unchanged; each `.mnn` has its model spec beside it "
+        "(`<model>.model.toml`).\n\n"
         "## Figures\n\n"
         f"{accuracy}"
         f"* model size {metrics.size_bytes:,} bytes\n"
         f"* median latency {fp32.median_ms:.3f} ms over {fp32.runs} runs, {fp32.threads} "
         f"thread, on {fp32.device}, pre- and post-processing included\n"
-        f"{_quantized(manifest)}\n"
+        f"{_quantized(algorithm, manifest)}\n"
         "## Run it\n\n`python demo.py` runs the samples in `samples/` and prints each answer "
         "beside the one expected; `python demo.py INPUT.npy` runs your own array (the "
         "sample files show its form). It needs numpy and MNN only, so it runs unchanged on a "
