@@ -13,16 +13,33 @@ let pending: Promise<Setup> | null = null;
 let loaded: Setup | null = null;
 export const monacoReady = signal(false);
 
-// Monaco's modules run as one long task (~0.35 s on a quiet 2-core machine). The workbench lets
-// them run once it has drawn the files its saved layout shows, as plain text that already takes
-// keys (features/editor/EarlyEditor.tsx); the shell's preloads download and compile them
-// meanwhile.
+// Monaco's modules run as one long task (~0.35 s on a quiet 2-core machine, over a second on a
+// loaded one), and a key pressed meanwhile is shown only after it. So Monaco is asked for only
+// once the workbench has drawn the files its saved layout shows, as plain text that already
+// takes keys (features/editor/EarlyEditor.tsx), and that text has then had no key for a moment:
+// a person who starts typing as the file shows sees the keys at once, and Monaco comes at the
+// first pause (or after a few seconds of typing without one; its keys then wait, none is lost).
+const QUIET_MS = 400;
+const LATEST_MS = 2500;
+let lastKey = 0;
 let letRun: () => void = () => undefined;
 const mayRun = new Promise<void>((resolve) => (letRun = resolve));
 
-/** Lets Monaco's modules run (the workbench has drawn its first files). */
+/** A key was typed into a file shown before Monaco (EarlyEditor.tsx): Monaco waits for a pause. */
+export function noteEarlyKey(): void {
+  lastKey = performance.now();
+}
+
+/** Lets Monaco load and run at the first pause in typing (the workbench has drawn its first files). */
 export function letMonacoRun(): void {
-  letRun();
+  const drawn = performance.now();
+  lastKey = Math.max(lastKey, drawn);
+  const check = () => {
+    const wait = Math.min(lastKey + QUIET_MS, drawn + LATEST_MS) - performance.now();
+    if (wait <= 0) letRun();
+    else setTimeout(check, wait);
+  };
+  check();
 }
 
 export function loadMonaco(): Promise<Setup> {

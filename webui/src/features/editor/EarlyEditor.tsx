@@ -3,6 +3,7 @@
 // here, the selection, the scroll position and a Ctrl+S are handed to the Monaco editor that
 // replaces it (MonacoHost in EditorPanel.tsx), so nothing typed early is lost.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { noteEarlyKey } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { docsVersion } from './documents';
 
@@ -61,6 +62,7 @@ export function EarlyEditor({ path, text }: { path: string; text: string }) {
     if (editedEarly(path) !== wasEdited) docsVersion.value += 1; // the tab's dirty dot
   };
   const onKeyDown = (ev: KeyboardEvent) => {
+    noteEarlyKey();
     if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's') {
       ev.preventDefault();
       early.get(path)!.save = true; // saved as soon as the editor takes over

@@ -1,6 +1,6 @@
-// Runs from the entry chunk, before the heavy workbench code (Monaco, dockview) has downloaded:
-// asks for Monaco (its modules run once the workbench has drawn the open files, monaco/load.ts)
-// and hands out the saved layout and the files its visible editors show — sent with the page,
+// Runs from the entry chunk, before the workbench's code (dockview) has downloaded: queues
+// Monaco's load (it starts once the workbench has drawn the open files, monaco/load.ts) and
+// hands out the saved layout and the files its visible editors show — sent with the page,
 // or fetched here — so none of it waits for the workbench's code.
 import { getUiState, readFile } from '../../api/files';
 import type { FileContent, PageConfig } from '../../api/types';
@@ -34,8 +34,8 @@ export function visibleEditorPaths(layout: unknown): string[] {
 }
 
 export function prefetchWorkbench(pid: string, first?: PageConfig['first_view']): void {
-  // Not part of the workbench's own chunk: its dock and first frame are drawn while Monaco's
-  // large core is still being parsed, and the editors are created when it has run.
+  // Not part of the workbench's own chunk, nor preloaded by the shell: the dock and the open
+  // files are drawn first, and the editors are created when Monaco has run.
   void loadMonaco();
   // The page usually carries the layout and its files (server/web/first_view.py); a file it
   // left out (too large, gone) is asked for here.
