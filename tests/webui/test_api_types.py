@@ -41,6 +41,7 @@ RESPONSES = {
     "ConflictChunk": "ConflictChunk", "ConflictFile": "ConflictFile", "ChatAnswer": "ChatAnswer",
     "EmbedAnswer": "EmbedAnswer", "Blame": "Blame", "BlameRange": "BlameRange",
     "LineageGraph": "LineageGraph", "LineageNode": "LineageNode", "LineageEdge": "LineageEdge",
+    "Flow": "Flow", "FlowStep": "FlowStep", "FlowArtifact": "FlowArtifact", "FlowNext": "FlowNext",
     "MarketEntry": "MarketEntry", "MarketCard": "MarketCard", "VersionInfo": "VersionInfo",
     "PackageFile": "FileEntry", "PackageMetrics": "Metrics", "LatencyFigure": "LatencyFigure",
     "InstallResult": "InstallResult", "BackendInfo": "BackendInfo", "RaySettings": "RaySettingsPublic",
