@@ -1,0 +1,70 @@
+"""The Flow panel in the browser: a project whose template's job trained a model (real lineage),
+its Convert button opens the convert form filled with that model, the run turns the step done
+and the Quantize button then opens its form filled with the converted model and the dataset."""
+
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, expect
+
+from tests.fakes import models
+from tests.waiting import wait_until
+from tests.webui.workbench import create_project, open_project
+
+pytestmark = pytest.mark.browser
+
+RUN_TIMEOUT_MS = 60_000
+
+
+def trained_project(live_server) -> tuple[dict, str]:
+    """The digits classifier trained for one epoch; the path of the model.onnx it wrote."""
+    project = create_project(live_server, "flow", template="pytorch-classifier")
+    for split in ("train", "val"):
+        for label in ("0", "1"):
+            models.calibration_images(Path(project["path"], "data", split, label), count=2, size=8)
+    started = httpx.post(f"{live_server.url}/api/projects/{project['id']}/jobs", headers=live_server.auth,
+                         json={"backend": "local", "command": "python train.py --epochs 1"})
+    assert started.status_code == 201, started.text
+    url = f"{live_server.url}/api/jobs/{started.json()['id']}"
+    job = wait_until(lambda: (j := httpx.get(url, headers=live_server.auth).json())["status"]
+                     not in ("queued", "running") and j, 180, "the training job to end")
+    assert job["status"] == "succeeded", job
+    return project, f"outputs/{job['id']}/model.onnx"
+
+
+def test_convert_from_the_flow_then_quantize_is_filled(context: BrowserContext, live_server) -> None:
+    project, onnx = trained_project(live_server)
+    page = open_project(context, live_server, project)
+    expect(page.get_by_test_id("action-flow")).to_be_enabled()  # the title bar's button
+    page.keyboard.press("F1")
+    expect(page.locator("[data-testid=palette-item][data-command=flow]")).to_contain_text("Show Flow")
+    page.get_by_test_id("palette-input").fill("show flow")
+    page.keyboard.press("Enter")
+    flow = page.get_by_test_id("flow-panel")
+    expect(flow.get_by_test_id("flow-step-train")).to_have_attribute("data-state", "done")
+    expect(flow.get_by_test_id("flow-artifact-train")).to_have_text(onnx)
+    expect(flow.get_by_test_id("flow-step-convert")).to_have_attribute("data-state", "todo")
+    expect(flow.get_by_test_id("flow-next-quantize")).to_have_text("Quantize")
+
+    flow.get_by_test_id("flow-next-convert").click()
+    convert = page.locator(f"[data-testid=tool-panel][data-tool=convert][data-model='{onnx}']")
+    expect(convert.get_by_test_id("tool-field-model")).to_have_value(onnx)
+    convert.get_by_test_id("tool-run").click()
+    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    mnn = convert.get_by_test_id("tool-output").inner_text()
+    assert mnn.endswith(".mnn")
+
+    page.locator(".dv-tab", has_text="Flow").click()
+    expect(flow.get_by_test_id("flow-step-convert")).to_have_attribute("data-state", "done")
+    converted = flow.get_by_test_id("flow-artifact-convert")
+    expect(converted).to_have_text(mnn)
+    flow.get_by_test_id("flow-next-quantize").click()
+    quantize = page.locator(f"[data-testid=tool-panel][data-tool=quantize][data-model='{mnn}']")
+    expect(quantize.get_by_test_id("tool-field-model")).to_have_value(mnn)
+    expect(quantize.get_by_test_id("tool-field-dataset")).to_have_value("data")
+
+    page.locator(".dv-tab", has_text="Flow").click()
+    converted.click()
+    lineage = page.locator(f"[data-testid=lineage-panel][data-path='{mnn}']")
+    expect(lineage.locator("[data-testid=lineage-node][data-id^='job:']")).to_be_visible()

@@ -1,0 +1,95 @@
+// The flow of the project, data to device: one row per step with its state, detail, artifact
+// (its lineage on a click) and the next action, filled from the step before. Reloads when a
+// job or tool run ends and when a deploy or device benchmark is kept (docs/flow.md).
+import { useEffect, useState } from 'preact/hooks';
+import { errorMessage } from '../../api/client';
+import { getFlow, type Flow, type FlowState, type FlowStep } from '../../api/flow';
+import { openDatasets } from '../datasets/open';
+import { openLineage } from '../lineage/open';
+import type { PanelFactory } from '../workbench/panels';
+import { pid, session } from '../workbench/session';
+import { budgetsToml, runNext } from './actions';
+import './flow.css';
+
+const ICONS: Record<FlowState, string> = { done: '✓', stale: '↻', failed: '✗', todo: '○' };
+const FINAL_RUNS = ['succeeded', 'failed', 'crashed', 'cancelled'];
+const FINAL_JOBS = ['succeeded', 'failed', 'stopped'];
+
+/** Whether a project event ends something the flow reads. */
+function endsSomething(channel: string, type: string, data: Record<string, unknown>): boolean {
+  if (channel === 'tools') return type === 'run' && FINAL_RUNS.includes(String(data.status));
+  if (channel === 'jobs') return type === 'job.status' && FINAL_JOBS.includes(String(data.status));
+  if (channel === 'devices') return type === 'flow.recorded';
+  return channel === 'sys' && type === 'resync';
+}
+
+function Artifact({ step }: { step: FlowStep }) {
+  const artifact = step.artifact;
+  if (!artifact) return null;
+  const open = () => (artifact.lineage ? openLineage(artifact.path) : openDatasets());
+  return (
+    <button class="flow-artifact mono" data-testid={`flow-artifact-${step.id}`} title={artifact.sha256 ?? ''} onClick={open}>
+      {artifact.path}
+    </button>
+  );
+}
+
+function StepRow({ step, reload }: { step: FlowStep; reload: () => void }) {
+  const [template, setTemplate] = useState<string | null>(null);
+  const next = step.next;
+  const act = () => {
+    if (!next) return;
+    if (next.action === 'budgets') setTemplate(template === null ? budgetsToml(next.args) : null);
+    else runNext(next, reload);
+  };
+  return (
+    <li class={`flow-step flow-${step.state}`} data-testid={`flow-step-${step.id}`} data-state={step.state}>
+      <span class="flow-icon" title={step.state} aria-label={step.state}>{ICONS[step.state]}</span>
+      <div class="flow-body">
+        <div class="flow-head">
+          <strong>{step.title}</strong> <Artifact step={step} />
+        </div>
+        <div class="flow-detail" data-testid={`flow-detail-${step.id}`}>{step.detail}</div>
+        {template !== null && (
+          <pre class="flow-template mono" data-testid="flow-budget-template">
+            {template || 'Nothing measured yet to fill a budget from.'}
+          </pre>
+        )}
+      </div>
+      {next && (
+        <button class="btn" data-testid={`flow-next-${step.id}`} onClick={act}>{next.label}</button>
+      )}
+    </li>
+  );
+}
+
+function FlowPanel() {
+  const [flow, setFlow] = useState<Flow | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = () => {
+    getFlow(pid()).then((f) => { setFlow(f); setError(null); }, (err) => setError(errorMessage(err)));
+  };
+  useEffect(() => {
+    load();
+    return session().socket.on('*', (msg) => {
+      if (endsSomething(msg.channel, msg.type, msg.data as Record<string, unknown>)) load();
+    });
+  }, []);
+  return (
+    <div class="flow-panel" data-testid="flow-panel">
+      <div class="flow-toolbar">
+        <span>Data to device</span>
+        <button class="btn" onClick={load} data-testid="flow-reload">Reload</button>
+      </div>
+      {error && <div class="panel-message">Cannot read the flow: {error}</div>}
+      {!error && !flow && <div class="panel-message">Loading…</div>}
+      {flow && (
+        <ol class="flow-steps">
+          {flow.steps.map((step) => <StepRow key={step.id} step={step} reload={load} />)}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+export const flowPanel: PanelFactory = () => <FlowPanel />;

@@ -1,0 +1,59 @@
+// What a flow step's `next` button does: a model tool's form filled from `next.args`, or the
+// workbench panel where that step is done.
+import { errorMessage } from '../../api/client';
+import { runChecks } from '../../api/checks';
+import type { FlowNext } from '../../api/flow';
+import type { ToolName } from '../../api/tools';
+import { notify } from '../../ui/toast';
+import { openDatasets, openEvaluate } from '../datasets/open';
+import { openPerf } from '../debug/open';
+import { openDevices } from '../devices/open';
+import { initialValues } from '../modeltools/fields';
+import { openTool, TOOL_TITLES } from '../modeltools/open';
+import { openTraining } from '../training/open';
+import { pid } from '../workbench/session';
+
+const isTool = (tool: unknown): tool is ToolName => typeof tool === 'string' && tool in TOOL_TITLES;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+function openToolFor(next: FlowNext): void {
+  const args = next.args;
+  if (next.tool === 'evaluate') {
+    const models = Array.isArray(args.models) ? args.models.map(String) : [];
+    openEvaluate({ dataset: text(args.dataset), models });
+  } else if (isTool(next.tool)) {
+    openTool({ tool: next.tool, model: text(args.model), values: initialValues(next.tool, args) });
+  }
+}
+
+async function checkNow(reload: () => void): Promise<void> {
+  try {
+    const report = await runChecks(pid());
+    notify(report.passed ? 'Every budget holds.' : 'A budget fails: see the flow.', report.passed ? 'info' : 'error');
+  } catch (err) {
+    notify(`The checks could not run: ${errorMessage(err)}`);
+  }
+  reload();
+}
+
+/** Runs the action; `budgets` is shown in the panel itself (the template to add). */
+export function runNext(next: FlowNext, reload: () => void): void {
+  if (next.action === 'tool') openToolFor(next);
+  else if (next.action === 'datasets') openDatasets();
+  else if (next.action === 'train') openTraining();
+  else if (next.action === 'checks') void checkNow(reload);
+  else if (next.action === 'deploy') openDevices();
+  else if (next.action === 'measure') openPerf();
+}
+
+const tomlValue = (value: unknown): string =>
+  typeof value === 'string' ? JSON.stringify(value) : String(value);
+
+/** The `[[budget]]` tables of `mnnwb.toml` for a budgets template (docs/checks.md). */
+export function budgetsToml(args: Record<string, unknown>): string {
+  const budgets = Array.isArray(args.budgets) ? (args.budgets as Record<string, unknown>[]) : [];
+  return budgets
+    .map((budget) => ['[[budget]]', ...Object.entries(budget).map(([key, value]) => `${key} = ${tomlValue(value)}`)].join('\n'))
+    .join('\n\n');
+}

@@ -1,0 +1,14 @@
+// Where the Flow panel opens: one panel, in the main area.
+import { mainGroup } from '../workbench/areas';
+import { dock, showPanel } from '../workbench/panels';
+
+export const FLOW_PANEL = 'flow';
+
+export function openFlow(): void {
+  showPanel({
+    id: FLOW_PANEL,
+    component: FLOW_PANEL,
+    title: 'Flow',
+    position: dock().getPanel(FLOW_PANEL) ? undefined : { referenceGroup: mainGroup() },
+  });
+}

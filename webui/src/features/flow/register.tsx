@@ -1,0 +1,12 @@
+// The flow of the project, data to device: a panel in the main area (its code loads on first
+// show), opened by the title bar's rocket button and "Show Flow" in the command palette.
+import { registerCommand } from '../palette/commands';
+import { lazyPanel } from '../workbench/lazyPanel';
+import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { FLOW_PANEL, openFlow } from './open';
+
+export function registerFlowFeature(): void {
+  registerPanel(FLOW_PANEL, lazyPanel(() => import('./FlowPanel').then((m) => m.flowPanel)), { area: 'main' });
+  registerTitleAction({ id: 'flow', label: 'Flow', glyph: '⇉', icon: 'rocket', run: openFlow });
+  registerCommand({ id: 'flow', label: 'Show Flow', category: 'View', run: openFlow });
+}
