@@ -35,7 +35,7 @@ class MeasureFailed(Exception):
     """A metric could not be measured; the message says why."""
 
 
-def _worker(limits: Limits) -> Tool:
+def worker_tool(limits: Limits) -> Tool:
     def run(tool: str, args: dict[str, Any]) -> dict[str, Any]:
         with tempfile.TemporaryDirectory(prefix=scratch_prefix("check")) as folder:
             outcome = run_worker(WorkerSpec(tool, args, Path(folder) / "run", limits))
@@ -125,7 +125,7 @@ def measure(
 ) -> list[CheckResult]:
     """One result per limit the budget sets; a metric that cannot be measured fails with why."""
     wanted = {metric for metric, (field, _) in LIMITS.items() if getattr(budget, field) is not None}
-    tools = Tools(tool or _worker(limits or Limits()), on_device)
+    tools = Tools(tool or worker_tool(limits or Limits()), on_device)
     values: dict[Metric, float] = {}
     details: dict[Metric, str] = {}
     for metrics, measure_group in GROUPS:

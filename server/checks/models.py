@@ -75,7 +75,8 @@ class BudgetTables(BaseModel):
 
 
 class CheckResult(BaseModel):
-    model: str
+    model: str = Field(description="the model, or the pipeline of a [[pipeline_budget]]")
+    stage: str | None = Field(default=None, description="a pipeline budget's stage; none: end to end")
     device: str
     metric: Metric
     limit: float

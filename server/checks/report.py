@@ -12,16 +12,21 @@ def _value(value: float | None) -> str:
     return "—" if value is None else f"{value:.6g}"
 
 
+def _name(result: CheckResult) -> str:
+    """The model, or the pipeline and (for a stage's limit) the stage."""
+    return f"{result.model} › {result.stage}" if result.stage else result.model
+
+
 def _row(result: CheckResult) -> tuple[str, ...]:
     verdict = "pass" if result.passed else "FAIL"
-    return (result.model, result.device, result.metric, _value(result.limit), _value(result.value), verdict)
+    return (_name(result), result.device, result.metric, _value(result.limit), _value(result.value), verdict)
 
 
 def table(report: CheckReport) -> str:
     rows = [_COLUMNS, *(_row(r) for r in report.results)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
-    lines += [f"  {r.model} {r.metric}: {r.detail}" for r in report.results if r.detail]
+    lines += [f"  {_name(r)} {r.metric}: {r.detail}" for r in report.results if r.detail]
     failed = sum(not r.passed for r in report.results)
     lines.append(f"{len(report.results) - failed} passed, {failed} failed")
     return "\n".join(line.rstrip() for line in lines)
@@ -45,7 +50,7 @@ def write_junit(report: CheckReport, path: Path) -> None:
     )
     for result in report.results:
         case = ET.SubElement(
-            suite, "testcase", classname=f"budget.{result.device}", name=f"{result.model} {result.metric}"
+            suite, "testcase", classname=f"budget.{result.device}", name=f"{_name(result)} {result.metric}"
         )
         if not result.passed:
             ET.SubElement(case, "failure", message=failure_message(result), type=result.metric)

@@ -4,9 +4,10 @@
 from pathlib import Path
 
 from server.checks import store
-from server.checks.budgets import CONFIG_FILE, load_budgets
-from server.checks.measure import DeviceRun, measure
+from server.checks.budgets import CONFIG_FILE, load_budgets, load_pipeline_budgets
+from server.checks.measure import DeviceRun, measure, worker_tool
 from server.checks.models import Budget, CheckReport, CommitCheck
+from server.checks.pipeline_budgets import files_read, measure_pipeline
 from server.checks.state import commit_state
 from server.core.errors import Invalid
 from server.modeltools.runner import Limits
@@ -19,11 +20,17 @@ def run_checks(
     """Measure every budget (those for ``device`` only, when given) against its limits; budgets
     on a paired device need ``on_device`` for their latency and memory."""
     budgets = [b for b in load_budgets(root) if device is None or b.device == device]
-    if not budgets:
+    pipelines = [b for b in load_pipeline_budgets(root) if device is None or b.device == device]
+    if not budgets and not pipelines:
         where = f" for device {device!r}" if device else ""
-        raise Invalid(f"no budgets{where}: add [[budget]] tables to {CONFIG_FILE}", code="no_budgets")
+        raise Invalid(f"no budgets{where}: add [[budget]] or [[pipeline_budget]] tables to {CONFIG_FILE}",
+                      code="no_budgets")
     results = [result for budget in budgets for result in measure(root, budget, limits, on_device=on_device)]
-    commit, clean = commit_state(root, budgets)
+    run = worker_tool(limits or Limits())
+    on_device_pipeline = getattr(on_device, "pipeline", None)
+    for pipeline in pipelines:
+        results += measure_pipeline(root, pipeline, run, on_device_pipeline)
+    commit, clean = commit_state(root, budgets, {f for p in pipelines for f in files_read(root, p)})
     return CheckReport(passed=all(r.passed for r in results), results=results, commit=commit, clean=clean)
 
 

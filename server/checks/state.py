@@ -1,7 +1,8 @@
 """Which commit a check result belongs to: HEAD, when every file the budgets read (the models,
-their references, ``mnnwb.toml``) is on disk exactly as HEAD has it."""
+their references, pipelines and their inputs, ``mnnwb.toml``) is on disk exactly as HEAD has it."""
 
 import hashlib
+from collections.abc import Collection
 from pathlib import Path
 
 from server.checks.budgets import CONFIG_FILE
@@ -23,9 +24,10 @@ def _disk_blob_id(path: Path) -> str | None:
     return digest.hexdigest()
 
 
-def commit_state(root: Path, budgets: list[Budget]) -> tuple[str | None, bool]:
-    """(HEAD's id or None, whether the budgets' files are unchanged since HEAD)."""
+def commit_state(root: Path, budgets: list[Budget], others: Collection[str] = ()) -> tuple[str | None, bool]:
+    """(HEAD's id or None, whether the budgets' files, and ``others``, are unchanged since HEAD)."""
     paths = {CONFIG_FILE, *(b.model for b in budgets), *(b.reference for b in budgets if b.reference)}
+    paths |= set(others)
     try:
         with open_repo(root) as repo:
             head = repo.head().decode()

@@ -54,6 +54,7 @@ export type Metric = 'latency_ms' | 'size_mb' | 'cosine' | 'max_abs_error' | 'me
 
 export interface CheckResult {
   model: string;
+  stage?: string | null;
   device: string;
   metric: Metric;
   limit: number;

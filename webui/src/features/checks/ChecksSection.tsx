@@ -3,6 +3,7 @@
 import type { CheckResult } from '../../api/checks';
 import { openBudgetsEditor } from './openBudgets';
 import { openModelDiff } from '../modeltools/diff/openDiff';
+import { checkedName } from './CheckBadge';
 import { checkError, report, runProjectChecks, running } from './store';
 import './checks.css';
 import { isViewer, viewerReason } from '../team/account';
@@ -11,20 +12,21 @@ const CONFIG = 'mnnwb.toml';
 const value = (v: number | null): string => (v === null ? '—' : Number(v.toPrecision(4)).toString());
 
 function ResultRow({ result, lastPassing }: { result: CheckResult; lastPassing: string | null }) {
+  const diffable = lastPassing && result.model.endsWith('.mnn'); // a pipeline is no model to diff
   return (
     <>
       <tr data-testid="check-result" data-metric={result.metric} data-passed={String(result.passed)}>
-        <td class="mono" title={result.model}>{result.model}</td>
+        <td class="mono" title={checkedName(result)}>{checkedName(result)}</td>
         <td title={result.metric}>{result.metric}</td>
         <td class="num mono">{value(result.limit)}</td>
         <td class="num mono" title={result.detail ?? ''}>{value(result.value)}</td>
         <td>{result.passed ? <span class="check-pass">pass</span> : <span class="check-fail">FAIL</span>}</td>
       </tr>
-      {!result.passed && (result.detail || lastPassing) && (
+      {!result.passed && (result.detail || diffable) && (
         <tr class="check-more">
           <td colSpan={5}>
             {result.detail && <span class="muted">{result.detail} </span>}
-            {lastPassing && (
+            {diffable && (
               <button class="link-btn" data-testid="check-diff-last-passing" title={`Diff ${result.model} against ${lastPassing.slice(0, 7)}`}
                 onClick={() => openModelDiff({ request: { a: result.model, rev_a: lastPassing } })}>diff against {lastPassing.slice(0, 7)}, the last passing commit</button>
             )}
@@ -52,7 +54,7 @@ export function ChecksSection() {
       {current && (
         <table class="tool-table scm-checks-table">
           <thead><tr><th>Model</th><th>Metric</th><th class="num">Limit</th><th class="num">Value</th><th /></tr></thead>
-          <tbody>{current.results.map((r) => <ResultRow key={`${r.model}:${r.metric}:${r.device}`} result={r} lastPassing={current.last_passing} />)}</tbody>
+          <tbody>{current.results.map((r) => <ResultRow key={`${checkedName(r)}:${r.metric}:${r.device}`} result={r} lastPassing={current.last_passing} />)}</tbody>
         </table>
       )}
     </div>
