@@ -8,11 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from PIL import Image
 
 from device_bridge.deploy import deploy
 from device_bridge.hub import Identity
+from device_bridge.runtime import pipeline
 from server.market.builtin.real import CATALOG, served
 from server.market.builtin.real.cache import DOWNLOADS
 from tests.device_bridge.harness import AgentProcess, HubServer
@@ -27,6 +30,7 @@ REAL = {
     "voice-activity": ("MIT", 1.0),
     "person-segmentation": ("Apache-2.0", 0.6),
     "document-layout": ("Apache-2.0", 0.5),
+    "text-reading": ("Apache-2.0", 0.6),
 }
 pytestmark = pytest.mark.usefixtures("builtins_ready", "real_packages")
 
@@ -111,6 +115,19 @@ def test_the_segmentation_demo_marks_the_people_and_not_the_sky(client: TestClie
     _, output = demo_output(client, "person-segmentation", "people")
     assert "astronaut: points 1 1 1 1 0 0 0 (expected points 1 1 1 1 0 0 0)" in output
     assert "rocket: points 0 0 (expected points 0 0) person 0% of the photo" in output
+
+
+def test_the_ocr_pipeline_reads_its_samples_here_and_with_the_pipeline_runner(
+        client: TestClient, tmp_path: Path):
+    folder, output = demo_output(client, "text-reading", "ocr")
+    assert ("notice-upside-down: Please keep this door closed "
+            "(expected Please keep this door closed)") in output
+    runner = pipeline.Runner(pipeline.load(folder / "pipeline.toml"))
+    image = tmp_path / "address.png"
+    Image.fromarray(np.load(folder / "samples" / "address.npy")).save(image)
+    stages = {s["id"]: s for s in runner.run(image)["stages"]}
+    read = [item["outputs"]["softmax_11.tmp_0"]["text"] for item in stages["read"]["items"]]
+    assert read == ["221B Baker Street", "London NW1 6XE"]
 
 
 def test_a_kept_8_bit_model_answers_as_the_fp32_one(client: TestClient):

@@ -27,4 +27,5 @@ CATALOG = (
     Listed("voice-activity", "Voice activity detection", "audio-classification", "speech"),
     Listed("person-segmentation", "Person segmentation", "image-segmentation", "selfie"),
     Listed("document-layout", "Document layout", "object-detection", "layout"),
+    Listed("text-reading", "Text reading (OCR)", "ocr", "ocr"),
 )

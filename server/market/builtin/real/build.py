@@ -117,8 +117,13 @@ def _demo_module(folder: Path) -> ModuleType:
         sys.path.remove(str(folder))
 
 
+def _load(demo: ModuleType, model: Path) -> object:
+    """The demo's own loader (a pipeline's loads its models), else the common one."""
+    return getattr(demo, "load", demo.demo_common.load)(model)
+
+
 def _accuracy(demo: ModuleType, model: Path, cases: list[Sample]) -> tuple[float, list[str]]:
-    loaded = demo.demo_common.load(model)
+    loaded = _load(demo, model)
     answers = [demo.answer(loaded, case.data)[0] for case in cases]
     right = sum(a == c.expected for a, c in zip(answers, cases, strict=True))
     return right / len(cases), answers
@@ -126,7 +131,7 @@ def _accuracy(demo: ModuleType, model: Path, cases: list[Sample]) -> tuple[float
 
 def _latency(demo: ModuleType, model: Path, sample: Sample) -> tuple[float, int]:
     """Median milliseconds of one answer, pre- and post-processing included."""
-    loaded = demo.demo_common.load(model)
+    loaded = _load(demo, model)
     demo.answer(loaded, sample.data)
     times: list[float] = []
     while len(times) < MIN_RUNS or (len(times) < MAX_RUNS and sum(times) < LATENCY_BUDGET_S * 1e3):

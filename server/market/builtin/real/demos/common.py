@@ -20,9 +20,10 @@ def manifest(folder: Path) -> dict:
     return tomllib.loads((folder / "algorithm.toml").read_text(encoding="utf-8"))
 
 
-def load_net(model: Path):
-    """The model as an MNN module with the inputs and outputs its package declares."""
-    declared = manifest(model.parent)
+def load_net(model: Path, spec: dict | None = None):
+    """The model as an MNN module with the inputs and outputs its package declares (or
+    ``spec``, a model spec's tables)."""
+    declared = manifest(model.parent) if spec is None else spec
     runtime = MNN.nn.create_runtime_manager(({"backend": "CPU", "numThread": 1},))
     return MNN.nn.load_module_from_file(
         str(model), [i["name"] for i in declared["inputs"]],
