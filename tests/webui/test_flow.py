@@ -1,6 +1,7 @@
 """The Flow panel in the browser: a project whose template's job trained a model (real lineage),
 its Convert button opens the convert form filled with that model, the run turns the step done
-and the Quantize button then opens its form filled with the converted model and the dataset."""
+and the Quantize button then opens its form filled with the converted model and the dataset;
+the budgets template names the converted model; the artifact opens its lineage."""
 
 from pathlib import Path
 
@@ -65,6 +66,9 @@ def test_convert_from_the_flow_then_quantize_is_filled(context: BrowserContext, 
     expect(quantize.get_by_test_id("tool-field-dataset")).to_have_value("data")
 
     page.locator(".dv-tab", has_text="Flow").click()
+    flow.get_by_test_id("flow-next-budgets").click()
+    template = flow.get_by_test_id("flow-budget-template")
+    expect(template).to_contain_text(f'[[budget]]\nmodel = "{mnn}"\nmax_size_mb = ')
     converted.click()
     lineage = page.locator(f"[data-testid=lineage-panel][data-path='{mnn}']")
     expect(lineage.locator("[data-testid=lineage-node][data-id^='job:']")).to_be_visible()

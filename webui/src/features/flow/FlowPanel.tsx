@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getFlow, type Flow, type FlowState, type FlowStep } from '../../api/flow';
+import { openBudgetsEditor } from '../checks/openBudgets';
 import { openDatasets } from '../datasets/open';
 import { openLineage } from '../lineage/open';
 import type { PanelFactory } from '../workbench/panels';
@@ -51,9 +52,13 @@ function StepRow({ step, reload }: { step: FlowStep; reload: () => void }) {
         </div>
         <div class="flow-detail" data-testid={`flow-detail-${step.id}`}>{step.detail}</div>
         {template !== null && (
-          <pre class="flow-template mono" data-testid="flow-budget-template">
-            {template || 'Nothing measured yet to fill a budget from.'}
-          </pre>
+          <div class="flow-template">
+            <pre class="mono" data-testid="flow-budget-template">
+              {template || 'Nothing made yet to fill a budget from.'}
+            </pre>
+            <span>Add it to <span class="mono">mnnwb.toml</span>, or </span>
+            <button class="btn btn-small" data-testid="flow-budgets-editor" onClick={openBudgetsEditor}>open the budgets editor</button>
+          </div>
         )}
       </div>
       {next && (

@@ -6,7 +6,8 @@ import type { FlowNext } from '../../api/flow';
 import type { ToolName } from '../../api/tools';
 import { notify } from '../../ui/toast';
 import { openDatasets, openEvaluate } from '../datasets/open';
-import { openPerf } from '../debug/open';
+import { openPerf, openRunPanel } from '../debug/open';
+import { deploy, pickDevice } from '../debug/run';
 import { openDevices } from '../devices/open';
 import { initialValues } from '../modeltools/fields';
 import { openTool, TOOL_TITLES } from '../modeltools/open';
@@ -37,14 +38,29 @@ async function checkNow(reload: () => void): Promise<void> {
   reload();
 }
 
+/** Deploys to the device the flow names (the Run panel shows it); with none, the Devices panel. */
+function deployTo(deviceId: string): void {
+  if (!deviceId) return openDevices();
+  pickDevice(deviceId);
+  openRunPanel();
+  void deploy();
+}
+
+/** The Perf panel on the device the flow names, to benchmark there. */
+function measureOn(deviceId: string): void {
+  if (!deviceId) return openDevices();
+  pickDevice(deviceId);
+  openPerf();
+}
+
 /** Runs the action; `budgets` is shown in the panel itself (the template to add). */
 export function runNext(next: FlowNext, reload: () => void): void {
   if (next.action === 'tool') openToolFor(next);
   else if (next.action === 'datasets') openDatasets();
   else if (next.action === 'train') openTraining();
   else if (next.action === 'checks') void checkNow(reload);
-  else if (next.action === 'deploy') openDevices();
-  else if (next.action === 'measure') openPerf();
+  else if (next.action === 'deploy') deployTo(text(next.args.device_id));
+  else if (next.action === 'measure') measureOn(text(next.args.device_id));
 }
 
 const tomlValue = (value: unknown): string =>
