@@ -3,6 +3,7 @@ model generated here in the place and with the inputs and outputs of the market 
 README names, and their drawing follows from the model's outputs as worked out by hand."""
 
 import json
+import re
 from pathlib import Path
 
 import MNN
@@ -114,5 +115,46 @@ def test_without_the_market_model_a_template_names_what_to_install(tmp_path: Pat
 
 def test_the_playground_templates_are_offered() -> None:
     offered = {t.name: t for t in list_templates()}
-    assert {"playground-faces", "playground-classify"} <= set(offered)
+    assert {"playground-faces", "playground-classify", "playground-ocr"} <= set(offered)
     assert offered["playground-faces"].title == "Playground: faces"
+
+
+def _recogniser(path: Path) -> None:
+    """PP-OCRv4's recogniser's interface at width 320: input ``x`` 1×3×48×320 (B, G, R in
+    [-1, 1]) → ``softmax_11.tmp_0`` 1×40×5 (blank, a, b, c, space), a step per 8 columns: a red
+    step reads ``a``, green ``b``, blue ``c``, black the blank."""
+    x = F.placeholder([1, 3, 48, 320], F.NCHW)
+    x.name = "x"
+    steps = F.reduce_mean(F.reshape(F.reduce_mean(x, [2]), [1, 3, 40, 8]), [3])  # 1×3×40
+    weight = np.array([[-8, -5, -5, 5, 0],   # B
+                       [-8, -5, 5, -5, 0],   # G
+                       [-8, 5, -5, -5, 0]],  # R
+                      np.float32)
+    logits = F.matmul(F.reshape(F.transpose(steps, [0, 2, 1]), [40, 3]), F.const(weight, [3, 5], F.NCHW))
+    scores = F.softmax(F.reshape(logits, [1, 40, 5]), -1)
+    scores.name = "softmax_11.tmp_0"
+    F.save([scores], str(path))
+
+
+def test_the_ocr_template_labels_the_text_the_recogniser_spells(tmp_path: Path) -> None:
+    project = tmp_path / "ocr"
+    render_template("playground-ocr", project, "demo")
+    (project / "models").mkdir()
+    _recogniser(project / "models" / "rec.mnn")
+    (project / "models" / "ppocr_keys.txt").write_text("a\nb\nc\n \n", encoding="utf-8")
+    stripes = np.zeros((48, 320, 3), np.uint8)
+    for colour, start, end in ((0, 0, 64), (0, 96, 128), (1, 160, 224), (2, 256, 320)):
+        stripes[:, start:end, colour] = 255  # red, black, red, black, green, black, blue
+    Image.fromarray(stripes).save(project / "line.png")
+    code, calls = kit_calls(project, "--photo", "line.png")
+    assert code == 0, calls
+    labels = [c["text"] for c in _drawn(calls, "setLabel")]
+    assert labels[0] == "aabc"  # a repeat is read twice only with a blank between
+    assert re.fullmatch(r"confidence (0\.9\d|1\.00)", labels[1])
+
+    (project / "models" / "ppocr_keys.txt").unlink()
+    code, calls = kit_calls(project, "--photo", "line.png")
+    assert code == 1
+    assert _drawn(calls, "error")[0]["error"] == (
+        "FileNotFoundError: models/ppocr_keys.txt is missing: see README.md for the model and its "
+        "character list")
