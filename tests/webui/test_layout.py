@@ -178,9 +178,10 @@ def open_with_monaco_held(context: BrowserContext, live_server, name: str, path:
     return page, project, held
 
 
-def release(held: list[Route]) -> None:
-    # Monaco is asked for at the first pause in typing into the plain text (monaco/load.ts).
-    wait_until(lambda: held, what="Monaco's chunk to be requested")
+def release(page: Page, held: list[Route]) -> None:
+    # Monaco is asked for at the first pause in typing into the plain text (monaco/load.ts). A
+    # route's handler runs while Playwright is called: the wait asks the page something.
+    wait_until(lambda: page.evaluate("true") and held, what="Monaco's chunk to be requested")
     for route in held:
         route.continue_()
 
@@ -197,7 +198,7 @@ def test_the_workbench_is_drawn_and_usable_while_monaco_is_still_loading(
     page.get_by_test_id("action-git").click()
     expect(page.get_by_test_id("scm-panel")).to_be_visible()
     expect(page.get_by_test_id("editor")).to_have_count(0)
-    release(held)
+    release(page, held)
 
     editor = page.locator("[data-testid=editor][data-path='README.md']")
     expect(editor).to_have_attribute("data-features", "true")
@@ -222,7 +223,7 @@ def test_what_is_typed_before_monaco_arrives_is_kept_and_saved(context: BrowserC
     page.keyboard.press("ControlOrMeta+s")
     expect(tab(page, "README.md")).to_have_attribute("data-state", "dirty")
     assert "typed early" not in readme.read_text()  # saved once the editor has taken over
-    release(held)
+    release(page, held)
 
     expect(page.locator("[data-testid=editor][data-path='README.md']")).to_be_visible()
     expect(early).to_have_count(0)
@@ -251,7 +252,7 @@ def test_a_file_with_windows_line_ends_typed_into_early_keeps_them(
     page.keyboard.press("ArrowDown")
     page.keyboard.type("2: ")
     page.keyboard.press("ControlOrMeta+s")
-    release(held)
+    release(page, held)
     saved = Path(project["path"], "crlf.txt")
     wait_until(lambda: saved.read_bytes() == b"one\r\n2: two\r\nthree\r\n", what="the CRLF file saved")
     page.keyboard.type("x")  # the cursor carried over: after "2: "
