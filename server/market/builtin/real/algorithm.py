@@ -51,6 +51,7 @@ class RealAlgorithm:
     demo: str  # the module in demos/ that becomes the package's demo.py
     samples: Callable[[], list[Sample]]
     eval_set: str  # what accuracy is measured on, or why there is none
+    credits: str  # where the sample inputs come from, and their licenses
     evaluation: Callable[[], list[Sample]] | None = None
     helpers: list[str] = field(default_factory=list)  # more modules of demos/ the demo imports
     # A pipeline of models: ``stem`` names the first (``<stem>.mnn``), ``more_models`` the rest,

@@ -65,6 +65,9 @@ ALGORITHM = RealAlgorithm(
              "description": "per anchor: the face logit (sigmoid above 0.5 is a face)"}],
     },
     demo="faces", helpers=["imaging", "boxes"], samples=samples, evaluation=evaluation,
+    credits="scikit-image's sample photos: `astronaut.png` (NASA, public domain), `camera.png` "
+            "(CC0, Lav Varshney), `chelsea.png` (CC0, Stefan van der Walt); the two-face sample "
+            "is made from the astronaut by the build.",
     eval_set="face counts in 8 photos: 7 of scikit-image's sample photos, their faces counted "
              "by eye (astronaut 1, camera 1, none in chelsea, coffee, rocket, horse, "
              "motorcycle_left), and the astronaut's portrait twice side by side (2)",

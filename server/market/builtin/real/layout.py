@@ -98,6 +98,9 @@ ALGORITHM = RealAlgorithm(
               for i in range(4))],
     },
     demo="layout", helpers=["imaging", "boxes"], samples=samples, evaluation=evaluation,
+    credits="Pages made by the build: text in the font Pillow embeds and scikit-image's sample "
+            "photos as figures (`astronaut.png`, NASA, public domain; `coffee.png`, CC0, Rachel "
+            "Michetti; `rocket.jpg`, SpaceX, public domain).",
     eval_set="region counts per class on 4 pages made by construction (a title in 40 px type, "
              "paragraphs in 17 px, and scikit-image photos as figures): every region must be "
              "found, with no other",

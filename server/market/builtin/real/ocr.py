@@ -164,6 +164,7 @@ ALGORITHM = RealAlgorithm(
     spec={"inputs": SPECS["det"]["inputs"], "outputs": SPECS["rec"]["outputs"]},
     demo="ocr", helpers=["imaging"], samples=samples, evaluation=evaluation,
     write_extra=write_extra,
+    credits="Text rendered by the build with the font Pillow embeds.",
     eval_set="8 images of text rendered in the font Pillow embeds (32 px): 6 of one or two "
              "lines and 2 of them upside down; an image is right when every line is read "
              "exactly",

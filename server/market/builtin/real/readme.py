@@ -38,6 +38,7 @@ def readme(algorithm: RealAlgorithm, manifest: PackageManifest) -> str:
         f"{', '.join(algorithm.authors)}; the upstream license text is in {licenses}. "
         "Converted to MNN unchanged; each `.mnn` has its model spec beside it "
         "(`<model>.model.toml`).\n\n"
+        f"## Samples\n\n{algorithm.credits}\n\n"
         "## Figures\n\n"
         f"{accuracy}"
         f"* model size {metrics.size_bytes:,} bytes\n"

@@ -56,6 +56,9 @@ ALGORITHM = RealAlgorithm(
                      "threshold": 0.5, "description": "the probability of a person per pixel"}],
     },
     demo="selfie", helpers=["imaging"], samples=samples, evaluation=evaluation,
+    credits="scikit-image's sample photos: `astronaut.png` (NASA, public domain), `camera.png` "
+            "(CC0, Lav Varshney), `rocket.jpg` (SpaceX, public domain); the points are labelled "
+            "by eye.",
     eval_set="person or background at 17 points labelled by eye in 5 of scikit-image's photos "
              "(astronaut, camera, rocket, coffee, chelsea); a photo counts as right when every "
              "point of it is",

@@ -73,8 +73,11 @@ ALGORITHM = RealAlgorithm(
             {"name": "stateN", "shape": [2, 1, 128], "description": "the state for the next chunk"}],
     },
     demo="speech", samples=samples, evaluation=evaluation,
+    credits="CMU ARCTIC `arctic_a0007` (Carnegie Mellon University, free for any use with its "
+            "notice kept: `LICENSE-cmu-arctic`), from the `pysptk` 1.0.1 sdist, padded with "
+            "silence by the build.",
     eval_set="speech segments counted in 5 clips made by construction from CMU ARCTIC "
-             "arctic_a0007 (4 s) and digital silence: the recording once, twice and three "
-             "times with 1 s gaps (1, 2, 3 segments), 3 s of silence and 3 s of quiet white "
-             "noise (none)",
+             "arctic_a0007 (4 s) and digital silence: the recording once, twice (1.5 s "
+             "apart) and three times (1 s apart) (1, 2, 3 segments), 3 s of silence and 3 s of "
+             "quiet white noise (none)",
 )
