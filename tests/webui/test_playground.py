@@ -122,3 +122,46 @@ def test_the_browser_camera_feeds_a_playground_on_this_machine(
     panel.get_by_test_id("playground-stop").click()
     expect(label).to_have_text("bye")  # the app's close callback, run by the stop
     expect(panel).to_have_attribute("data-state", "idle")
+
+
+SLOW_APP = """import time
+import MNNCV
+
+kit = MNNCV.Kit()
+seen = []
+
+
+def on_frame(data, format, width, height, inangle, outangle):
+    seen.append(width)
+    time.sleep(0.3)  # slower than the camera: its frames meanwhile must be dropped, not queued
+    kit.setLabel(0, "frames %d" % len(seen))
+
+
+kit.setCamera(on_frame)
+"""
+
+
+def test_a_slow_app_on_this_machine_gets_one_frame_at_a_time(
+    camera_context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "slow here")
+    folder = camera_project(Path(project["path"]))
+    (folder / "main.py").write_text(SLOW_APP)
+    page = open_project(camera_context, live_server, project)
+    panel = page.get_by_test_id("playground-panel")
+    panel.get_by_test_id("device-picker").select_option(label="This machine")
+    panel.get_by_test_id("playground-start").click()
+    expect(panel).to_have_attribute("data-live", "true", timeout=60_000)
+    panel.get_by_test_id("playground-camera").click()
+    stats = panel.get_by_test_id("playground-stats")
+    expect(stats).to_have_attribute("data-dropped", re.compile(r"^([3-9]|\d\d+)$"), timeout=60_000)
+    panel.get_by_test_id("playground-camera-off").click()
+    # nothing was queued: once the frame in flight is done, the app has had exactly the frames sent
+    page.wait_for_function("""() => {
+        const s = document.querySelector('[data-testid=playground-stats]');
+        return s.dataset.sent === s.dataset.done;
+    }""")
+    done = stats.get_attribute("data-done")
+    expect(panel.locator("[data-testid=playground-label][data-index='0']")).to_have_text(f"frames {done}")
+    panel.get_by_test_id("playground-stop").click()
+    expect(panel).to_have_attribute("data-state", "idle")

@@ -58,7 +58,7 @@ function Screen() {
 function Stats() {
   const s = stats.value;
   return (
-    <span class="muted mono" data-testid="playground-stats" data-latency={s.latencyMs ?? ''} data-dropped={s.dropped}>
+    <span class="muted mono" data-testid="playground-stats" data-latency={s.latencyMs ?? ''} data-dropped={s.dropped} data-sent={s.sent} data-done={s.done}>
       {s.latencyMs === null ? 'no frame yet' : `capture→result ${s.latencyMs.toFixed(0)} ms`} · {s.fps} fps · {s.done} done · {s.dropped} dropped
     </span>
   );
