@@ -65,6 +65,13 @@ class InputSpec(BaseModel):
     mean: list[float] | None = Field(default=None, max_length=4096)
     std: list[float] | None = Field(default=None, max_length=4096)
     description: Annotated[str, Field(max_length=1000)] = ""
+    # As a model spec gives them (docs/model-spec.md): a shape for the dims left dynamic (-1),
+    # what the input is, and for an image the colour order, the resize and the scale.
+    default_shape: list[int] | None = Field(default=None, max_length=8)
+    kind: ShortText | None = None
+    color: ShortText | None = None
+    resize: ShortText | None = None
+    scale: float | None = None
 
 
 class OutputSpec(BaseModel):
@@ -79,6 +86,7 @@ class OutputSpec(BaseModel):
     labels: list[ShortText] | None = Field(default=None, max_length=100_000)
     labels_file: str | None = Field(default=None, max_length=1024)
     threshold: float | None = None  # a score above it is the positive answer (anomaly)
+    kind: ShortText | None = None  # what the values mean, as a model spec says (logits, boxes…)
     description: Annotated[str, Field(max_length=1000)] = ""
 
 

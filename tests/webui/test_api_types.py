@@ -44,6 +44,8 @@ RESPONSES = {
     "Flow": "Flow", "FlowStep": "FlowStep", "FlowArtifact": "FlowArtifact", "FlowNext": "FlowNext",
     "MarketEntry": "MarketEntry", "MarketCard": "MarketCard", "VersionInfo": "VersionInfo",
     "PackageFile": "FileEntry", "PackageMetrics": "Metrics", "LatencyFigure": "LatencyFigure",
+    "PackageInput": "InputSpec", "PackageOutput": "OutputSpec", "PackageDemo": "Demo",
+    "SourceStatus": "SourceStatus",
     "InstallResult": "InstallResult", "BackendInfo": "BackendInfo", "RaySettings": "RaySettingsPublic",
     "Sweep": "SweepPublic", "SweepRun": "SweepRun", "SandboxStatus": "SandboxStatus",
     "MnnBackends": "MnnBackends", "MnnBackend": "MnnBackend",

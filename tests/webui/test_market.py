@@ -166,3 +166,70 @@ def test_a_lineage_graph_leads_to_the_job_and_the_commit(context: BrowserContext
     expect(row).to_have_attribute("aria-selected", "true")
     panel.locator(f"[data-testid=lineage-node][data-id='commit:{job['commit']}']").click()
     expect(page.get_by_test_id("git-commit-detail")).to_have_attribute("data-sha", job["commit"])
+
+
+def test_a_card_answers_what_it_takes_and_gives_and_the_hub_shows_offline(
+    context: BrowserContext, live_server, builtins_ready
+) -> None:
+    page = context.new_page()
+    page.goto(live_server.url)
+    page.get_by_test_id("home-market").click()
+    # The MNN hub is a closed port in tests: offline, with the reason, while the built-ins list.
+    hub = page.locator("[data-testid=market-source-state][data-name=mnn-hub]")
+    expect(hub).to_have_attribute("data-state", "offline", timeout=BUILD_TIMEOUT_MS)
+    expect(hub).to_have_text("MNN hub: offline (refused)")
+    builtin = page.locator("[data-testid=market-source-state][data-name=builtin]")
+    expect(builtin).to_have_attribute("data-state", "online")
+    page.locator("[data-testid=market-card][data-id=digits]").click()
+    card = page.get_by_test_id("market-page")
+    given = card.locator("[data-testid=market-input][data-name=input]")
+    expect(given.get_by_test_id("market-shape")).to_have_text("[1, 1, 8, 8]")
+    expect(given.get_by_test_id("market-preprocessing")).to_contain_text("size 8×8")
+    expect(given.get_by_test_id("market-preprocessing")).to_contain_text("std 16")
+    output = card.locator("[data-testid=market-output][data-name=probabilities]")
+    labels = output.get_by_test_id("market-labels")
+    expect(labels.locator("summary")).to_have_text("10 labels")
+    expect(labels.locator("li").first).not_to_be_visible()  # collapsed until asked for
+    labels.locator("summary").click()
+    expect(labels.locator("li")).to_have_count(10)
+    expect(card.get_by_test_id("market-license")).to_have_text("BSD-3-Clause")
+    expect(card.get_by_test_id("market-eval-set")).to_have_text(
+        "scikit-learn digits, 20% held out, 360 samples")
+    expect(card.get_by_test_id("market-accuracy")).to_contain_text(re.compile(r"\d+\.\d % measured on"))
+    row = card.get_by_test_id("market-latency-row")
+    expect(row).to_have_count(1)
+    expect(row.locator("td").nth(1)).to_have_text("1")
+    expect(row.locator("td").nth(3)).to_have_text("200")
+    expect(card.get_by_test_id("market-demo-command")).to_have_text("python market/digits/demo.py")
+
+
+def test_the_publish_dialog_takes_license_and_accuracy_with_its_set_and_the_card_shows_them(
+    context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "vision")
+    converted_model(live_server, project)
+    page = open_project(context, live_server, project)
+    menu(page, "net.fp16.mnn", "menu-publish")
+    dialog = page.get_by_test_id("publish-dialog")
+    dialog.get_by_test_id("publish-license").fill("Apache-2.0")
+    dialog.get_by_test_id("publish-accuracy").fill("0.91")
+    expect(dialog.get_by_test_id("publish-invalid")).to_contain_text("together")
+    expect(dialog.get_by_test_id("publish-ok")).to_be_disabled()
+    dialog.get_by_test_id("publish-eval-set").fill("50 desk photos")
+    expect(dialog.get_by_test_id("publish-preview")).to_contain_text("91.0 % on 50 desk photos")
+    expect(dialog.get_by_test_id("publish-preview")).to_contain_text("license Apache-2.0")
+    dialog.get_by_test_id("publish-ok").click()
+    expect(dialog).to_be_hidden()
+
+    page.get_by_test_id("action-market").click()
+    market = page.get_by_test_id("market-panel")
+    market.get_by_test_id("market-source").select_option("registry")
+    market.locator("[data-testid=market-card][data-id=net-fp16]").click()
+    card = market.get_by_test_id("market-page")
+    expect(card.get_by_test_id("market-license")).to_have_text("Apache-2.0")
+    expect(card.get_by_test_id("market-eval-set")).to_have_text("50 desk photos")
+    expect(card.get_by_test_id("market-accuracy")).to_contain_text("91.0 %")
+    # This model has no spec and no algorithm.toml: the card says so rather than guessing.
+    expect(card.get_by_test_id("market-no-inputs")).to_have_text("No inputs declared.")
+    expect(card.get_by_test_id("market-no-latency")).to_have_text("No latency measured.")
+    expect(card.locator("[data-testid=market-model][data-path='net.fp16.mnn']")).to_contain_text("MNN model")

@@ -37,6 +37,39 @@ export interface PackageMetrics {
   latency?: LatencyFigure[];
 }
 
+/** One model input; a -1 in `shape` is a dynamic dim. */
+export interface PackageInput {
+  name: string;
+  shape?: number[];
+  dtype?: string;
+  layout?: string | null;
+  size?: number[] | null;
+  mean?: number[] | null;
+  std?: number[] | null;
+  description?: string;
+  default_shape?: number[] | null;
+  kind?: string | null;
+  color?: string | null;
+  resize?: string | null;
+  scale?: number | null;
+}
+
+export interface PackageOutput {
+  name: string;
+  shape?: number[];
+  dtype?: string;
+  labels?: string[] | null;
+  labels_file?: string | null;
+  threshold?: number | null;
+  kind?: string | null;
+  description?: string;
+}
+
+export interface PackageDemo {
+  entry?: string;
+  args?: string[];
+}
+
 export interface VersionInfo {
   version: string;
   published_at?: string | null;
@@ -45,8 +78,11 @@ export interface VersionInfo {
   metrics: PackageMetrics;
   files: PackageFile[];
   lineage?: LineageGraph | null;
+  inputs: PackageInput[];
+  outputs: PackageOutput[];
   license: string;
   authors: string[];
+  demo?: PackageDemo | null;
 }
 
 export interface MarketCard {
@@ -80,6 +116,21 @@ export interface PublishRequest {
   name?: string;
   task?: string;
   summary?: string;
+  license?: string;
+  authors?: string[];
+  accuracy?: number;
+  eval_set?: string;
+}
+
+/** How the market last found a source: offline ones say why (`dns`, `timeout`, `refused`, `tls`…). */
+export interface SourceStatus {
+  name: string;
+  kind: string;
+  url?: string | null;
+  state: 'online' | 'offline';
+  reason?: string | null;
+  detail?: string | null;
+  packages?: number | null;
 }
 
 export interface MarketQuery {
@@ -92,6 +143,8 @@ const enc = encodeURIComponent;
 
 export const listMarket = (query: MarketQuery = {}) =>
   request<MarketEntry[]>('GET', '/api/market', { query: { ...query } });
+
+export const listSources = () => request<SourceStatus[]>('GET', '/api/market-sources');
 
 export const getCard = (id: string, source?: string) =>
   request<MarketCard>('GET', `/api/market/${enc(id)}`, { query: { source } });

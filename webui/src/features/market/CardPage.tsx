@@ -1,5 +1,6 @@
-// A package's page: its README, its versions with their metrics, the files of the chosen version
-// with their sha256, the lineage it was published with, and the install buttons.
+// A package's page: its versions, what the chosen one takes and gives, its license, figures and
+// demo (CardFacts), its files with their sha256, the lineage it was published with, its README,
+// and the install buttons.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCard, installVersion, type MarketCard, type VersionInfo } from '../../api/market';
@@ -7,6 +8,7 @@ import { projectUrl } from '../../api/projects';
 import { promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { LineageView } from '../lineage/LineageView';
+import { CardFacts } from './CardFacts';
 import { safeMarkdown } from '../preview/markdown';
 import { formatAccuracy, formatLatency, formatSize, sourceLabel } from './format';
 import '../preview/preview.css';
@@ -111,6 +113,7 @@ export function CardPage(props: { id: string; source: string; projectId?: string
       </div>
       <p>{card.summary}</p>
       <Versions card={card} chosen={chosen} choose={setChosen} />
+      <CardFacts card={card} version={chosen} />
       <h3>Files of {chosen.version}</h3>
       <Files version={chosen} />
       <h3>Lineage</h3>

@@ -2,7 +2,7 @@
 // opens the package's page. Used on the home page and in a project's dock panel.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { listMarket, type MarketEntry } from '../../api/market';
+import { listMarket, listSources, type MarketEntry, type SourceStatus } from '../../api/market';
 import { CardPage } from './CardPage';
 import { formatAccuracy, formatLatency, formatSize, sourceLabel } from './format';
 import './market.css';
@@ -33,6 +33,20 @@ function Card({ entry, onOpen }: { entry: MarketEntry; onOpen: () => void }) {
   );
 }
 
+/** Each source and how the market found it; an offline one says why, the rest still list. */
+function Sources({ sources }: { sources: SourceStatus[] }) {
+  return (
+    <div class="market-sources" data-testid="market-sources">
+      {sources.map((s) => (
+        <span key={s.name} class="market-source-state" data-testid="market-source-state" data-name={s.name} data-state={s.state}
+          title={s.detail ?? s.url ?? ''}>
+          {sourceLabel(s.name)}: {s.state === 'online' ? `${s.packages ?? 0} packages` : `offline (${s.reason ?? 'unknown'})`}
+        </span>
+      ))}
+    </div>
+  );
+}
+
 function Filters(props: { all: MarketEntry[]; q: string; task: string; source: string; set: (k: 'q' | 'task' | 'source', v: string) => void }) {
   const tasks = [...new Set(props.all.map((e) => e.task).filter(Boolean))].sort();
   const sources = [...new Set(props.all.map((e) => e.source))].sort();
@@ -58,8 +72,10 @@ export function MarketBrowser({ projectId }: { projectId?: string }) {
   const [filters, setFilters] = useState({ q: '', task: '', source: '' });
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<Open | null>(null);
+  const [sources, setSources] = useState<SourceStatus[]>([]);
   useEffect(() => {
     listMarket().then(setAll, () => undefined);
+    listSources().then(setSources, () => undefined);
   }, []);
   useEffect(() => {
     // Typing sends a query per key: only the answer to the latest one is shown.
@@ -74,6 +90,7 @@ export function MarketBrowser({ projectId }: { projectId?: string }) {
   return (
     <div class="market" data-testid="market">
       <Filters all={all} {...filters} set={(k, v) => setFilters({ ...filters, [k]: v })} />
+      <Sources sources={sources} />
       {error && <div class="panel-message">The market cannot be read: {error}</div>}
       {!shown && !error && <div class="panel-message">Loading the market…</div>}
       {shown && !shown.length && <div class="panel-message" data-testid="market-empty">No package matches.</div>}

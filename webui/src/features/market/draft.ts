@@ -2,13 +2,16 @@
 // version of that id in the team registry, the model, its source model and the README.
 import { listDir } from '../../api/files';
 import { getLineage, type LineageNode } from '../../api/lineage';
-import { listMarket } from '../../api/market';
+import { getCard, listMarket } from '../../api/market';
 
 export interface PublishDraft {
   id: string;
   version: string;
   files: string[];
   name: string;
+  /** From the id's previous version, to confirm; figures never carry over. */
+  license: string;
+  authors: string;
 }
 
 const SOURCE_MODELS = ['.onnx', '.tflite', '.pb', '.caffemodel'];
@@ -41,6 +44,14 @@ async function registryLatest(id: string): Promise<string | null> {
   return entries.find((e) => e.id === id)?.latest ?? null;
 }
 
+/** License and authors of the id's latest registry version, for the publisher to confirm. */
+async function previous(id: string, latest: string | null): Promise<{ license: string; authors: string }> {
+  if (!latest) return { license: '', authors: '' };
+  const card = await getCard(id, 'registry');
+  const last = card.versions.find((v) => v.version === latest);
+  return { license: last?.license ?? '', authors: last?.authors.join(', ') ?? '' };
+}
+
 async function readme(pid: string): Promise<string[]> {
   const entries = await listDir(pid, '');
   const found = entries.find((e) => e.type === 'file' && e.name.toLowerCase() === 'readme.md');
@@ -51,5 +62,5 @@ export async function draftFor(pid: string, path: string): Promise<PublishDraft>
   const id = idFrom(path);
   const [graph, latest, readmes] = await Promise.all([getLineage(pid, path), registryLatest(id), readme(pid)]);
   const files = [...new Set([path, ...sourceModels(graph.nodes), ...readmes])];
-  return { id, version: nextVersion(latest), files, name: stem(path) };
+  return { id, version: nextVersion(latest), files, name: stem(path), ...(await previous(id, latest)) };
 }

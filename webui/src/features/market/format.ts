@@ -12,6 +12,6 @@ export const formatAccuracy = (value: number | null | undefined): string =>
 export const formatLatency = (ms: number | null | undefined): string =>
   ms == null ? '—' : `${ms < 1 ? ms.toFixed(3) : ms.toFixed(1)} ms`;
 
-export const SOURCE_LABELS: Record<string, string> = { builtin: 'Built in', registry: 'Team registry' };
+export const SOURCE_LABELS: Record<string, string> = { builtin: 'Built in', registry: 'Team registry', 'mnn-hub': 'MNN hub' };
 
 export const sourceLabel = (source: string): string => SOURCE_LABELS[source] ?? source;
