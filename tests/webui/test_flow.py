@@ -1,8 +1,10 @@
 """The Flow panel in the browser: a project whose template's job trained a model (real lineage),
 its Convert button opens the convert form filled with that model, the run turns the step done
 and the Quantize button then opens its form filled with the converted model and the dataset;
-the budgets template names the converted model; the artifact opens its lineage."""
+the budgets template names the converted model; the artifact opens its lineage. A project
+deployed once to a real agent, whose model changed since, deploys again from the flow's button."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -10,6 +12,8 @@ import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from tests.fakes import models
+from tests.server.devices.test_devices_api import command, devices, next_event, pair, tab_socket
+from tests.server.flow.test_device_steps import convert
 from tests.waiting import wait_until
 from tests.webui.workbench import create_project, open_project
 
@@ -72,3 +76,38 @@ def test_convert_from_the_flow_then_quantize_is_filled(context: BrowserContext, 
     converted.click()
     lineage = page.locator(f"[data-testid=lineage-panel][data-path='{mnn}']")
     expect(lineage.locator("[data-testid=lineage-node][data-id^='job:']")).to_be_visible()
+
+
+@pytest.fixture
+def board(live_server, tmp_path: Path) -> Iterator[dict]:
+    """A real agent process named board, paired and online."""
+    _, agent = pair(live_server, tmp_path / "agent", name="board")
+    try:
+        yield devices(live_server)[0]
+    finally:
+        agent.kill()
+
+
+def test_deploy_from_the_flow_to_the_device_used_last(context: BrowserContext, live_server, board) -> None:
+    project = create_project(live_server, "flowdeploy")
+    pid = project["id"]
+    models.conv_net(Path(project["path"], "net.onnx"), size=8)
+    convert(live_server, pid, "net.onnx", "net.mnn")
+    opened = httpx.post(f"{live_server.url}/api/projects/{pid}/devices/{board['id']}/sessions",
+                        headers=live_server.auth)
+    assert opened.status_code == 201, opened.text
+    with tab_socket(live_server, pid) as ws:  # a deploy by hand first: the flow knows the device
+        command(ws, "devices", "sync.start", sid=opened.json()["sid"])
+        next_event(ws, "flow.recorded")
+    convert(live_server, pid, "net.onnx", "net.mnn", fp16=True, overwrite=True)
+
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-flow").click()
+    flow = page.get_by_test_id("flow-panel")
+    expect(flow.get_by_test_id("flow-step-deploy")).to_have_attribute("data-state", "stale")
+    expect(flow.get_by_test_id("flow-detail-deploy")).to_contain_text("board has an older net.mnn")
+    expect(flow.get_by_test_id("flow-next-deploy")).to_have_text("Deploy to board")
+    flow.get_by_test_id("flow-next-deploy").click()
+    page.locator(".dv-tab", has_text="Flow").click()
+    expect(flow.get_by_test_id("flow-step-deploy")).to_have_attribute("data-state", "done")
+    expect(flow.get_by_test_id("flow-artifact-deploy")).to_have_text("net.mnn")

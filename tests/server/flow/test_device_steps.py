@@ -17,9 +17,9 @@ def flow(live: LiveServer, pid: str) -> dict[str, dict]:
     return {s["id"]: s for s in response.json()["steps"]}
 
 
-def convert(live: LiveServer, pid: str, model: str, output: str) -> None:
+def convert(live: LiveServer, pid: str, model: str, output: str, **options) -> None:
     started = httpx.post(f"{live.url}/api/projects/{pid}/tools/convert",
-                         json={"model": model, "output": output}, headers=live.auth)
+                         json={"model": model, "output": output, **options}, headers=live.auth)
     assert started.status_code == 202, started.text
     url = f"{live.url}/api/tool-runs/{started.json()['id']}"
     run = wait_until(lambda: (r := httpx.get(url, headers=live.auth).json())["status"]
