@@ -77,3 +77,28 @@ def test_a_click_previews_typing_and_a_double_click_keep_and_a_reload_restores(
     expect(tab(page, "README.md")).to_have_attribute("data-preview", "false")
     expect(tab(page, "a.txt")).to_have_count(0)
     expect(page.get_by_test_id("editor-tab")).to_have_count(3)
+
+
+def test_previews_turned_off_from_the_palette_stay_off_after_a_reload(
+    context: BrowserContext, live_server
+) -> None:
+    project = create_project(live_server, "preview-off")
+    (Path(project["path"]) / "a.txt").write_text("a\n")
+    page = open_project(context, live_server, project)
+    row(page, "a.txt").click()
+    expect(tab(page, "a.txt")).to_have_attribute("data-preview", "true")
+
+    page.keyboard.press("F1")
+    page.get_by_test_id("palette-input").fill("toggle preview editors")
+    page.locator("[data-testid=palette-item][data-command='editor.toggle-preview']").click()
+    expect(tab(page, "a.txt")).to_have_attribute("data-preview", "false")  # the open preview is kept
+    wait_until(
+        lambda: json.loads(saved_ui_state(live_server, project))["state"].get("previewEditors") is False,
+        what="the setting to be saved",
+    )
+
+    page.reload()
+    expect(page.get_by_test_id("status-connection")).to_have_attribute("data-state", "connected")
+    row(page, "README.md").click()
+    expect(tab(page, "README.md")).to_have_attribute("data-preview", "false")
+    expect(page.get_by_test_id("editor-tab")).to_have_count(2)
