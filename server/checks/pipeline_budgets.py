@@ -14,21 +14,29 @@ The pipeline runs as the ``pipeline`` tool does (a worker here, the agent on a d
 limit gives one result: the end-to-end one with no ``stage``, a stage's with its id.
 """
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from server.checks.measure import MeasureFailed, Tool
-from server.checks.models import CheckResult
+from server.checks.models import Budget, CheckResult, Metric
 from server.core.errors import AppError
 from server.files.paths import resolve
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
 Limit = Annotated[float, Field(gt=0)]
-# (the budget) -> the run's result on the budget's device (``pipeline_batch.run_batch``'s)
-DevicePipelineRun = Callable[["PipelineBudget"], dict[str, Any]]
+MAX_RUNS = 64  # inputs × loops: what one pipeline run takes
+
+
+@runtime_checkable
+class DeviceSide(Protocol):
+    """A running workbench's paired devices for one project (``server/checks/device.py``): a
+    model budget's latency and memory, and a pipeline budget's run, measured there."""
+
+    def __call__(self, budget: Budget, model: str) -> dict[Metric, float]: ...
+
+    def pipeline(self, budget: "PipelineBudget") -> dict[str, Any]: ...
 
 
 class PipelineBudget(BaseModel):
@@ -48,6 +56,8 @@ class PipelineBudget(BaseModel):
     def _some_limit(self) -> "PipelineBudget":
         if self.max_latency_ms is None and not self.stages:
             raise ValueError(f"{self.pipeline}: set max_latency_ms or stages")
+        if len(self.inputs) * self.loops > MAX_RUNS:
+            raise ValueError(f"{self.pipeline}: inputs × loops is at most {MAX_RUNS} (a folder counts once)")
         return self
 
 
@@ -66,12 +76,12 @@ def files_read(root: Path, budget: PipelineBudget) -> set[str]:
     return found | models
 
 
-def _summary(root: Path, budget: PipelineBudget, run: Tool, on_device: DevicePipelineRun | None) -> dict:
+def _summary(root: Path, budget: PipelineBudget, run: Tool, on_device: DeviceSide | None) -> dict:
     if budget.device != "local":
         if on_device is None:
             raise MeasureFailed(f"a pipeline on {budget.device!r} is run by its agent, through a running "
                                 "workbench: mnnwb check --server URL")
-        return on_device(budget)["summary"]
+        return dict(on_device.pipeline(budget)["summary"])
     try:
         inputs = [str(resolve(root, i)) for i in budget.inputs] * budget.loops
         args = {"model": str(resolve(root, budget.pipeline)), "inputs": inputs, "root": str(root),
@@ -91,7 +101,7 @@ def _result(budget: PipelineBudget, stage: str | None, limit: float, figures: di
 
 
 def measure_pipeline(root: Path, budget: PipelineBudget, run: Tool,
-                     on_device: DevicePipelineRun | None = None) -> list[CheckResult]:
+                     on_device: DeviceSide | None = None) -> list[CheckResult]:
     """One result per limit; a pipeline that cannot run fails every one with why."""
     try:
         summary, detail = _summary(root, budget, run, on_device), None

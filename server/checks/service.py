@@ -7,7 +7,7 @@ from server.checks import store
 from server.checks.budgets import CONFIG_FILE, load_budgets, load_pipeline_budgets
 from server.checks.measure import DeviceRun, measure, worker_tool
 from server.checks.models import Budget, CheckReport, CommitCheck
-from server.checks.pipeline_budgets import files_read, measure_pipeline
+from server.checks.pipeline_budgets import DeviceSide, files_read, measure_pipeline
 from server.checks.state import commit_state
 from server.core.errors import Invalid
 from server.modeltools.runner import Limits
@@ -27,9 +27,9 @@ def run_checks(
                       code="no_budgets")
     results = [result for budget in budgets for result in measure(root, budget, limits, on_device=on_device)]
     run = worker_tool(limits or Limits())
-    on_device_pipeline = getattr(on_device, "pipeline", None)
+    side = on_device if isinstance(on_device, DeviceSide) else None
     for pipeline in pipelines:
-        results += measure_pipeline(root, pipeline, run, on_device_pipeline)
+        results += measure_pipeline(root, pipeline, run, side)
     commit, clean = commit_state(root, budgets, {f for p in pipelines for f in files_read(root, p)})
     return CheckReport(passed=all(r.passed for r in results), results=results, commit=commit, clean=clean)
 

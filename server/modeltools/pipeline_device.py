@@ -38,7 +38,7 @@ class DevicePipelines:
     def outcome(self, project_id: str, root: str, worker: dict[str, Any],
                 cancel: threading.Event, on_line: LineHandler | None) -> Outcome:
         """From a model-tools pool thread: the run on the device, or why it could not be."""
-        job = asyncio.run_coroutine_threadsafe(self._run(project_id, Path(root), worker, on_line), self._loop)
+        job = asyncio.run_coroutine_threadsafe(self.run(project_id, Path(root), worker, on_line), self._loop)
         try:
             while not job.done():
                 if cancel.wait(0.2):
@@ -58,8 +58,9 @@ class DevicePipelines:
             if report.failed:
                 raise app_error(BridgeError(f"{', '.join(report.failed[:5])} did not reach the device"))
 
-    async def _run(self, project_id: str, root: Path, worker: dict[str, Any],
-                   on_line: LineHandler | None) -> Outcome:
+    async def run(self, project_id: str, root: Path, worker: dict[str, Any],
+                  on_line: LineHandler | None = None) -> Outcome:
+        """The run on ``worker["device_id"]``; a device that cannot be reached is ``AppError``."""
         root = root.resolve()
         pipeline = Path(worker["model"]).resolve().relative_to(root)
         inputs = [Path(i).resolve().relative_to(root) for i in worker["inputs"]]

@@ -84,6 +84,7 @@ def test_a_pipeline_that_cannot_run_fails_every_limit_with_why(folder: Path) -> 
         ('pipeline = "chain/pipeline.toml"\ninputs = ["photos"]\n', "set max_latency_ms or stages"),
         ('pipeline = "chain/pipeline.toml"\ninputs = []\nmax_latency_ms = 1\n', "pipeline budget 1: inputs"),
         ('pipeline = "a.toml"\ninputs = ["photos"]\nmax_latency = 1\n', "pipeline budget 1: max_latency"),
+        ('pipeline = "a.toml"\ninputs = ["photos"]\nloops = 65\nmax_latency_ms = 1\n', "at most 64"),
     ],
 )
 def test_a_malformed_pipeline_budget_is_refused_by_name(folder: Path, table: str, where: str) -> None:

@@ -134,3 +134,22 @@ def test_a_device_lost_mid_run_fails_the_run_by_name(
     unknown = _post(live_server, f"/api/projects/{project['id']}/pipelines/run",
                     {**body, "inputs": [f"photos/{COINS}"]}).json()
     assert _finished(live_server, unknown["id"])["error_code"] == "device_offline"
+
+
+def test_a_pipeline_budget_on_a_device_is_run_by_its_agent(
+    live_server: LiveServer, project: dict, device: tuple[str, AgentProcess]
+) -> None:
+    root = Path(project["path"])
+    budget = '[[pipeline_budget]]\npipeline = "chain/pipeline.toml"\ninputs = ["photos"]\nloops = 2\n'
+    (root / "mnnwb.toml").write_text(
+        budget + 'device = "pixel"\nmax_latency_ms = 100000\nstages = { read = 0.0001 }\n'
+        + budget + 'device = "nope"\nmax_latency_ms = 100000\n'
+    )
+    report = _post(live_server, f"/api/projects/{project['id']}/checks", {}).json()
+    whole, read, unknown = report["results"]
+    assert (whole["device"], whole["stage"], whole["passed"], whole["detail"]) == ("pixel", None, True, None)
+    assert 0 < read["value"] < whole["value"] and read["passed"] is False and read["stage"] == "read"
+    assert unknown["value"] is None and unknown["detail"] == "no paired device is named 'nope'"
+    # The pipeline ran on the device: its folder and the input are in the session's folder there.
+    [files] = list((device[1].home / "sessions").rglob("files"))
+    assert (files / "chain" / "pipeline.toml").is_file() and (files / "photos" / COINS).is_file()
