@@ -121,3 +121,30 @@ def test_a_converted_model_whose_file_changed_is_stale(client: TestClient) -> No
     assert steps["convert"]["state"] == "stale"
     assert "net.mnn has changed since" in steps["convert"]["detail"]
     assert steps["convert"]["artifact"]["sha256"] != sha256(root / "net.mnn")
+
+
+def test_budgets_follow_the_check_report_of_head(client: TestClient) -> None:
+    project = committed_project(client)
+    root = Path(project["path"])
+    models.conv_net(root / "net.onnx", size=8)
+    run_tool(client, project, "convert", model="net.onnx", output="net.mnn")
+    [template] = flow(client, project)["budgets"]["next"]["args"]["budgets"]
+    assert set(template) == {"model", "max_size_mb"} and template["model"] == "net.mnn"
+
+    limit = template["max_size_mb"]
+    (root / "mnnwb.toml").write_text(f'[[budget]]\nmodel = "net.mnn"\nmax_size_mb = {limit}\n')
+    for path in ("net.onnx", "net.mnn", "mnnwb.toml"):
+        commit(client, project, path, f"add {path}")
+    assert flow(client, project)["budgets"]["state"] == "todo"
+    checked = client.post(f"/api/projects/{project['id']}/checks", json={})
+    assert checked.status_code == 200 and checked.json()["passed"], checked.text
+    budgets = flow(client, project)["budgets"]
+    assert (budgets["state"], budgets["next"]["action"]) == ("done", "checks")
+
+    (root / "mnnwb.toml").write_text('[[budget]]\nmodel = "net.mnn"\nmax_size_mb = 0.000001\n')
+    commit(client, project, "mnnwb.toml", "a budget too tight")
+    assert flow(client, project)["budgets"]["state"] == "stale"
+    assert not client.post(f"/api/projects/{project['id']}/checks", json={}).json()["passed"]
+    budgets = flow(client, project)["budgets"]
+    assert budgets["state"] == "failed"
+    assert budgets["detail"].startswith("size_mb of net.mnn is ")
