@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _call(args: argparse.Namespace, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def call_server(args: argparse.Namespace, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     if not args.server.startswith(("http://", "https://")):
         raise RemoteFailed(f"--server takes an http:// or https:// URL, not {args.server!r}")
     try:
@@ -66,7 +66,7 @@ def _project_id(args: argparse.Namespace) -> str:
     if args.project:
         return str(args.project)
     folder = os.path.realpath(args.project_dir)
-    for project in _call(args, "GET", "/api/projects"):
+    for project in call_server(args, "GET", "/api/projects"):
         if os.path.realpath(project["path"]) == folder:
             return str(project["id"])
     raise RemoteFailed(f"no project of the server has the folder {folder}; name it with --project")
@@ -75,7 +75,7 @@ def _project_id(args: argparse.Namespace) -> str:
 def _remote(args: argparse.Namespace) -> CheckReport:
     pid = _project_id(args)
     return CheckReport.model_validate(
-        _call(args, "POST", f"/api/projects/{pid}/checks", {"device": args.device})
+        call_server(args, "POST", f"/api/projects/{pid}/checks", {"device": args.device})
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from device_bridge.runtime.pipeline_cli import parser, text, variants
-from server.checks.cli import RemoteFailed, _call
+from server.checks.cli import RemoteFailed, call_server
 
 POLL_SECONDS = 0.5
 FINAL = ("succeeded", "failed", "cancelled")
@@ -22,7 +22,7 @@ FINAL = ("succeeded", "failed", "cancelled")
 def _project(args: argparse.Namespace) -> tuple[str, Path]:
     """The server's project holding the pipeline file: its id and folder."""
     file = Path(os.path.realpath(args.file))
-    for project in _call(args, "GET", "/api/projects"):
+    for project in call_server(args, "GET", "/api/projects"):
         folder = Path(os.path.realpath(project["path"]))
         if file.is_relative_to(folder):
             return str(project["id"]), folder
@@ -38,7 +38,7 @@ def _relative(path: Path, folder: Path) -> str:
 
 def _followed(args: argparse.Namespace, run_id: str) -> dict[str, Any]:
     while True:
-        run = _call(args, "GET", f"/api/tool-runs/{run_id}")
+        run = call_server(args, "GET", f"/api/tool-runs/{run_id}")
         if run["status"] in FINAL:
             return dict(run)
         time.sleep(POLL_SECONDS)  # the server's run is the clock; nothing here to wait on instead
@@ -53,7 +53,7 @@ def main(argv: Sequence[str]) -> int:
         body = {"pipeline": _relative(args.file, folder),
                 "inputs": [_relative(i, folder) for i in args.input],
                 "device_id": args.device, "variants": variants(args.variant) or None}
-        run = _followed(args, _call(args, "POST", f"/api/projects/{pid}/pipelines/run", body)["id"])
+        run = _followed(args, call_server(args, "POST", f"/api/projects/{pid}/pipelines/run", body)["id"])
     except (RemoteFailed, argparse.ArgumentTypeError) as exc:
         print(f"mnnwb pipeline: {exc}", file=sys.stderr)
         return 2
