@@ -3,8 +3,9 @@
 Each fact comes from the first place that has it: the publish request, an ``algorithm.toml``
 among the listed files, the model's spec (``<model>.model.toml``, docs/model-spec.md), then the
 package's previous version. Figures — accuracy, its evaluation set, latency — describe one model
-only: they come from the request, or from an ``algorithm.toml`` whose model files are the ones
-published, byte for byte; never from a previous version or a spec.
+only: they come from the request, or from an ``algorithm.toml`` the publisher wrote for this
+publish (one listing no files); never from an installed package's manifest, a previous version
+or a spec.
 """
 
 import os
@@ -114,15 +115,11 @@ def spec_io(model: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | 
     return inputs, outputs
 
 
-def _own_figures(toml: PackageManifest | None, entries: list[FileEntry]) -> Metrics:
-    """The toml's figures when they were measured on what is published: every model file it
-    lists is published at its path with its sha256 (a toml listing none was written for this
-    publish). An installed package whose model was changed keeps none."""
-    if toml is None:
-        return Metrics()
-    published = {e.path: e.sha256 for e in entries}
-    listed = [e for e in toml.files if e.role == "model"]
-    if any(published.get(e.path) != e.sha256 for e in listed):
+def _own_figures(toml: PackageManifest | None) -> Metrics:
+    """The toml's figures when the publisher wrote it for this publish (it lists no files). A
+    package's own manifest — an installed package, changed or not — carries none: the figures
+    of the new version are for its publisher to give."""
+    if toml is None or toml.files:
         return Metrics()
     return toml.metrics.model_copy(update={"size_bytes": None})
 
@@ -131,7 +128,7 @@ def metrics(body: PublishRequest, toml: PackageManifest | None, entries: list[Fi
             measured: list[LatencyFigure]) -> Metrics:
     """The version's figures: the request's accuracy, else the toml's own; the toml's latency
     and the benchmark runs the lineage recorded on the model; the model file's size."""
-    figures = _own_figures(toml, entries)
+    figures = _own_figures(toml)
     if body.accuracy is not None:
         figures.accuracy, figures.eval_set = body.accuracy, body.eval_set
     model = next((e for e in entries if e.role == "model"), None)

@@ -138,7 +138,7 @@ def test_a_model_with_a_spec_is_published_with_everything_its_card_shows(client:
         assert leak not in manifest
 
 
-def test_an_installed_package_republished_keeps_its_figures_only_for_its_own_model(
+def test_an_installed_package_republished_carries_no_figures_but_those_given(
         client: TestClient) -> None:
     project = converted_with_spec(client)
     publish(client, project, {"id": "net", "version": "1.0.0", "license": "MIT",
@@ -148,17 +148,17 @@ def test_an_installed_package_republished_keeps_its_figures_only_for_its_own_mod
     installed = client.post("/api/market/net/versions/1.0.0/install",
                             json={"source": "registry", "project_id": consumer["id"]}).json()
     files = installed["files"]
-    publish(client, consumer, {"id": "net-copy", "version": "1.0.0", "files": files})
-    same = card_version(client, "net-copy", "1.0.0")
-    assert (same["metrics"]["accuracy"], same["metrics"]["eval_set"]) == (0.9, "ten photos")
-    assert (same["license"], same["demo"]["entry"]) == ("MIT", "demo.py")
-
     model = Path(consumer["path"], "market/net/net.mnn")
     model.write_bytes(model.read_bytes() + b"\0")  # another model than the one measured
     publish(client, consumer, {"id": "net-changed", "version": "1.0.0", "files": files})
     changed = card_version(client, "net-changed", "1.0.0")
     assert (changed["metrics"]["accuracy"], changed["metrics"]["eval_set"]) == (None, None)
-    assert (changed["license"], changed["inputs"]) == ("MIT", same["inputs"])
+    assert (changed["license"], changed["demo"]["entry"]) == ("MIT", "demo.py")
+    assert changed["inputs"] == card_version(client, "net", "1.0.0")["inputs"]
+    publish(client, consumer, {"id": "net-changed", "version": "1.0.1", "files": files,
+                               "accuracy": 0.7, "eval_set": "the same ten photos"})
+    given = card_version(client, "net-changed", "1.0.1")
+    assert (given["metrics"]["accuracy"], given["metrics"]["eval_set"]) == (0.7, "the same ten photos")
 
 
 def test_an_algorithm_toml_the_publisher_wrote_gives_the_card_and_the_demo(client: TestClient) -> None:
