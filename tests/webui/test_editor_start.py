@@ -31,7 +31,9 @@ document.addEventListener('keydown', (event) => {
   window.__keyTargets.push(target?.matches('[data-testid=editor-early]') ? 'early'
     : target?.closest('[data-testid=editor][data-features=true]') ? 'monaco' : 'other');
 }, true);"""
-TAKES_KEYS = """() => document.activeElement?.matches('[data-testid=editor-early], .monaco-editor *')"""
+# The file shows: as plain text, or already in Monaco's editor. Typing starts then, not once
+# the focus is seen in it: a file shown without the focus would lose the first keys.
+SHOWS = """() => document.querySelector('[data-testid=editor-early], [data-testid=editor] .view-lines')"""
 # Keys sent once Monaco's editor has the focus with its features: the hand-over is behind them.
 KEYS_AFTER = 12
 
@@ -52,9 +54,9 @@ def words() -> Iterator[str]:
 
 
 def type_across_the_handover(page: Page) -> str:
-    """Types a word at a time from the moment the file takes keys until Monaco's editor, with its
+    """Types a word at a time from the moment the file shows until Monaco's editor, with its
     features, has had a few more keys; returns all that was typed."""
-    page.wait_for_function(TAKES_KEYS)
+    page.wait_for_function(SHOWS)
     typed: list[str] = []
     for word in words():
         page.keyboard.type(word)
