@@ -1,17 +1,24 @@
-"""The flow of a project on real parts: a template's local training job, real conversions and
-quantizations through the tool API, an image dataset; then the training script is edited and
-committed, and a quantization fails."""
+"""The flow of a project on real parts: a template's local training job, a real conversion,
+quantization and evaluation through the tool API, an image dataset; then the training script is
+edited and committed, and a quantization fails."""
 
 import hashlib
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from device_bridge.runtime import spec as model_spec
 from tests.fakes import models
 from tests.server.lineage.test_lineage import committed_project, run_tool
 from tests.server.modeltools.conftest import wait_for_run
 from tests.server.training.test_jobs_api import submit, wait_job
 
+# The template's digits classifier: 8 × 8 grey images, ten classes (the dataset here uses two).
+DIGITS_SPEC = {
+    "inputs": [{"name": "input", "shape": [-1, 1, 8, 8], "kind": "image", "layout": "NCHW",
+                "color": "GRAY", "resize": "stretch", "scale": 16 / 255}],
+    "outputs": [{"name": "logits", "kind": "logits", "labels": [str(d) for d in range(10)]}],
+}
 ORDER = ["data", "train", "convert", "quantize", "evaluate", "budgets", "deploy", "measure"]
 
 
@@ -85,11 +92,18 @@ def test_the_flow_from_data_to_an_int8_model_and_back_to_stale(client: TestClien
     assert "max_latency_ms" not in budget  # nothing measured it yet
     assert steps["measure"]["next"]["args"] == {"model": "digits.int8.mnn"}
 
+    for model in ("digits.mnn", "digits.int8.mnn"):
+        (root / f"{model}.model.toml").write_text(model_spec.dumps(model_spec.from_dict(DIGITS_SPEC)))
+    run_tool(client, project, "evaluate", **steps["evaluate"]["next"]["args"])
+    steps = flow(client, project)
+    assert steps["evaluate"]["state"] == "done"
+    assert "digits.int8.mnn top-1 " in steps["evaluate"]["detail"]
+
     script = root / "train.py"
     script.write_text(script.read_text() + "\n# a wider head next time\n")
     commit(client, project, "train.py", "train: a note on the head")
     steps = flow(client, project)
-    assert states(steps)[:4] == ["done", "stale", "stale", "stale"]
+    assert states(steps)[:5] == ["done", "stale", "stale", "stale", "stale"]
     assert "train.py changed" in steps["train"]["detail"]
 
     (root / "broken").mkdir()
