@@ -129,3 +129,24 @@ def test_the_command_line_takes_variants(project: dict) -> None:
     malformed = subprocess.run(argv + ["--variant", "orientation=fast"], capture_output=True, text=True,
                                timeout=120)
     assert malformed.returncode == 2 and "STAGE.KEY=VALUE" in malformed.stderr
+
+
+def test_an_int8_recogniser_from_the_quantizer_diverges_only_where_its_text_does(
+    client: TestClient, project: dict
+) -> None:
+    quantized = client.post(f"/api/projects/{project['id']}/tools/quantize", json={
+        "model": "recogniser.mnn", "output": "recogniser-int8.mnn", "calibration": "photos"})
+    assert quantized.status_code == 202, quantized.text
+    assert wait_for_run(client, quantized.json()["id"], timeout=300)["status"] == "succeeded"
+    fp32 = _run(client, project)
+    int8 = _run(client, project, variants={"read": {"model": "recogniser-int8.mnn"}})
+    compared = client.post(f"/api/projects/{project['id']}/pipelines/compare",
+                           json={"a": fp32["id"], "b": int8["id"]}).json()
+    stages = {s["id"]: s for s in compared["stages"]}
+    before = ("image", "detect", "boxes", "crops", "orientation", "upright")
+    assert not any(stages[i]["diverged"] for i in before)
+    texts = [[i["outputs"]["logits"]["text"] for i in _stage(run, "read")["items"]] for run in (fp32, int8)]
+    assert bool(stages["read"]["diverged"]) == (texts[0] != texts[1])
+    assert compared["first_divergence"] == (
+        {"stage": "read", **stages["read"]["diverged"][0]} if texts[0] != texts[1] else None)
+    assert stages["read"]["b"] == int8["result"]["summary"]["stages"]["read"]
