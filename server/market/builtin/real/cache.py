@@ -45,7 +45,10 @@ class Pin:
 def cached(pin: Pin, downloads: Path = DOWNLOADS) -> Path | None:
     suffixes = (".tar.gz", ".zip") if pin.sdist else (".whl",)
     for path in sorted(downloads.glob("*")) if downloads.is_dir() else []:
-        if path.name.lower().startswith(pin.stem) and path.name.endswith(suffixes):
+        name = path.name.lower()
+        # The version ends at a dash (a wheel's tags) or at the sdist's extension.
+        exact = name.startswith(pin.stem + "-") or name.startswith(pin.stem + ".")
+        if exact and name.endswith(suffixes):
             return path
     return None
 
