@@ -62,17 +62,20 @@ def train_step(facts: Facts) -> tuple[FlowStep, Made | None]:
         return FlowStep(id="train", title="Train", state="todo", next=following,
                         detail=f"Job {done.id[:8]} wrote no model file"), None
     detail = f"{name(model.path)} from job {done.id[:8]}{_metrics(facts, done)}"
-    state: StepState = "done"
-    if done.commit:
-        head, changed = changed_since(facts.project.path, done.commit)
-        if changed and head:
-            state = "stale"
-            listed = ", ".join(changed[:3]) + (" …" if len(changed) > 3 else "")
-            detail += f"; {listed} changed in commit {head[:8]} since"
-    if state == "done" and not facts.holds(model):
-        state, detail = "stale", detail + f"; {model.path} no longer holds it"
-    return FlowStep(id="train", title="Train", state=state, artifact=artifact, detail=detail,
-                    next=following), model
+    why = _train_stale(facts, done, model)
+    return FlowStep(id="train", title="Train", state="stale" if why else "done", artifact=artifact,
+                    detail=f"{detail}; {why}" if why else detail, next=following), model
+
+
+def _train_stale(facts: Facts, job: Job, model: Made) -> str | None:
+    """Why the job's model is out of date: training code committed since, or the file changed."""
+    head, changed = changed_since(facts.project.path, job.commit) if job.commit else (None, [])
+    if changed and head:
+        listed = ", ".join(changed[:3]) + (" …" if len(changed) > 3 else "")
+        return f"{listed} changed in commit {head[:8]} since"
+    if not facts.holds(model):
+        return f"{model.path} no longer holds it"
+    return None
 
 
 def _run_state(facts: Facts, run: ToolRun, made: Made | None,
