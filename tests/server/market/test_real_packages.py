@@ -27,6 +27,7 @@ from tests.waiting import wait_until
 REAL = {
     "document-orientation": ("Apache-2.0", 1.0),
     "face-detection": ("Apache-2.0", 1.0),
+    "face-landmarks": ("Apache-2.0", 1.0),
     "voice-activity": ("MIT", 1.0),
     "person-segmentation": ("Apache-2.0", 0.6),
     "document-layout": ("Apache-2.0", 0.5),
@@ -97,6 +98,17 @@ def test_the_face_demo_boxes_the_astronauts_face(client: TestClient):
     # Her face, as seen in scikit-image's astronaut.png (512 × 512): x 170–280, y 60–190.
     assert 160 <= x1 < x2 <= 290 and 50 <= y1 < y2 <= 200, line
     assert "astronaut-twice: 2 faces (expected 2 faces)" in output
+
+
+def test_the_face_mesh_puts_the_eyes_above_the_nose_above_the_lip(client: TestClient):
+    _, output = demo_output(client, "face-landmarks", "mesh")
+    line = next(x for x in output.splitlines() if x.startswith("astronaut: "))
+    assert line.startswith("astronaut: face (expected face)")
+    points = {name: tuple(int(v) for v in xy.split(",")) for name, xy in
+              (part.split("=") for part in line.split(") ")[1].split()[1:])}
+    (rx, ry), (lx, ly), (nx, ny), (_, lip) = (points[k] for k in
+                                              ("right_eye", "left_eye", "nose", "lip"))
+    assert rx < nx < lx and max(ry, ly) < ny < lip, line
 
 
 def test_the_speech_segments_lie_where_the_speech_is(client: TestClient):

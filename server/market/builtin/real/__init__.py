@@ -24,6 +24,7 @@ class Listed:
 CATALOG = (
     Listed("document-orientation", "Document orientation", "image-classification", "orientation"),
     Listed("face-detection", "Face detection", "object-detection", "faces"),
+    Listed("face-landmarks", "Face landmarks", "keypoint-detection", "landmarks"),
     Listed("voice-activity", "Voice activity detection", "audio-classification", "speech"),
     Listed("person-segmentation", "Person segmentation", "image-segmentation", "selfie"),
     Listed("document-layout", "Document layout", "object-detection", "layout"),
