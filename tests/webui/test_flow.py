@@ -1,7 +1,8 @@
 """The Flow panel in the browser: a project whose template's job trained a model (real lineage),
 its Convert button opens the convert form filled with that model, the run turns the step done
 and the Quantize button then opens its form filled with the converted model and the dataset;
-the budgets template names the converted model; the artifact opens its lineage. A project
+the budgets template names the converted model; the artifact opens its lineage; committing an
+edit of the training script turns train and convert stale in the open panel. A project
 deployed once to a real agent, whose model changed since, deploys again from the flow's button."""
 
 from collections.abc import Iterator
@@ -22,9 +23,18 @@ pytestmark = pytest.mark.browser
 RUN_TIMEOUT_MS = 60_000
 
 
+def git(live_server, project: dict, op: str, body: dict) -> None:
+    url = f"{live_server.url}/api/projects/{project['id']}/git/{op}"
+    response = httpx.post(url, headers=live_server.auth, json=body)
+    assert response.status_code in (200, 201), response.text
+
+
 def trained_project(live_server) -> tuple[dict, str]:
     """The digits classifier trained for one epoch; the path of the model.onnx it wrote."""
     project = create_project(live_server, "flow", template="pytorch-classifier")
+    git(live_server, project, "init", {})
+    git(live_server, project, "stage", {"paths": ["README.md", "requirements.txt", "train.py"]})
+    git(live_server, project, "commit", {"message": "digits", "author": "A <a@b.c>"})
     for split in ("train", "val"):
         for label in ("0", "1"):
             models.calibration_images(Path(project["path"], "data", split, label), count=2, size=8)
@@ -76,6 +86,15 @@ def test_convert_from_the_flow_then_quantize_is_filled(context: BrowserContext, 
     converted.click()
     lineage = page.locator(f"[data-testid=lineage-panel][data-path='{mnn}']")
     expect(lineage.locator("[data-testid=lineage-node][data-id^='job:']")).to_be_visible()
+
+    page.locator(".dv-tab", has_text="Flow").click()
+    expect(flow.get_by_test_id("flow-step-train")).to_have_attribute("data-state", "done")
+    script = Path(project["path"], "train.py")
+    script.write_text(script.read_text() + "\n# a wider head next time\n")
+    git(live_server, project, "stage", {"paths": ["train.py"]})
+    git(live_server, project, "commit", {"message": "train: a note", "author": "A <a@b.c>"})
+    for step in ("train", "convert"):  # no reload pressed: the commit's event reloads the flow
+        expect(flow.get_by_test_id(f"flow-step-{step}")).to_have_attribute("data-state", "stale")
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 // The flow of the project, data to device: one row per step with its state, detail, artifact
 // (its lineage on a click) and the next action, filled from the step before. Reloads when a
-// job or tool run ends and when a deploy or device benchmark is kept (docs/flow.md).
+// job or tool run ends, the repository changes and a deploy or device benchmark is kept
+// (docs/flow.md).
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getFlow, type Flow, type FlowState, type FlowStep } from '../../api/flow';
@@ -21,6 +22,7 @@ function endsSomething(channel: string, type: string, data: Record<string, unkno
   if (channel === 'tools') return type === 'run' && FINAL_RUNS.includes(String(data.status));
   if (channel === 'jobs') return type === 'job.status' && FINAL_JOBS.includes(String(data.status));
   if (channel === 'devices') return type === 'flow.recorded';
+  if (channel === 'git') return type === 'changed'; // HEAD may have moved: training code committed
   return channel === 'sys' && type === 'resync';
 }
 
