@@ -129,3 +129,28 @@ def test_run_a_pipeline_on_a_paired_device_from_the_panel(
             "Read: " + (" · ".join(t for t in texts if t) or "(nothing)"))
     finally:
         agent.kill()
+
+
+def test_tilted_quads_are_drawn_as_they_were_found(
+    context: BrowserContext, live_server, coins_pipeline: Path  # noqa: F811
+) -> None:
+    project = _chain(live_server, coins_pipeline, "quads-chain")
+    root = Path(project["path"])
+    text = (root / "pipeline.toml").read_text()
+    assert text.count('label = "coin"\n') == 1
+    (root / "pipeline.toml").write_text(text.replace('label = "coin"\n', 'label = "coin"\nquads = true\n'))
+    expected = pipeline.Runner(pipeline.load(root / "pipeline.toml")).run(root / COINS)
+    quads = [row["quad"] for row in expected["stages"][2]["items"][0]["boxes"]]
+    page = open_project(context, live_server, project)
+    page.locator("[data-testid=tree-item][data-path='pipeline.toml']").click(button="right")
+    page.get_by_test_id("menu-run-pipeline").click()
+    panel = page.get_by_test_id("pipeline-panel")
+    panel.get_by_test_id("pipeline-run").click()
+    expect(panel).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+    drawn = panel.get_by_test_id("pipeline-quad")
+    expect(drawn).to_have_count(len(quads))
+    def js(value: float) -> str:  # how the page writes a number into the attribute
+        return str(int(value)) if value == int(value) else repr(value)
+
+    first = " ".join(f"{js(x)},{js(y)}" for x, y in quads[0])
+    expect(drawn.first).to_have_attribute("points", first)
