@@ -58,6 +58,7 @@ class MarketCard(EntryFields):
     """A package's page: its README (of the latest version) and every version in full."""
 
     readme: str
+    license_text: str = ""  # of the latest version's license file, when this server keeps it
     versions: list[VersionInfo]
 
 

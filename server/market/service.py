@@ -7,7 +7,7 @@ Sources are the built-ins, the team registry and the remote catalogs an admin co
 import logging
 import re
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from sqlmodel import Session
@@ -15,13 +15,15 @@ from sqlmodel import Session
 from server.core.config import Settings
 from server.core.errors import AppError, NotFound
 from server.lineage.models import LineageGraph
-from server.market import builtins, registry
+from server.market import blobs, builtins, registry
 from server.market.models import MarketVersion
-from server.market.package import PackageManifest
+from server.market.package import PackageManifest, sha256_file
 from server.market.remote.base import Catalog, catalogs_from_settings
 from server.market.schemas import MarketCard, MarketEntry, SourceStatus, VersionInfo
 
 log = logging.getLogger(__name__)
+LICENSE_FILE = re.compile(r"^(licen[cs]e|copying)(\.(txt|md))?$", re.IGNORECASE)
+MAX_LICENSE_BYTES = 200_000
 
 
 class Source(Protocol):
@@ -143,6 +145,27 @@ def _readme(source: Source, manifest: PackageManifest, row: MarketVersion | None
     return ""
 
 
+def _license_text(settings: Settings, source: Source, manifest: PackageManifest) -> str:
+    """The text of the version's license file (``LICENSE``, ``COPYING``…) where this server keeps
+    it — the registry's blob store, a built-in's folder — shown only if it matches its sha256;
+    "" when the package has none or its files are remote (the card names the file)."""
+    entry = next((e for e in manifest.files if LICENSE_FILE.match(PurePosixPath(e.path).name)), None)
+    try:
+        if entry is None:
+            return ""
+        if isinstance(source, registry.RegistrySource):
+            path = blobs.blob_path(settings, entry.sha256)
+        elif isinstance(source, builtins.BuiltinSource):
+            path = source.folder(manifest.id, manifest.version) / entry.path
+        else:
+            return ""
+    except AppError:  # a built-in not built yet
+        return ""
+    if not path.is_file() or path.stat().st_size > MAX_LICENSE_BYTES or sha256_file(path) != entry.sha256:
+        return ""
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
 def card(session: Session, settings: Settings, id: str, source: str | None) -> MarketCard:
     chosen, manifests = find(session, settings, id, source)
     rows = ({row.version: row for row in registry.versions(session, id)}
@@ -152,6 +175,7 @@ def card(session: Session, settings: Settings, id: str, source: str | None) -> M
     return MarketCard(
         **entry.model_dump(exclude={"versions"}),
         readme=_readme(chosen, latest, rows.get(latest.version)),
+        license_text=_license_text(settings, chosen, latest),
         versions=[version_info(m, rows.get(m.version)) for m in reversed(manifests)])
 
 

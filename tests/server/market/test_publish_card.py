@@ -168,8 +168,11 @@ def test_an_algorithm_toml_the_publisher_wrote_gives_the_card_and_the_demo(clien
     (package / "algorithm.toml").write_text(HANDMADE)
     (package / "net.mnn").write_bytes(Path(project["path"], "models/net.mnn").read_bytes())
     (package / "run.py").write_text(DEMO)
+    (package / "LICENSE").write_text("Apache License\nVersion 2.0, January 2004\n")
     publish(client, project, {"id": "handmade", "version": "2.0.0",
-                              "files": ["pkg/algorithm.toml", "pkg/net.mnn", "pkg/run.py"]})
+                              "files": ["pkg/algorithm.toml", "pkg/net.mnn", "pkg/run.py", "pkg/LICENSE"]})
+    card = client.get("/api/market/handmade", params={"source": "registry"}).json()
+    assert card["license_text"] == "Apache License\nVersion 2.0, January 2004\n"
     version = card_version(client, "handmade", "2.0.0")
     assert (version["license"], version["authors"]) == ("Apache-2.0", ["Vision team"])
     assert (version["metrics"]["accuracy"], version["metrics"]["eval_set"]) == (0.8, "200 held-out photos")

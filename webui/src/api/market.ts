@@ -93,6 +93,8 @@ export interface MarketCard {
   source: string;
   latest: string;
   readme: string;
+  /** The latest version's license file, when the server keeps the package's files. */
+  license_text?: string;
   versions: VersionInfo[];
 }
 

@@ -95,6 +95,9 @@ function Provenance({ card, version }: { card: MarketCard; version: VersionInfo 
       <dd data-testid="market-license">
         {version.license || <span class="muted">no license given</span>}
         {licenseFile && <span> — text in <span class="mono" data-testid="market-license-file">{licenseFile.path}</span> ({formatSize(licenseFile.size)})</span>}
+        {licenseFile && card.license_text && version.version === card.latest && (
+          <details data-testid="market-license-text"><summary>read it</summary><pre class="market-license-text">{card.license_text}</pre></details>
+        )}
       </dd>
       <dt>Authors</dt>
       <dd data-testid="market-authors">{version.authors.join(', ') || <span class="muted">no authors given</span>}</dd>
