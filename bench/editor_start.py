@@ -4,10 +4,10 @@ Reports (a) the gzipped bytes of what the project page's shell names (entry scri
 preloads, stylesheets), as the server sends them; (b) for cold loads (a fresh browser context,
 empty cache), navigation start → a key typed into the open file is visible, for ``/p/{id}``
 and for a bare page that only creates a Monaco editor on the same file from the same build's
-Monaco code (served by a static server), alternating, with the medians and their ratio. On
-``/p/{id}`` the key is typed as soon as the file takes keys (the plain text of
-webui/src/features/editor/EarlyEditor.tsx, or Monaco's editor), and the bench checks it is still
-there once Monaco's editor has taken over.
+Monaco code (served by a static server), alternating, with the medians and their ratio. Keys
+are typed from navigation start on, one after another, until one shows: on ``/p/{id}`` in the
+plain text of webui/src/features/editor/EarlyEditor.tsx or in Monaco's editor; the bench then
+checks the typed text is still there once Monaco's editor has taken over.
 
 Run: ``.venv/bin/python bench/editor_start.py [--runs N] [--load]`` (needs the built web UI and
 /usr/bin/chromium). ``--load`` keeps one busy process per core for the whole run, as
@@ -38,16 +38,10 @@ DIST = Path(__file__).resolve().parent.parent / "webui" / "dist"
 TARGET_S = 1.0
 LIMIT_BYTES = 500 * 1000
 MARK = "Z"
+MAX_MARKS = 2_000
 NAMED = re.compile(
     r'<(?:link rel="(?:stylesheet|modulepreload)" href|script type="module" src)="(/static/[^"]+)"'
 )
-# Whether the open file takes keys: the focus is in its plain text or in a Monaco editor.
-TAKES_KEYS = """() => {
-  const focused = document.activeElement;
-  if (focused?.matches('[data-testid=editor-early]')) return 'early';
-  const editor = document.querySelector('.monaco-editor.focused');
-  return editor && editor.contains(focused) ? 'monaco' : null;
-}"""
 # When the typed mark is visible at the file's start, in the plain text or in Monaco's lines.
 SHOWN = """(mark) => {
   const early = document.querySelector('[data-testid=editor-early]');
@@ -118,11 +112,16 @@ def serve_static(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 def typed_key_shown(page: Page, url: str) -> float:
-    """Seconds from navigation start to the mark, typed as soon as the file takes keys, shown."""
+    """Seconds from navigation start to the first of the marks, typed one after another from the
+    start as a person hammering keys would, shown in the editor. A mark sent before anything
+    takes keys is lost, as it would be for that person; the first one kept is timed."""
     page.goto(url, wait_until="commit")
-    page.wait_for_function(TAKES_KEYS, timeout=60_000)
-    page.keyboard.type(MARK)
-    return float(page.wait_for_function(SHOWN, arg=MARK, timeout=60_000).json_value()) / 1000
+    for _ in range(MAX_MARKS):
+        page.keyboard.type(MARK)
+        shown = page.evaluate(SHOWN, MARK)
+        if shown:
+            return float(shown) / 1000
+    raise RuntimeError(f"none of {MAX_MARKS} keys typed was shown")
 
 
 def cold_load(browser: Browser, url: str, cookies: list | None = None) -> tuple[float, float | None]:
