@@ -10,6 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from server.market.builtin.real import CATALOG
 from tests.fakes.models import conv_net
 from tests.waiting import wait_until
 from tests.webui.workbench import create_project, open_project
@@ -18,6 +19,8 @@ pytestmark = pytest.mark.browser
 
 # The built-in packages are trained and converted the first time the market is listed.
 BUILD_TIMEOUT_MS = 180_000
+# The four trained built-ins and the real pretrained ones (tests/server/market/test_real_packages.py).
+BUILTIN_COUNT = 4 + len(CATALOG)
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -29,7 +32,7 @@ def browse_and_install(context: BrowserContext, live_server) -> None:
     page = context.new_page()
     page.goto(live_server.url)
     page.get_by_test_id("home-market").click()
-    expect(cards(page)).to_have_count(4, timeout=BUILD_TIMEOUT_MS)
+    expect(cards(page)).to_have_count(BUILTIN_COUNT, timeout=BUILD_TIMEOUT_MS)
     page.get_by_test_id("market-search").fill("digits")
     expect(cards(page)).to_have_count(1)
     expect(cards(page).first).to_have_attribute("data-id", "digits")
@@ -39,7 +42,7 @@ def browse_and_install(context: BrowserContext, live_server) -> None:
     expect(cards(page).first).to_have_attribute("data-id", "vibration-anomaly")
     page.get_by_test_id("market-task").select_option("")
     page.get_by_test_id("market-source").select_option("builtin")
-    expect(cards(page)).to_have_count(4)
+    expect(cards(page)).to_have_count(BUILTIN_COUNT)
 
     page.locator("[data-testid=market-card][data-id=digits]").click()
     card = page.get_by_test_id("market-page")
