@@ -20,6 +20,10 @@ from device_bridge.protocol_llm import (  # noqa: F401 - re-exported: one import
     LlmStop,
     LlmToken,
 )
+from device_bridge.protocol_pipeline import (  # noqa: F401 - re-exported: one import for every message
+    PipelineResult,
+    PipelineStart,
+)
 from device_bridge.wire import (  # noqa: F401 - re-exported: the hub's one import for the protocol
     CHUNK_BYTES,
     MAX_MANIFEST_FILES,
@@ -348,30 +352,6 @@ class WatchDone(Model):
     error: str | None = None
     code: str | None = None
     input: str | None = None
-
-
-class PipelineStart(Model):
-    """A pipeline (docs/pipelines.md) on input images of the session's folder; the server's own
-    request: the result comes back to it by ``rid``."""
-
-    type: Literal["pipeline.start"] = "pipeline.start"
-    sid: Sid
-    rid: Sid
-    pipeline: str = Field(min_length=1, max_length=1024)
-    inputs: list[Annotated[str, Field(min_length=1, max_length=1024)]] = Field(min_length=1, max_length=64)
-    variants: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=64)
-
-
-class PipelineResult(Model):
-    type: Literal["pipeline.result"] = "pipeline.result"
-    sid: Sid
-    rid: Sid
-    ok: bool
-    error: str | None = None
-    code: str | None = Field(default=None, description="bad_pipeline, pipeline_failed, "
-                             "bad_input_file, pipeline_busy, result_too_big, pipeline_crashed")
-    where: str | None = Field(default=None, description="the stage or field a refusal names")
-    result: dict[str, Any] | None = Field(default=None, description="as the pipeline tool run's")
 
 
 DeviceMessage = Annotated[
