@@ -141,6 +141,12 @@ def _latency(demo: ModuleType, model: Path, sample: Sample) -> tuple[float, int]
     return statistics.median(times), len(times)
 
 
+def _int8_latency(demo: ModuleType, model: Path, sample: Sample, device: str) -> LatencyFigure:
+    median_ms, runs = _latency(demo, model, sample)
+    return LatencyFigure(device=f"{device}, 8-bit weights", threads=1,
+                         median_ms=round(median_ms, 3), runs=runs)
+
+
 def _measure(algorithm: RealAlgorithm, folder: Path, samples: list[Sample]) -> Metrics:
     demo = _demo_module(folder)
     cases = algorithm.evaluation() if algorithm.evaluation else samples
@@ -149,7 +155,6 @@ def _measure(algorithm: RealAlgorithm, folder: Path, samples: list[Sample]) -> M
     int8_accuracy, int8_answers = _accuracy(demo, int8, cases)
     kept = int8_accuracy >= accuracy and int8_answers == fp32_answers
     median_ms, runs = _latency(demo, fp32, samples[0])
-    int8_ms, int8_runs = _latency(demo, int8, samples[0])
     int8_size = sum((folder / f"{s}{INT8}.mnn").stat().st_size for s in algorithm.models())
     device = f"build host ({platform.machine()}, {os.cpu_count()} CPUs)"
     figures: dict = {"int8_size_bytes": int8_size, "int8_kept": kept,
@@ -162,8 +167,7 @@ def _measure(algorithm: RealAlgorithm, folder: Path, samples: list[Sample]) -> M
         eval_set=algorithm.eval_set,
         size_bytes=sum((folder / f"{stem}.mnn").stat().st_size for stem in algorithm.models()),
         latency=[LatencyFigure(device=device, threads=1, median_ms=round(median_ms, 3), runs=runs),
-                 LatencyFigure(device=f"{device}, 8-bit weights", threads=1,
-                               median_ms=round(int8_ms, 3), runs=int8_runs)],
+                 *([_int8_latency(demo, int8, samples[0], device)] if kept else [])],
         **figures)
 
 

@@ -13,8 +13,9 @@ def _quantized(algorithm: RealAlgorithm, manifest: PackageManifest) -> str:
     size = f"{extra['int8_size_bytes']:,} bytes"
     if extra["int8_kept"]:
         int8 = f"{algorithm.stem}-int8.mnn"
-        return (f"* `{int8}`, 8-bit weights ({size}) is kept: {same}. Run it with "
-                f"`python demo.py --model {int8}`.\n")
+        latency = manifest.metrics.latency[1].median_ms
+        return (f"* `{int8}`, 8-bit weights ({size}, median latency {latency:.3f} ms) is kept: "
+                f"{same}. Run it with `python demo.py --model {int8}`.\n")
     return (f"* The 8-bit-weight conversion ({size}) is **not** shipped: it gave {same}, "
             "so its accuracy does not hold.\n")
 
