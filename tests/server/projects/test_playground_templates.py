@@ -139,9 +139,10 @@ def _recogniser(path: Path) -> None:
 def test_the_ocr_template_labels_the_text_the_recogniser_spells(tmp_path: Path) -> None:
     project = tmp_path / "ocr"
     render_template("playground-ocr", project, "demo")
-    (project / "models").mkdir()
-    _recogniser(project / "models" / "rec.mnn")
-    (project / "models" / "ppocr_keys.txt").write_text("a\nb\nc\n \n", encoding="utf-8")
+    package = project / "market" / "text-reading"
+    package.mkdir(parents=True)
+    _recogniser(package / "rec.mnn")
+    (package / "ppocr_keys.txt").write_text("a\nb\nc\n \n", encoding="utf-8")
     stripes = np.zeros((48, 320, 3), np.uint8)
     for colour, start, end in ((0, 0, 64), (0, 96, 128), (1, 160, 224), (2, 256, 320)):
         stripes[:, start:end, colour] = 255  # red, black, red, black, green, black, blue
@@ -152,9 +153,9 @@ def test_the_ocr_template_labels_the_text_the_recogniser_spells(tmp_path: Path) 
     assert labels[0] == "aabc"  # a repeat is read twice only with a blank between
     assert re.fullmatch(r"confidence (0\.9\d|1\.00)", labels[1])
 
-    (project / "models" / "ppocr_keys.txt").unlink()
+    (package / "ppocr_keys.txt").unlink()
     code, calls = kit_calls(project, "--photo", "line.png")
     assert code == 1
     assert _drawn(calls, "error")[0]["error"] == (
-        "FileNotFoundError: models/ppocr_keys.txt is missing: see README.md for the model and its "
-        "character list")
+        "FileNotFoundError: market/text-reading/ppocr_keys.txt is missing: install the market's "
+        "Text reading into this project (see README.md)")

@@ -1,5 +1,5 @@
 """Read a line of text on the camera or in a photo: PaddleOCR's PP-OCRv4 text recogniser
-(see README.md for the model). On the camera it reads the band across the middle of the frame
+(the market's Text reading package: see README.md). On the camera it reads the band across the middle of the frame
 (drawn as a rect: hold the line there); a photo is read whole. Label 0 is the text, label 1 the
 recogniser's mean confidence.
 
@@ -16,8 +16,9 @@ import MNNCV
 import numpy as np
 
 F = MNN.expr
-MODEL = os.path.join("models", "rec.mnn")
-CHARACTERS = os.path.join("models", "ppocr_keys.txt")
+PACKAGE = os.path.join("market", "text-reading")
+MODEL = os.path.join(PACKAGE, "rec.mnn")
+CHARACTERS = os.path.join(PACKAGE, "ppocr_keys.txt")
 INPUT, OUTPUT = "x", "softmax_11.tmp_0"
 HEIGHT, WIDTH = 48, 320
 BAND = 0.25  # of the frame's height, across its middle
@@ -26,8 +27,8 @@ kit = MNNCV.Kit()
 work = kit.getEnvVars()["workPath"]
 for needed in (MODEL, CHARACTERS):
     if not os.path.isfile(os.path.join(work, needed)):
-        raise FileNotFoundError(f"{needed} is missing: see README.md for the model and its "
-                                "character list")
+        raise FileNotFoundError(f"{needed} is missing: install the market's Text reading "
+                                "into this project (see README.md)")
 net = MNN.nn.load_module_from_file(os.path.join(work, MODEL), [INPUT], [OUTPUT])
 with open(os.path.join(work, CHARACTERS), encoding="utf-8") as lines:
     CLASSES = [""] + [line.rstrip("\n") for line in lines]  # class 0 is CTC's blank
