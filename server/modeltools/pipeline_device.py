@@ -19,6 +19,7 @@ from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.errors import BridgeError
 from device_bridge.hub import Session as HubSession
+from device_bridge.runtime import pipeline_eval
 from device_bridge.sync import HashCache
 from server.core.errors import AppError
 from server.devices.bridge import DeviceBridge, app_error
@@ -85,7 +86,10 @@ class DevicePipelines:
                            code=reply.code or "pipeline_failed")
         info = self._bridge.hub.online_devices().get(worker["device_id"])
         device = {"id": worker["device_id"], "name": info.name if info else ""}
-        return Outcome("succeeded", result={**reply.result, "device": device})
+        result = {**reply.result, "device": device}
+        if worker.get("evaluation"):
+            result["evaluation"] = pipeline_eval.score(result, worker["evaluation"])
+        return Outcome("succeeded", result=result)
 
     async def _request(self, session: HubSession, start: p.PipelineStart) -> p.PipelineResult:
         stream: asyncio.Queue[Any] = asyncio.Queue()

@@ -251,8 +251,29 @@ def _pipeline_args(root: str, args: PipelineArgs) -> dict[str, Any]:
         if not found.exists():
             raise Invalid(f"{rel}: file not found", code="bad_input_file")
         inputs.append(str(found))
-    return {"model": str(path), "inputs": inputs, "root": str(Path(root).resolve()), "output": None,
-            "variants": args.variants, "device_id": args.device_id}
+    worker = {"model": str(path), "inputs": inputs, "root": str(Path(root).resolve()), "output": None,
+              "variants": args.variants, "device_id": args.device_id}
+    if args.dataset is not None:
+        evaluation = _evaluation(root, path, args.dataset, args.metric)
+        images = [str(Path(root).resolve() / name) for name in evaluation["labels"]]
+        worker |= {"evaluation": evaluation, "inputs": images}
+    return worker
+
+
+def _evaluation(root: str, path: Path, dataset: str, metric: str | None) -> dict[str, Any]:
+    """A labelled set read here, so an unlabeled one or a metric that does not fit the pipeline is
+    refused before any worker starts."""
+    from device_bridge.runtime import pipeline, pipeline_eval
+
+    folder = resolve(root, dataset)
+    if not folder.exists():
+        raise Invalid(f"{dataset}: not found", code="bad_dataset")
+    try:
+        return pipeline_eval.evaluation(pipeline.load(path), folder, Path(root), metric)
+    except pipeline_eval.EvalError as exc:
+        code = "bad_metric" if exc.where == "metric" else "bad_dataset"
+        raise Invalid(f"{dataset}: {exc}" if code == "bad_dataset" else str(exc), code=code,
+                      where=exc.where) from None
 
 
 def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False,

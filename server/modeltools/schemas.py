@@ -4,7 +4,7 @@ Through the API, paths are project-relative; the service resolves them to absolu
 the project before the worker sees them. Field names follow the API contract (docs/model-tools.md).
 """
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -216,8 +216,20 @@ class PipelineArgs(ToolArgs):
     variants: dict[Annotated[str, Field(max_length=128)], dict[str, str | int]] | None = Field(
         default=None, max_length=64, description="per model stage: model (another .mnn beside the "
         "pipeline), threads, backend, precision (docs/pipelines.md)")
-    # Set by the server, never by a request: the project folder, to name inputs relative to it.
+    dataset: PathStr | None = Field(default=None, description="evaluate on this labelled set: a folder of "
+                                    "images and its labels file (docs/pipelines.md#evaluating-one)")
+    metric: str | None = Field(default=None, min_length=1, max_length=64,
+                               description="char_accuracy | accuracy; default: the one the last stage fits")
+    # Set by the server, never by a request: the project folder, to name inputs relative to it;
+    # the labelled set read (device_bridge/runtime/pipeline_eval.py ``evaluation``).
     root: str | None = Field(default=None, exclude=True)
+    evaluation: dict[str, Any] | None = Field(default=None, exclude=True)
+
+    @model_validator(mode="after")
+    def _metric_with_dataset(self) -> "PipelineArgs":
+        if self.metric is not None and self.dataset is None:
+            raise ValueError("metric: only with a dataset to evaluate on")
+        return self
 
 
 class EvaluateArgs(ToolArgs, RuntimeArgs):

@@ -86,6 +86,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("DELETE", "/api/projects/{pid}/backups"): "editor",
     ("POST", "/api/projects/{pid}/pipelines/run"): "editor",
     ("POST", "/api/projects/{pid}/pipelines/compare"): "viewer",
+    ("POST", "/api/projects/{pid}/pipelines/evaluate"): "editor",
     ("GET", "/api/tool-runs/{rid}"): "viewer",
     ("POST", "/api/tool-runs/{rid}/cancel"): "editor",
     ("GET", "/api/projects/{pid}/tool-runs"): "viewer",

@@ -1,4 +1,5 @@
-"""Pipelines (docs/pipelines.md): run one on input images, as a tool run; compare two runs."""
+"""Pipelines (docs/pipelines.md): run one on input images, or evaluate it on a labelled set, as a
+tool run; compare two runs."""
 
 from typing import Annotated
 
@@ -37,6 +38,19 @@ class PipelineRunRequest(BaseModel):
         default=None, max_length=64, description="per model stage, how it runs instead")
 
 
+class PipelineEvaluateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pipeline: PathStr = Field(description="the pipeline's .toml file in the project")
+    dataset: PathStr = Field(description="a labelled set: a folder of images and its labels file")
+    metric: str | None = Field(default=None, min_length=1, max_length=64,
+                               description="char_accuracy | accuracy; default: the one the last stage fits")
+    device_id: str | None = Field(default=None, min_length=1, max_length=64,
+                                  description="run on this paired device, through its agent")
+    variants: dict[Annotated[str, Field(max_length=128)], StageVariant] | None = Field(
+        default=None, max_length=64, description="per model stage, how it runs instead")
+
+
 class PipelineCompareRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -50,6 +64,17 @@ async def run_pipeline(
 ) -> ToolRunPublic:
     variants = {k: v.model_dump(exclude_none=True) for k, v in (body.variants or {}).items()} or None
     args = {"model": body.pipeline, "inputs": body.inputs, "device_id": body.device_id, "variants": variants}
+    return await run_in_threadpool(tools.start, session, project, "pipeline", args, user.id)
+
+
+@router.post("/evaluate", status_code=202)
+async def evaluate_pipeline(
+    body: PipelineEvaluateRequest, project: RunnerProject, session: SessionDep, tools: ToolsDep,
+    user: CurrentUser,
+) -> ToolRunPublic:
+    variants = {k: v.model_dump(exclude_none=True) for k, v in (body.variants or {}).items()} or None
+    args = {"model": body.pipeline, "inputs": [body.dataset], "dataset": body.dataset, "metric": body.metric,
+            "device_id": body.device_id, "variants": variants}
     return await run_in_threadpool(tools.start, session, project, "pipeline", args, user.id)
 
 
