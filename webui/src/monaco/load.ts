@@ -22,6 +22,7 @@ export const monacoReady = signal(false);
 const QUIET_MS = 400;
 const LATEST_MS = 2500;
 let lastKey = 0;
+let started = false;
 let letRun: () => void = () => undefined;
 const mayRun = new Promise<void>((resolve) => (letRun = resolve));
 
@@ -32,6 +33,8 @@ export function noteEarlyKey(): void {
 
 /** Lets Monaco load and run at the first pause in typing (the workbench has drawn its first files). */
 export function letMonacoRun(): void {
+  if (started) return; // the first call counts: the frame it follows
+  started = true;
   const drawn = performance.now();
   lastKey = Math.max(lastKey, drawn);
   const check = () => {
