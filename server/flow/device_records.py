@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 DEPLOYED_SUFFIXES = (".mnn",)
 MAX_DEPLOYED_MODELS = 64
+MAX_PENDING_BENCHES = 1024  # sessions whose bench has not answered (yet); the oldest go first
 DeviceOf = Callable[[str, str], str | None]
 
 
@@ -67,7 +68,10 @@ class DeviceRecords:
         """A tab's command: a ``bench.start`` says which model its result will be about."""
         sid, model = data.get("sid"), data.get("model")
         if type_ == "bench.start" and isinstance(sid, str) and isinstance(model, str):
+            self._benched.pop((project_id, sid), None)
             self._benched[(project_id, sid)] = model
+            while len(self._benched) > MAX_PENDING_BENCHES:
+                del self._benched[next(iter(self._benched))]
 
     def _later(self, work: Callable[..., None], *args: Any) -> None:
         """Hash and write off the event loop; the tabs have their event already."""
