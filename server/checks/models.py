@@ -8,7 +8,9 @@ from server.modeltools.schemas import InputShapes
 
 PathStr = Annotated[str, Field(min_length=1, max_length=4096)]
 RevStr = Annotated[str, Field(min_length=1, max_length=256)]
-Metric = Literal["latency_ms", "size_mb", "cosine", "max_abs_error", "memory_mb"]
+Metric = Literal["latency_ms", "size_mb", "cosine", "max_abs_error", "memory_mb", "char_accuracy", "accuracy"]
+# metrics a budget holds to a minimum; the others to a maximum
+MINIMA: tuple[Metric, ...] = ("cosine", "char_accuracy", "accuracy")
 
 
 class DiffRequest(BaseModel):

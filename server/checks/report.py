@@ -3,7 +3,7 @@
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from server.checks.models import CheckReport, CheckResult
+from server.checks.models import MINIMA, CheckReport, CheckResult
 
 _COLUMNS = ("model", "device", "metric", "limit", "value", "result")
 
@@ -35,7 +35,7 @@ def table(report: CheckReport) -> str:
 def failure_message(result: CheckResult) -> str:
     if result.value is None:
         return f"{result.metric} not measured: {result.detail}"
-    bound = "at least" if result.metric == "cosine" else "at most"
+    bound = "at least" if result.metric in MINIMA else "at most"
     return f"{result.metric} is {_value(result.value)}, the budget allows {bound} {_value(result.limit)}"
 
 

@@ -50,7 +50,7 @@ export interface DiffResult {
   warnings: string[];
 }
 
-export type Metric = 'latency_ms' | 'size_mb' | 'cosine' | 'max_abs_error' | 'memory_mb';
+export type Metric = 'latency_ms' | 'size_mb' | 'cosine' | 'max_abs_error' | 'memory_mb' | 'char_accuracy' | 'accuracy';
 
 export interface CheckResult {
   model: string;
