@@ -62,6 +62,7 @@ BODIES = {
     "InstallRequest": "InstallRequest", "PublishRequest": "PublishRequest",
     "RaySettingsUpdate": "RaySettingsUpdate", "SweepCreate": "SweepCreate",
     "PipelineRunRequest": "PipelineRunRequest", "StageVariant": "StageVariant",
+    "PipelineEvaluateRequest": "PipelineEvaluateRequest",
 }
 NOT_HTTP_PAYLOADS = {
     # websocket events and device messages (docs/api.md, docs/protocol.md)
@@ -75,6 +76,7 @@ NOT_HTTP_PAYLOADS = {
     "BenchmarkResult", "RuntimeRecord", "QuantizeSpeed", "TryOutput", "TryResult",
     "PipelineStage", "PipelineInputResult", "PipelineResult", "QuantizeAccuracy", "EvaluateRequest",
     "EvaluatedModel", "EvaluatedClass", "EvaluateAnswer", "Disagreement", "EvaluateResult",
+    "EvaluatedSample", "PipelineEvaluation",
     # a model spec's own fields (free-form in the API, checked by device_bridge/runtime/spec.py)
     "SpecBody", "SpecInput", "SpecOutput",
     # shared pieces, client options and page data

@@ -1,6 +1,7 @@
 // A pipeline (docs/pipelines.md) run on images of the project, here or on a paired device: the
 // photo with every stage's boxes drawn, what each item was read as, each stage's time and the
-// timeline of one input. "Compare…" runs two configurations on the same inputs side by side.
+// timeline of one input. "Compare…" runs two configurations on the same inputs side by side;
+// "Evaluate…" scores it on a labelled set.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { runPipeline, type PipelineResult, type ToolRun } from '../../../api/tools';
@@ -10,6 +11,7 @@ import { pid } from '../../workbench/session';
 import { isActive, progress, putRun, runs } from '../store';
 import { CompareView } from './CompareView';
 import { ConfigFields, DeviceSelect, parseVariants, type RunConfig } from './config';
+import { EvaluateView } from './EvaluateView';
 import { InputView } from './InputView';
 import '../spec/spec.css';
 import './pipeline.css';
@@ -34,6 +36,7 @@ export function PipelinePanel({ params }: PanelProps) {
   const [device, setDevice] = useState('');
   const [runId, setRunId] = useState<string | null>(null);
   const [comparing, setComparing] = useState(false);
+  const [evaluating, setEvaluating] = useState(false);
   const [configs, setConfigs] = useState<[RunConfig, RunConfig]>([PLAIN, PLAIN]);
   const [pair, setPair] = useState<[string, string] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -95,7 +98,12 @@ export function PipelinePanel({ params }: PanelProps) {
         <button class="btn" type="button" data-testid="pipeline-compare-open" onClick={() => setComparing(!comparing)}>
           {comparing ? 'Single run' : 'Compare…'}
         </button>
+        <button class="btn" type="button" data-testid="pipeline-evaluate-open" aria-pressed={evaluating}
+          onClick={() => setEvaluating(!evaluating)}>
+          Evaluate…
+        </button>
       </form>
+      {evaluating && <EvaluateView pipeline={pipeline} />}
       {comparing && (
         <form class="pipeline-compare-form" data-testid="pipeline-compare-form" onSubmit={(e) => { e.preventDefault(); void compare(); }}>
           <ConfigFields label="A" config={configs[0]} onChange={(c) => setConfigs([c, configs[1]])} />
