@@ -254,26 +254,29 @@ def _pipeline_args(root: str, args: PipelineArgs) -> dict[str, Any]:
     worker = {"model": str(path), "inputs": inputs, "root": str(Path(root).resolve()), "output": None,
               "variants": args.variants, "device_id": args.device_id}
     if args.dataset is not None:
-        evaluation = _evaluation(root, path, args.dataset, args.metric)
+        evaluation = _evaluation(root, path, args)
         images = [str(Path(root).resolve() / name) for name in evaluation["labels"]]
         worker |= {"evaluation": evaluation, "inputs": images}
     return worker
 
 
-def _evaluation(root: str, path: Path, dataset: str, metric: str | None) -> dict[str, Any]:
+def _evaluation(root: str, path: Path, args: PipelineArgs) -> dict[str, Any]:
     """A labelled set read here, so an unlabeled one or a metric that does not fit the pipeline is
     refused before any worker starts."""
     from device_bridge.runtime import pipeline, pipeline_eval
 
+    dataset = str(args.dataset)
     folder = resolve(root, dataset)
     if not folder.exists():
         raise Invalid(f"{dataset}: not found", code="bad_dataset")
     try:
-        return pipeline_eval.evaluation(pipeline.load(path), folder, Path(root), metric)
+        parsed = pipeline.with_variants(pipeline.load(path), args.variants or {})
+        return pipeline_eval.evaluation(parsed, folder, Path(root), args.metric)
     except pipeline_eval.EvalError as exc:
-        code = "bad_metric" if exc.where == "metric" else "bad_dataset"
-        raise Invalid(f"{dataset}: {exc}" if code == "bad_dataset" else str(exc), code=code,
-                      where=exc.where) from None
+        if exc.where == "metric" or exc.where.startswith("stages["):
+            code = "bad_metric" if exc.where == "metric" else "bad_pipeline"
+            raise Invalid(str(exc), code=code, where=exc.where) from None
+        raise Invalid(f"{dataset}: {exc}", code="bad_dataset", where=exc.where) from None
 
 
 def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False,
