@@ -90,7 +90,7 @@ def _symlink_zip() -> bytes:
     ("top/GIT~1/config", make_zip({"top/app.mnnplayground": APP.encode(), "top/GIT~1/config": b""}),
      "a Git folder"),
     ("secrets", _symlink_zip(), "a symbolic link"),
-])
+], ids=["dot-dot", "absolute", "git", "git-short-name", "symlink"])  # the zips' bytes hold a time
 def test_hostile_entries_are_refused_by_name_and_nothing_is_written(
     zip_client, settings, entry, body, what
 ) -> None:
