@@ -1,4 +1,4 @@
-"""``mnnwb playground run PATH [--photo FILE | --video FILE] [--frames N] [--json]
+"""``mnnwb playground run PATH [--photo FILE | --video FILE | --camera DEVICE] [--frames N] [--json]
 [--device ID --server URL --token-file FILE]``: a playground project without a browser, on this
 machine or on a paired device through a workbench server (``remote.py``). Every kit call is
 printed — with ``--json`` as one JSON object per line (labels, rects, points, images as shape and
@@ -74,7 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("path", help="the project folder (with app.mnnplayground)")
     source = run.add_mutually_exclusive_group()
     source.add_argument("--photo", help="the photo selectPhoto gets, relative to the project")
-    source.add_argument("--video", help="the .y4m video setCamera gets, relative to the project")
+    source.add_argument("--video", help="the video setCamera gets, relative to the project (.y4m, or "
+                        "what OpenCV decodes)")
+    source.add_argument("--camera", metavar="DEVICE", help="setCamera gets the camera of the machine "
+                        "that runs it (0, /dev/video0; with OpenCV)")
+    run.add_argument("--width", type=int, help="the camera's frames scaled to this width")
     run.add_argument("--frames", type=int, default=DEFAULT_FRAMES, help="how many of its frames")
     run.add_argument("--json", action="store_true", help="one JSON object per kit call")
     run.add_argument("--device", metavar="ID", help="run on this paired device (with --server)")
@@ -113,6 +117,8 @@ def main(argv: Sequence[str]) -> int:
     run_args = ["--frames", str(args.frames)]
     run_args += ["--photo", args.photo] if args.photo else []
     run_args += ["--video", args.video] if args.video else []
+    run_args += ["--camera", args.camera] if args.camera else []
+    run_args += ["--width", str(args.width)] if args.width else []
     printer = Printer(args.json)
     if args.device is None:
         return _run_here(args, run_args, printer)

@@ -1,13 +1,14 @@
 """Runs a playground project as MNN Workbench's app does: ``python -m device_bridge.playground.run
-PROJECT [--photo FILE] [--video FILE] [--frames N]``.
+PROJECT [--photo FILE] [--video FILE | --camera DEVICE [--width N]] [--frames N]``.
 
 ``import MNNCV`` (and ``mnncv``) is the workbench's kit; ``getEnvVars()["workPath"]`` is the
 project folder, which is also the working directory; calls the app's MNN has and the PyPI wheel
 lacks are bridged (``bridge.py``). The entry file runs as ``__main__``. Then, as the app would:
 the photo a ``selectPhoto`` asked for goes to its callback (``--photo``, else its
 ``defaultImg``), the frames of ``setCamera``'s video go to its callback one by one (``--video``,
-else its ``defaultVideo``; ``--frames`` of them), and at the end, or when the run is stopped
-(SIGTERM), the close callback runs. Every kit call is a ``MNNWB_KIT`` line on stdout (kit.py).
+else its ``defaultVideo``, or the machine's own camera ``--camera``; ``--frames`` of them), and
+at the end, or when the run is stopped (SIGTERM), the close callback runs. Every kit call is a
+``MNNWB_KIT`` line on stdout (kit.py).
 """
 
 import argparse
@@ -17,10 +18,13 @@ import runpy
 import signal
 import sys
 import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from device_bridge.playground import app, bridge, sources
+import numpy as np
+
+from device_bridge.playground import app, bridge, capture, sources
 from device_bridge.playground.kit import RGB, image_summary, session
 
 SHIM = Path(__file__).resolve().parent / "shim"
@@ -54,6 +58,18 @@ def _feed_photo(root: Path, given: str | None) -> None:
     session.frame = None
 
 
+def _to_camera(callback: Callable[..., Any], frames: Iterator[np.ndarray], source: str,
+               dropped: Callable[[], int] | None) -> None:
+    for index, frame in enumerate(frames):
+        height, width = frame.shape[:2]
+        session.frame = index
+        extra = {"dropped": dropped()} if dropped else {}
+        session.emit("frame", source=source, width=width, height=height, format=RGB,
+                     image=image_summary(frame), **extra)
+        callback(frame, RGB, width, height, 0, 0)
+    session.frame = None
+
+
 def _feed_camera(root: Path, given: str | None, limit: int) -> None:
     name = given or session.default_video
     if session.camera is None:
@@ -61,13 +77,15 @@ def _feed_camera(root: Path, given: str | None, limit: int) -> None:
     if not name:
         session.emit("camera.wanted")
         return
-    for index, frame in enumerate(sources.frames(_within(root, name), limit)):
-        height, width = frame.shape[:2]
-        session.frame = index
-        session.emit("frame", source=name, width=width, height=height, format=RGB,
-                     image=image_summary(frame))
-        session.camera(frame, RGB, width, height, 0, 0)
-    session.frame = None
+    _to_camera(session.camera, sources.frames(_within(root, name), limit), name, None)
+
+
+def _feed_device_camera(device: str, width: int | None, limit: int) -> None:
+    """The frames of the device's own camera (``capture.Camera``: the newest each time)."""
+    if session.camera is None:
+        return
+    camera = capture.Camera(capture.camera_target(device), width)
+    _to_camera(session.camera, camera.frames(limit), camera.name, lambda: camera.dropped)
 
 
 def _feed_from_stdin() -> None:
@@ -99,7 +117,8 @@ def _feed_from_stdin() -> None:
         session.frame = None
 
 
-def run(root: Path, photo: str | None, video: str | None, frames: int, live: bool = False) -> int:
+def run(root: Path, photo: str | None, video: str | None, frames: int, live: bool = False,
+        camera: str | None = None, width: int | None = None) -> int:
     playground = app.load(root)
     if playground is None:
         raise app.AppFileError(f"{root} has no {app.APP_FILE}: it is not a playground project")
@@ -119,7 +138,10 @@ def run(root: Path, photo: str | None, video: str | None, frames: int, live: boo
             _feed_from_stdin()
         else:
             _feed_photo(root, photo)
-            _feed_camera(root, video, frames)
+            if camera is not None:
+                _feed_device_camera(camera, width, frames)
+            else:
+                _feed_camera(root, video, frames)
     finally:
         if session.close is not None:
             session.frame = None
@@ -132,13 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m device_bridge.playground.run")
     parser.add_argument("project")
     parser.add_argument("--photo", help="the photo selectPhoto gets (project-relative)")
-    parser.add_argument("--video", help="the .y4m video setCamera gets (project-relative)")
+    parser.add_argument("--video", help="the video setCamera gets (project-relative; .y4m, or "
+                        "what OpenCV decodes)")
+    parser.add_argument("--camera", help="setCamera gets this device's camera (0, /dev/video0)")
+    parser.add_argument("--width", type=int, help="the camera's frames scaled to this width")
     parser.add_argument("--frames", type=int, default=DEFAULT_FRAMES, help="frames of the video")
     parser.add_argument("--live", action="store_true",
                         help="frames and photos come from the Playground panel on stdin")
     args = parser.parse_args(argv)
     try:
-        return run(Path(args.project).resolve(), args.photo, args.video, max(0, args.frames), args.live)
+        return run(Path(args.project).resolve(), args.photo, args.video, max(0, args.frames), args.live,
+                   args.camera, args.width)
     except (app.AppFileError, sources.SourceError) as exc:
         session.emit("error", error=str(exc))
         print(f"playground: {exc}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """What a playground run feeds the kit: a photo for ``selectPhoto`` and a video's frames for
 ``setCamera``. Video is YUV4MPEG2 (``.y4m``, the format cameras' test streams and Chromium's fake
-camera use), read here with numpy; ``.mp4`` needs a decoder this build does not have and is
-refused by name."""
+camera use), read here with numpy; other containers (``.mp4`` …) are decoded with OpenCV where
+the machine has it (``capture.py``), else refused by name."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,10 +76,13 @@ def _rgb(y: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 def frames(path: Path, limit: int) -> Iterator[np.ndarray]:
-    """Up to ``limit`` RGB frames (height × width × 3, uint8) of a ``.y4m`` file."""
+    """Up to ``limit`` RGB frames (height × width × 3, uint8) of a ``.y4m`` file, or of another
+    video through OpenCV."""
     if path.suffix.lower() != ".y4m":
-        raise SourceError(f"{path.name}: only .y4m video is read here (an .mp4 needs a decoder "
-                          "this build lacks: convert it with ffmpeg -i in.mp4 out.y4m)")
+        from device_bridge.playground import capture
+
+        yield from capture.file_frames(path, limit)
+        return
     try:
         handle = path.open("rb")
     except OSError as exc:

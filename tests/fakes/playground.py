@@ -128,3 +128,16 @@ def camera_project(folder: Path) -> Path:
     Image.fromarray(colour_frame("red")).save(folder / "red.png")
     Image.fromarray(colour_frame("blue")).save(folder / "blue.png")
     return folder
+
+
+def write_mp4(path: Path, names: tuple[str, ...] = ("red", "green", "blue"), fps: int = 15) -> Path:
+    """The colour frames as an MPEG-4 (``mp4v``) ``.mp4``, written with OpenCV (which takes BGR)."""
+    import cv2
+
+    height, width = SIZE
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (width, height))
+    assert writer.isOpened(), "OpenCV cannot write mp4v here"
+    for name in names:
+        writer.write(np.ascontiguousarray(colour_frame(name)[..., ::-1]))
+    writer.release()
+    return path
