@@ -74,6 +74,10 @@ class DeviceInfo(Model):
         default=None, max_length=32,
         description="MNN's backends on the device (device_bridge/backends.py); null without MNN "
         "and from agents older than this field")
+    cameras: list[str] | None = Field(
+        default=None, max_length=32,
+        description="the device's own cameras (/dev/videoN) that OpenCV opens "
+        "(device_bridge/playground/cameras.py); null without OpenCV and from agents older than this field")
 
 
 # ---- connection ----------------------------------------------------------------------------

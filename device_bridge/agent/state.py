@@ -14,6 +14,8 @@ from typing import Any
 
 import psutil
 
+from device_bridge.playground import cameras
+
 AGENT_VERSION = "1"
 
 
@@ -71,7 +73,8 @@ def device_info(device_id: str, name: str | None, checks: list[dict[str, Any]],
                 agent_sha256: str | None,
                 backends: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """What the agent tells the hub about this device; MNN's version without importing it, and
-    its backends as the doctor found them (``device_bridge.backends``; None without MNN)."""
+    its backends as the doctor found them (``device_bridge.backends``; None without MNN) and its
+    own cameras for the Playground (``device_bridge.playground.cameras``; None without OpenCV)."""
     try:
         mnn_version: str | None = metadata.version("MNN")
     except metadata.PackageNotFoundError:
@@ -90,4 +93,5 @@ def device_info(device_id: str, name: str | None, checks: list[dict[str, Any]],
         "time": time.time(),
         "checks": checks,
         "backends": backends,
+        "cameras": cameras.cameras(),
     }

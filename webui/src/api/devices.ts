@@ -21,6 +21,8 @@ export interface DeviceInfo {
   clock_skew?: number;
   /** MNN's backends there, with why each absent one is; null without MNN or from an older agent. */
   backends?: MnnBackend[] | null;
+  /** Its own cameras (/dev/videoN) OpenCV opens; null without OpenCV or from an older agent. */
+  cameras?: string[] | null;
 }
 
 export interface DoctorCheck {
