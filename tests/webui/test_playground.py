@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
 
 from tests.fakes.playground import camera_project
 from tests.webui.conftest import CHROMIUM, CHROMIUM_ARGS, ConsoleErrors, new_context
@@ -41,6 +41,26 @@ def camera_context(
     ctx.close()
 
 
+def _camera_frames_are_labelled_by_colour(page: Page, panel: Locator) -> Locator:
+    """Start the camera: frames are drawn with the app's rect and point, and the frames seen are
+    the clip's three colours, each labelled as the model sees it. Gives label 0."""
+    panel.get_by_test_id("playground-camera").click()
+    canvas = panel.get_by_test_id("playground-canvas")
+    expect(canvas).to_have_attribute("data-frame", re.compile(r"^([3-9]|\d\d+)$"), timeout=60_000)
+    expect(canvas).to_have_attribute("data-rects", "1")
+    expect(canvas).to_have_attribute("data-points", "1")
+    label = panel.locator("[data-testid=playground-label][data-index='0']")
+    expect(label).to_have_text(re.compile(r"^(red|green|blue) \d\.\d\d$"))
+    label.evaluate("""el => {
+        window.seenColours = new Set([el.textContent.split(' ')[0]]);
+        new MutationObserver(() => window.seenColours.add(el.textContent.split(' ')[0]))
+            .observe(el, {characterData: true, childList: true, subtree: true});
+    }""")
+    page.wait_for_function("() => window.seenColours.size >= 3", timeout=60_000)
+    assert sorted(page.evaluate("() => [...window.seenColours]")) == ["blue", "green", "red"]
+    return label
+
+
 def test_the_browser_camera_feeds_a_playground_on_the_device(
     camera_context: BrowserContext, live_server, device: dict, tmp_path: Path  # noqa: F811
 ) -> None:
@@ -52,22 +72,7 @@ def test_the_browser_camera_feeds_a_playground_on_the_device(
     panel.get_by_test_id("device-picker").select_option(device["id"])
     panel.get_by_test_id("playground-start").click()
     expect(panel).to_have_attribute("data-live", "true", timeout=60_000)
-    panel.get_by_test_id("playground-camera").click()
-
-    canvas = panel.get_by_test_id("playground-canvas")
-    expect(canvas).to_have_attribute("data-frame", re.compile(r"^([3-9]|\d\d+)$"), timeout=60_000)
-    expect(canvas).to_have_attribute("data-rects", "1")
-    expect(canvas).to_have_attribute("data-points", "1")
-    label = panel.locator("[data-testid=playground-label][data-index='0']")
-    expect(label).to_have_text(re.compile(r"^(red|green|blue) \d\.\d\d$"))
-    # the frames seen are the clip's colours, each labelled as the model sees it
-    label.evaluate("""el => {
-        window.seenColours = new Set([el.textContent.split(' ')[0]]);
-        new MutationObserver(() => window.seenColours.add(el.textContent.split(' ')[0]))
-            .observe(el, {characterData: true, childList: true, subtree: true});
-    }""")
-    page.wait_for_function("() => window.seenColours.size >= 3", timeout=60_000)
-    assert sorted(page.evaluate("() => [...window.seenColours]")) == ["blue", "green", "red"]
+    label = _camera_frames_are_labelled_by_colour(page, panel)
     expect(panel.get_by_test_id("playground-stats")).to_contain_text("capture→result")
     # the kit's calls are the panel's to draw, not the device console's to show
     console = page.get_by_test_id("device-console")
@@ -97,21 +102,7 @@ def test_the_browser_camera_feeds_a_playground_on_this_machine(
     panel.get_by_test_id("playground-start").click()
     expect(panel).to_have_attribute("data-live", "true", timeout=60_000)
     expect(panel).to_have_attribute("data-state", "running")
-    panel.get_by_test_id("playground-camera").click()
-
-    canvas = panel.get_by_test_id("playground-canvas")
-    expect(canvas).to_have_attribute("data-frame", re.compile(r"^([3-9]|\d\d+)$"), timeout=60_000)
-    expect(canvas).to_have_attribute("data-rects", "1")
-    expect(canvas).to_have_attribute("data-points", "1")
-    label = panel.locator("[data-testid=playground-label][data-index='0']")
-    expect(label).to_have_text(re.compile(r"^(red|green|blue) \d\.\d\d$"))
-    label.evaluate("""el => {
-        window.seenColours = new Set([el.textContent.split(' ')[0]]);
-        new MutationObserver(() => window.seenColours.add(el.textContent.split(' ')[0]))
-            .observe(el, {characterData: true, childList: true, subtree: true});
-    }""")
-    page.wait_for_function("() => window.seenColours.size >= 3", timeout=60_000)
-    assert sorted(page.evaluate("() => [...window.seenColours]")) == ["blue", "green", "red"]
+    label = _camera_frames_are_labelled_by_colour(page, panel)
     stats = panel.get_by_test_id("playground-stats")
     expect(stats).to_contain_text("capture→result")
     page.screenshot(path=tmp_path / "playground-here.png")
