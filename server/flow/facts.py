@@ -15,6 +15,7 @@ from server.lineage.models import LineageLink
 from server.lineage.record import file_sha256
 from server.modeltools.models import ToolRun
 from server.projects.models import Project
+from server.training.marks import MarkedJob, marked_job
 from server.training.models import Job
 
 
@@ -55,6 +56,14 @@ class Facts:
     def newest_job(self, *where: Any) -> Job | None:
         query = select(Job).where(Job.project_id == self.project.id, *where)
         return self.session.exec(query.order_by(col(Job.created_at).desc())).first()
+
+    def marked(self) -> MarkedJob | None:
+        """The project's mark on a job ("Use this model"), whether or not that job still exists."""
+        return marked_job(self.session, self.project.id)
+
+    def job(self, job_id: str) -> Job | None:
+        job = self.session.get(Job, job_id)
+        return job if job is not None and job.project_id == self.project.id else None
 
     def newest_run(self, tool: str, *where: Any) -> ToolRun | None:
         query = select(ToolRun).where(ToolRun.project_id == self.project.id, ToolRun.tool == tool,

@@ -43,6 +43,9 @@ def _metrics(facts: Facts, job: Job) -> str:
 
 
 def train_step(facts: Facts) -> tuple[FlowStep, Made | None]:
+    """The marked job's model when one is marked, else the newest successful job's."""
+    if facts.marked() is not None:
+        return marked_train_step(facts)
     newest = facts.newest_job()
     done = facts.newest_job(Job.status == "succeeded")
     model = _trained_model(facts, done) if done else None
@@ -65,6 +68,32 @@ def train_step(facts: Facts) -> tuple[FlowStep, Made | None]:
     why = _train_stale(facts, done, model)
     return FlowStep(id="train", title="Train", state="stale" if why else "done", artifact=artifact,
                     detail=f"{detail}; {why}" if why else detail, next=following), model
+
+
+def marked_train_step(facts: Facts) -> tuple[FlowStep, Made | None]:
+    """Train from the job marked "Use this model"; a marked job that is gone, or whose model
+    file is, fails the step by name: the flow never falls back to another job silently."""
+    mark = facts.marked()
+    assert mark is not None
+    following = FlowNext(action="train", label="Train")
+    job = facts.job(mark.job_id)
+    if job is None:
+        return FlowStep(id="train", title="Train", state="failed", next=following,
+                        detail=f"The marked job {mark.job_id[:8]} no longer exists: mark another "
+                        "job's model or unmark it"), None
+    model = _trained_model(facts, job)
+    if model is None:
+        return FlowStep(id="train", title="Train", state="failed", next=following,
+                        detail=f"The marked job {job.id[:8]} wrote no model file"), None
+    if facts.sha_of(model.path) is None:
+        return FlowStep(id="train", title="Train", state="failed", next=following,
+                        detail=f"{model.path} of the marked job {job.id[:8]} is gone: pull or "
+                        "mark another job's model"), None
+    detail = f"{name(model.path)} from job {job.id[:8]} (marked){_metrics(facts, job)}"
+    why = _train_stale(facts, job, model)
+    return FlowStep(id="train", title="Train", state="stale" if why else "done",
+                    artifact=facts.artifact(model), next=following,
+                    detail=f"{detail}; {why}" if why else detail), model
 
 
 def _train_stale(facts: Facts, job: Job, model: Made) -> str | None:

@@ -55,6 +55,9 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("GET", "/api/projects/{pid}/files/raw"): "viewer",
     ("GET", "/api/projects/{pid}/jobs"): "viewer",
     ("POST", "/api/projects/{pid}/jobs"): "editor",
+    ("GET", "/api/projects/{pid}/jobs/marked"): "viewer",
+    ("PUT", "/api/projects/{pid}/jobs/marked"): "editor",
+    ("DELETE", "/api/projects/{pid}/jobs/marked"): "editor",
     ("GET", "/api/jobs/{jid}"): "viewer",
     ("POST", "/api/jobs/{jid}/stop"): "editor",
     ("POST", "/api/jobs/{jid}/rerun"): "editor",
@@ -268,7 +271,8 @@ PROJECT_REFUSALS = {(404, "no_project"), (403, "role_required")}
 REFUSALS = {"signed-in": set(), "admin": {(403, "admin_only")}, "device-owner": {(404, "not_found")},
             **{role: PROJECT_REFUSALS for role in PROJECT_ROLES}}
 # Validation runs before these routes reach their check: send a body that passes it.
-BODIES: dict[tuple[str, str], Any] = {("PATCH", "/api/devices/{did}"): {"name": "renamed"}}
+BODIES: dict[tuple[str, str], Any] = {("PATCH", "/api/devices/{did}"): {"name": "renamed"},
+                                      ("PUT", "/api/projects/{pid}/jobs/marked"): {"job_id": "x"}}
 
 
 def _refused(response: Any, role: str | None = None) -> bool:

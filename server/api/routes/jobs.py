@@ -9,6 +9,7 @@ from server.api.deps import (
     CurrentUser,
     EditableProject,
     GitUrlPolicy,
+    HubDep,
     JobsDep,
     ProjectDep,
     RunnerProject,
@@ -16,6 +17,8 @@ from server.api.deps import (
 )
 from server.projects import service as projects
 from server.projects.models import Project
+from server.training import marks
+from server.training.marks import MarkBody, MarkedModel
 from server.training.models import (
     Job,
     JobCreate,
@@ -62,6 +65,27 @@ async def rerun_job(found: Annotated[tuple[Job, Project], Depends(_rerunnable)],
     create = JobCreate(backend=job.backend, command=body.command or job.command,
                        config=dict(job.config) if body.config is None else body.config)
     return to_public(await run_in_threadpool(jobs.submit, session, project, create, policy, user.id))
+
+
+@router.get("/projects/{pid}/jobs/marked")
+def get_marked(project: ProjectDep, session: SessionDep) -> MarkedModel:
+    """The job whose model the flow continues from (docs/training.md, "The marked model")."""
+    return marks.public(marks.marked_job(session, project.id))
+
+
+@router.put("/projects/{pid}/jobs/marked")
+def put_marked(body: MarkBody, project: EditableProject, session: SessionDep,
+               hub: HubDep) -> MarkedModel:
+    marked = marks.mark(session, project, body.job_id)
+    hub.publish(project.id, "jobs", "job.marked", marked.model_dump(mode="json"))
+    return marked
+
+
+@router.delete("/projects/{pid}/jobs/marked")
+def delete_marked(project: EditableProject, session: SessionDep, hub: HubDep) -> MarkedModel:
+    unmarked = marks.unmark(session, project)
+    hub.publish(project.id, "jobs", "job.marked", unmarked.model_dump(mode="json"))
+    return unmarked
 
 
 @router.get("/jobs/{jid}")
