@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
+from device_bridge import facts
 from device_bridge import protocol as p
 from device_bridge.errors import DeviceOffline, DeviceTimeout, UnknownSession
 from device_bridge.transport import Transport, TransportClosed
@@ -156,6 +157,13 @@ class DeviceHub:
 
     def online_devices(self) -> dict[str, p.DeviceInfo]:
         return {did: link.info for did, link in self._links.items()}
+
+    def link_of(self, device_id: str) -> Link | None:
+        return self._links.get(device_id)
+
+    def report_status(self, device_id: str, online: bool, info: p.DeviceInfo) -> None:
+        if self._on_status is not None:
+            self._on_status(device_id, online, info)
 
     def sessions(self, project_id: str | None = None) -> list[Session]:
         return [s for s in self._sessions.values() if project_id in (None, s.project_id)]
@@ -339,8 +347,7 @@ class DeviceHub:
         self._status(link, False)
 
     def _status(self, link: Link, online: bool) -> None:
-        if self._on_status is not None:
-            self._on_status(link.device_id, online, link.info)
+        self.report_status(link.device_id, online, link.info)
         projects = {s.project_id for s in self.sessions() if s.device_id == link.device_id}
         for project_id in projects:
             self.sink.publish(project_id, "devices", "device.status",
@@ -382,6 +389,9 @@ class DeviceHub:
             return
         if isinstance(message, p.Hello):
             raise p.ProtocolError(p.Close.MALFORMED, "unexpected hello")
+        if isinstance(message, p.DeviceFacts):
+            facts.received(self, link, message)
+            return
         session = self._sessions.get(message.sid) if message.sid else None
         if session is None or session.device_id != link.device_id:
             log.info("device %s: %s for no session of its own", link.device_id, message.type)

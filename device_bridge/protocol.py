@@ -11,6 +11,13 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from device_bridge import wire
 from device_bridge.protocol_base import Model, Sid, Text
+from device_bridge.protocol_device import (  # noqa: F401 - re-exported: one import for every message
+    DeviceFacts,
+    DeviceInfo,
+    DoctorCheck,
+    FactsRefresh,
+    MnnBackend,
+)
 from device_bridge.protocol_llm import (  # noqa: F401 - re-exported: one import for every message
     LlmBench,
     LlmChat,
@@ -37,48 +44,6 @@ from device_bridge.wire import (  # noqa: F401 - re-exported: the hub's one impo
     Close,
 )
 from device_bridge.wire import WireError as ProtocolError
-
-
-class DoctorCheck(Model):
-    name: str = Field(max_length=64)
-    ok: bool
-    detail: str = Field(max_length=1024)
-    fix: str = Field(default="", max_length=1024)
-    required: bool = True
-
-
-class MnnBackend(Model):
-    """One of MNN's backends on a machine: whether its MNN build can run it, else why not."""
-
-    name: str = Field(max_length=32, description="CPU, OpenCL, Vulkan, CUDA, Metal, CoreML, NNAPI")
-    available: bool
-    reason: str = Field(default="", max_length=1024, description="why it is absent; empty if not")
-
-
-class DeviceInfo(Model):
-    id: str = Field(min_length=1, max_length=64)
-    name: str = Field(min_length=1, max_length=128)
-    os: str = Field(max_length=128)
-    arch: str = Field(max_length=64)
-    python: str = Field(max_length=64)
-    mnn: str | None = Field(default=None, max_length=64)
-    cpus: int = Field(ge=0)
-    mem: int = Field(ge=0, description="total memory in bytes")
-    agent: str = Field(default="", max_length=64)
-    agent_sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$",
-                                     description="of the agent.pyz it runs from, if any")
-    time: float | None = Field(default=None, description="the device's clock at hello")
-    checks: list[DoctorCheck] = Field(default_factory=list, max_length=32,
-                                      description="the doctor's local checks")
-    backends: list[MnnBackend] | None = Field(
-        default=None, max_length=32,
-        description="MNN's backends on the device (device_bridge/backends.py); null without MNN "
-        "and from agents older than this field")
-    cameras: list[str] | None = Field(
-        default=None, max_length=32,
-        description="the device's own cameras (/dev/videoN) that OpenCV opens "
-        "(device_bridge/playground/cameras.py); null without OpenCV and from agents older than this field")
-
 
 # ---- connection ----------------------------------------------------------------------------
 
@@ -360,13 +325,14 @@ class WatchDone(Model):
 
 DeviceMessage = Annotated[
     Hello | Pong | Error | SyncNeed | SyncDone | RunStarted | Log | RunExit | Dap | Perf
-    | BenchResult | WatchHit | WatchDone | LlmToken | LlmProgress | LlmDone | PipelineResult,
+    | BenchResult | WatchHit | WatchDone | LlmToken | LlmProgress | LlmDone | PipelineResult
+    | DeviceFacts,
     Field(discriminator="type"),
 ]
 ServerMessage = Annotated[
     Welcome | Ping | Error | SessionOpen | SessionClose | SyncManifest | SyncDone | RunStart
     | RunStop | RunStdin | Dap | BenchStart | WatchStart | WatchContinue | WatchStop
-    | LlmChat | LlmBench | LlmStop | PipelineStart,
+    | LlmChat | LlmBench | LlmStop | PipelineStart | FactsRefresh,
     Field(discriminator="type"),
 ]
 _device_adapter: TypeAdapter[Any] = TypeAdapter(DeviceMessage)

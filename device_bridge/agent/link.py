@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from device_bridge import wire
 from device_bridge.agent import packages, update
+from device_bridge.agent.facts import Facts
 from device_bridge.agent.session import Message, Session
 from device_bridge.agent.state import AgentState, device_info
 from device_bridge.wire import Close
@@ -61,10 +62,10 @@ class Agent:
         self.state = state
         self._code = code
         self._name = name
-        self._checks = checks or []
-        self._backends = backends
         self._pyz = packages.agent_pyz()
         self._own_sha = update.file_sha256(self._pyz) if self._pyz else None
+        self.facts = Facts(packages.lib_dir(state.home), checks or [], backends, self._device_info,
+                           self.send)
         self.sessions: dict[str, Session] = {}
         self._outbox: deque[str | bytes] = deque()
         self._wake = asyncio.Event()
@@ -105,8 +106,7 @@ class Agent:
             raise FatalClose("no token: start the agent with --token-file FILE holding the "
                              "pairing code shown by the workbench's Devices panel")
         async with connect(self.url, max_size=2 * wire.MAX_MESSAGE_BYTES, open_timeout=10) as ws:
-            info = device_info(self.state.device_id, self._name, self._checks, self._own_sha,
-                               self._backends)
+            info = self.facts.hello_info()
             await ws.send(wire.dumps({"type": "hello", "protocol": wire.PROTOCOL_VERSION,
                                       "token": token, "device": info,
                                       "sessions": list(self.sessions)}))
@@ -122,6 +122,16 @@ class Agent:
             finally:
                 writer.cancel()
         say(f"connection closed ({ws.close_code} {ws.close_reason})")
+
+    def _device_info(self, checks: list[dict[str, Any]],
+                     backends: list[dict[str, Any]] | None) -> dict[str, Any]:
+        return device_info(self.state.device_id, self._name, checks, self._own_sha, backends)
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Work that must not hold up the messages after it (a probe takes seconds)."""
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _update_to(self, announced: str | None) -> None:
         """Replace this zipapp by the workbench's build, verified, and restart; only while no
@@ -198,6 +208,9 @@ class Agent:
         kind = msg["type"]
         if kind == "ping":
             self.send({"type": "pong", "t": msg["t"]})
+            self._in_background(self.facts.check())
+        elif kind == "facts.refresh":
+            self._in_background(self.facts.refresh("asked"))
         elif kind == "session.open":
             if msg["sid"] not in self.sessions:
                 say(f"session {msg['sid']} opened for project {msg['project']}")
@@ -236,9 +249,7 @@ class Agent:
             return
         if msg["type"] in ("run.stop", "session.close"):
             # stopping waits for a grace period; other sessions' messages must not wait with it
-            task = asyncio.create_task(outcome)
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._in_background(outcome)
         else:
             await outcome
 

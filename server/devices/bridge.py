@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from device_bridge import facts
 from device_bridge import protocol as p
 from device_bridge.errors import BridgeError, UnknownSession
 from device_bridge.hub import DeviceHub, Identity, Limits
@@ -135,6 +136,13 @@ class DeviceBridge:
 
     def sessions(self, project_id: str) -> list[DeviceSessionPublic]:
         return [DeviceSessionPublic(**s.view()) for s in self.hub.sessions(project_id)]
+
+    async def refresh_facts(self, device_id: str) -> None:
+        """Ask the device's agent to probe its device again; the facts come as an event."""
+        try:
+            await facts.ask(self.hub, device_id)
+        except BridgeError as exc:
+            raise app_error(exc) from exc
 
     async def revoke(self, device_id: str) -> None:
         await self.hub.disconnect(device_id, p.Close.REVOKED, "device removed")

@@ -45,6 +45,13 @@ class DevicePublic(BaseModel):
     manage: bool  # the caller may rename, remove and share it: its owner or an admin
 
 
+class FactsAsked(BaseModel):
+    """The agent was asked for fresh facts: they replace ``info`` when it answers."""
+
+    device_id: str
+    status: Literal["asked"] = "asked"
+
+
 class DeviceUpdate(BaseModel):
     name: str = PydanticField(min_length=1, max_length=128)
 

@@ -112,6 +112,7 @@ ROUTE_ROLES: dict[tuple[str, str], str] = {
     ("PATCH", "/api/devices/{did}"): "device-owner",
     ("DELETE", "/api/devices/{did}"): "device-owner",
     ("POST", "/api/devices/pairings"): "signed-in",
+    ("POST", "/api/devices/{did}/facts/refresh"): "device-owner",
     ("GET", "/api/projects/{pid}/devices/sessions"): "viewer",
     ("POST", "/api/projects/{pid}/devices/{did}/sessions"): "editor",
     ("WS", "/api/ws"): "signed-in",

@@ -12,6 +12,7 @@ from server.devices.models import (
     DevicePublic,
     DeviceSessionPublic,
     DeviceUpdate,
+    FactsAsked,
     PairingCreate,
     PairingPublic,
 )
@@ -53,6 +54,16 @@ async def delete_device(did: str, session: SessionDep, user: CurrentUser,
     service.delete_device(session, user, did)
     await bridge.revoke(did)
     return Response(status_code=204)
+
+
+@router.post("/devices/{did}/facts/refresh", status_code=202)
+async def refresh_facts(did: str, session: SessionDep, user: CurrentUser,
+                        bridge: BridgeDep) -> FactsAsked:
+    """Ask the device's agent to probe its device again (MNN, backends, packages); the new facts
+    replace ``info`` and reach tabs as ``devices``/``device.facts`` (docs/protocol.md)."""
+    service.usable_device(session, user, did)
+    await bridge.refresh_facts(did)
+    return FactsAsked(device_id=did)
 
 
 @router.post("/devices/pairings", status_code=201)
