@@ -193,6 +193,22 @@ export const renameDevice = (did: string, name: string) =>
 export const revokeDevice = (did: string) =>
   request<void>('DELETE', `/api/devices/${encodeURIComponent(did)}`);
 
+/** The agent was asked to probe its device again (docs/protocol.md, "Fresh facts"). */
+export interface FactsAsked {
+  device_id: string;
+  status: 'asked';
+}
+
+/** `devices`/`device.facts`: a device's facts probed again, to projects with a session on it. */
+export interface DeviceFactsEvent {
+  device_id: string;
+  reason: 'asked' | 'changed';
+  info: DeviceInfo;
+}
+
+export const refreshFacts = (did: string) =>
+  request<FactsAsked>('POST', `/api/devices/${encodeURIComponent(did)}/facts/refresh`);
+
 export const createPairing = (name: string) =>
   request<Pairing>('POST', '/api/devices/pairings', { json: { name } });
 

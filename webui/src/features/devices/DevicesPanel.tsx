@@ -2,7 +2,7 @@
 // rename and revoke; in team mode the owner shares a device with other users.
 import { useEffect } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { renameDevice, revokeDevice, type Device } from '../../api/devices';
+import { refreshFacts, renameDevice, revokeDevice, type Device } from '../../api/devices';
 import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { DoctorReport } from './DoctorReport';
@@ -31,6 +31,12 @@ async function revoke(device: Device): Promise<void> {
   await refreshDevices();
 }
 
+/** Asks the agent to probe its device again; the new facts arrive by event and by the poll. */
+async function askFacts(device: Device): Promise<void> {
+  await refreshFacts(device.id);
+  notify(`Asked ${device.name} for fresh facts`, 'info');
+}
+
 const failing = (action: (d: Device) => Promise<void>) => (device: Device) => {
   action(device).catch((err) => notify(errorMessage(err)));
 };
@@ -46,10 +52,14 @@ function DeviceRow({ device }: { device: Device }) {
           {!device.mine && <span class="device-owner muted" data-testid="device-owner" title={`Paired by ${device.owner}`}>owned by {device.owner}</span>}
           <span class="muted device-seen">{device.online ? 'online' : `last seen ${ago(device.last_seen)}`}</span>
         </div>
-        <div class="device-facts muted" title={facts.join(' · ')}>{facts.join(' · ') || 'never connected'}</div>
+        <div class="device-facts muted" data-testid="device-facts" title={facts.join(' · ')}>{facts.join(' · ') || 'never connected'}</div>
         <DoctorReport device={device} />
       </div>
       <div class="device-actions">
+        {device.online && (
+          <button class="icon-btn" title="Refresh facts: probe MNN, its backends and packages again" aria-label="Refresh facts"
+            data-testid="device-refresh-facts" onClick={() => failing(askFacts)(device)}>↻</button>
+        )}
         {account.value && device.manage && (
           <button class="icon-btn" title="Share…" aria-label="Share" data-testid="device-share" onClick={() => (shareTarget.value = device)}>⇄</button>
         )}

@@ -1,8 +1,9 @@
 // The devices the user may use, kept fresh while a view shows them: polled every few seconds
-// (online state, last seen) and patched at once by `devices`/`device.status` events.
+// (online state, last seen, facts) and patched at once by `devices`/`device.status` and
+// `device.facts` events.
 import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
-import { listDevices, type Device } from '../../api/devices';
+import { listDevices, type Device, type DeviceFactsEvent } from '../../api/devices';
 import { session } from '../workbench/session';
 
 const POLL_MS = 3000;
@@ -42,6 +43,11 @@ export const deviceById = (id: string | null): Device | undefined => devices.val
 
 export function wireDeviceStatus(): void {
   session().socket.on('devices', (msg) => {
+    if (msg.type === 'device.facts') {
+      const { device_id, info } = msg.data as unknown as DeviceFactsEvent;
+      devices.value = devices.value.map((d) => (d.id === device_id ? { ...d, info } : d));
+      return;
+    }
     if (msg.type !== 'device.status') return;
     const { device_id, online } = msg.data as { device_id: string; online: boolean };
     devices.value = devices.value.map((d) => (d.id === device_id ? { ...d, online } : d));
