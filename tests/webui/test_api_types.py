@@ -53,7 +53,7 @@ RESPONSES = {
     "DatasetSummary": "DatasetSummary", "SkippedFile": "SkippedFile", "Backup": "BackupOut",
     "PipelineComparison": "PipelineComparison", "StageComparison": "StageComparison",
     "StageFigures": "StageFigures", "Divergence": "Divergence", "FirstDivergence": "FirstDivergence",
-    "PipelineEndToEnd": "EndToEnd",
+    "PipelineEndToEnd": "EndToEnd", "MarkedModel": "MarkedModel", "FactsAsked": "FactsAsked",
 }
 BODIES = {
     "DiffRequest": "DiffRequest", "JobCreate": "JobCreate", "SyncBody": "SyncRequest",
@@ -68,7 +68,7 @@ NOT_HTTP_PAYLOADS = {
     # websocket events and device messages (docs/api.md, docs/protocol.md)
     "SessionStateEvent", "SyncDone", "DeviceError", "RunStarted", "RunLog", "RunExit", "PerfSample",
     "WatchHit", "WatchDone", "JobLogEvent", "JobMetricEvent", "ArtifactsProgress", "ToolProgress",
-    "ToolLogLine", "FilesChanged", "FileChange", "LlmTokenEvent",
+    "ToolLogLine", "FilesChanged", "FileChange", "LlmTokenEvent", "DeviceFactsEvent",
     # parts of a tool run's or a check's free-form result, and of a device's info
     "DiffOutput", "DiffLayer", "ChangedOp", "DiffResult", "DeviceInfo", "DoctorCheck", "OpTime",
     "BenchResult", "TensorStats", "TensorInfo", "ConvertResult", "QuantizeLayer", "QuantizeResult",

@@ -152,6 +152,16 @@ export const stopJob = (jid: string) => request<Job>('POST', jobPath(jid, '/stop
 /** A new job like ``jid``, with the command or config given here instead of its own. */
 export const rerunJob = (jid: string, body: { command?: string; config?: Record<string, unknown> }) =>
   request<Job>('POST', jobPath(jid, '/rerun'), { json: body });
+/** The job whose model the flow continues from ("Use this model"); nulls when none is marked. */
+export interface MarkedModel {
+  job_id: string | null;
+  marked_at: string | null;
+}
+
+export const getMarked = (pid: string) => request<MarkedModel>('GET', projectPath(pid, 'jobs/marked'));
+export const markJob = (pid: string, jobId: string) =>
+  request<MarkedModel>('PUT', projectPath(pid, 'jobs/marked'), { json: { job_id: jobId } });
+export const unmarkJob = (pid: string) => request<MarkedModel>('DELETE', projectPath(pid, 'jobs/marked'));
 export const getLogs = (jid: string, offset: number) =>
   request<LogChunk>('GET', jobPath(jid, '/logs'), { query: { offset: String(offset) } });
 export const getMetrics = (jid: string) => request<JobMetrics>('GET', jobPath(jid, '/metrics'));

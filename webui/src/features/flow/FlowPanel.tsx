@@ -20,7 +20,8 @@ const FINAL_JOBS = ['succeeded', 'failed', 'stopped'];
 /** Whether a project event ends something the flow reads. */
 function endsSomething(channel: string, type: string, data: Record<string, unknown>): boolean {
   if (channel === 'tools') return type === 'run' && FINAL_RUNS.includes(String(data.status));
-  if (channel === 'jobs') return type === 'job.status' && FINAL_JOBS.includes(String(data.status));
+  if (channel === 'jobs' && type === 'job.marked') return true; // the train step follows the marked job
+  if (channel === 'jobs') return type === 'job.status' && FINAL_JOBS.includes(String((data.job as { status?: string } | undefined)?.status));
   if (channel === 'devices') return type === 'flow.recorded';
   if (channel === 'git') return type === 'changed'; // HEAD may have moved: training code committed
   return channel === 'sys' && type === 'resync';

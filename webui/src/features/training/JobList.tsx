@@ -1,7 +1,8 @@
-// The project's jobs, newest first: status badge, command, backend, commit and duration.
+// The project's jobs, newest first: status badge, command, backend, commit and duration; a box
+// to tick each for Compare, and a star on the job whose model the flow continues from.
 import type { Job, JobStatus } from '../../api/jobs';
 import { backendLabel, formatAgo, jobDuration, shortCommit } from './format';
-import { jobs, jobsError, loaded, now, selectedId } from './store';
+import { compareIds, comparing, jobs, jobsError, loaded, markedId, now, selectedId } from './store';
 
 const GLYPHS: Record<JobStatus, string> = { queued: '◷', running: '●', succeeded: '✓', failed: '✕', stopped: '■' };
 
@@ -14,18 +15,33 @@ export function StatusBadge({ status }: { status: JobStatus }) {
   );
 }
 
+export function MarkedBadge({ job }: { job: Job }) {
+  if (markedId.value !== job.id) return null;
+  return <span class="job-marked" data-testid="job-marked" title="The flow continues from this job's model">★ flow's model</span>;
+}
+
+function toggleCompare(id: string, on: boolean): void {
+  const rest = compareIds.value.filter((j) => j !== id);
+  compareIds.value = on ? [...rest, id] : rest;
+}
+
 function JobRow({ job }: { job: Job }) {
   const active = selectedId.value === job.id;
+  const ticked = compareIds.value.includes(job.id);
   const duration = jobDuration(job, now.value);
   const commit = shortCommit(job.commit);
   return (
     <div class={active ? 'job-row selected' : 'job-row'} role="option" aria-selected={active} tabIndex={0}
       data-testid="job-row" data-job-id={job.id} data-status={job.status}
-      onClick={() => (selectedId.value = job.id)}
+      onClick={() => { selectedId.value = job.id; comparing.value = false; }}
       onKeyDown={(ev) => ev.key === 'Enter' && (selectedId.value = job.id)}>
       <div class="job-row-main">
+        <input type="checkbox" class="job-compare-check" data-testid="job-compare-check" checked={ticked}
+          title="Compare with the other ticked jobs" aria-label={`Compare job ${job.id.slice(0, 8)}`}
+          onClick={(ev) => ev.stopPropagation()} onChange={(ev) => toggleCompare(job.id, ev.currentTarget.checked)} />
         <StatusBadge status={job.status} />
         <span class="job-row-command mono" title={job.command}>{job.command}</span>
+        <MarkedBadge job={job} />
       </div>
       <div class="job-row-meta">
         <span class="job-backend">{backendLabel(job.backend)}</span>

@@ -3,10 +3,11 @@ import type { Job } from '../../api/jobs';
 import { pull, revealFolder, stop } from './actions';
 import { openDialog, rerunOf } from './dialogState';
 import { backendLabel, formatBytes, jobDuration, shortCommit, shortId } from './format';
-import { StatusBadge } from './JobList';
+import { MarkedBadge, StatusBadge } from './JobList';
+import { unmark, useModel } from './marks';
 import { LogTerminal } from './LogTerminal';
 import { MetricCharts } from './MetricCharts';
-import { isActive, now, pulls } from './store';
+import { isActive, markedId, now, pulls } from './store';
 import { isViewer, viewerReason } from '../team/account';
 
 function outcome(job: Job): string | null {
@@ -54,6 +55,7 @@ function Header({ job }: { job: Job }) {
         {duration && <span>{duration}</span>}
         {why && <span class={job.status === 'failed' ? 'job-reason failed' : 'job-reason'} title={why}>{why}</span>}
       </span>
+      <MarkedBadge job={job} />
       <span class="status-spacer" />
       <PullStatus job={job} />
       {!isActive(job) && (
@@ -65,6 +67,16 @@ function Header({ job }: { job: Job }) {
       <button class="btn btn-small" data-testid="job-rerun" disabled={viewer}
         title={viewer ? viewerReason('start jobs') : 'Run this job again, its command and environment edited'}
         onClick={() => { rerunOf.value = job.id; openDialog.value = 'rerun'; }}>↻ Run again…</button>
+      {job.status === 'succeeded' && markedId.value !== job.id && (
+        <button class="btn btn-small" data-testid="job-use-model" disabled={viewer}
+          title={viewer ? viewerReason('choose the flow\'s model') : 'The flow continues from this job\'s model (convert takes it), not the newest job\'s'}
+          onClick={() => void useModel(job)}>★ Use this model</button>
+      )}
+      {markedId.value === job.id && (
+        <button class="btn btn-small" data-testid="job-unmark" disabled={viewer}
+          title={viewer ? viewerReason('choose the flow\'s model') : 'The flow goes back to the newest successful job\'s model'}
+          onClick={() => void unmark()}>Unmark</button>
+      )}
       {isActive(job) && (
         <button class="btn btn-small btn-danger-ghost" data-testid="job-stop" disabled={viewer}
           title={viewer ? viewerReason('stop jobs') : undefined} onClick={() => void stop(job)}>■ Stop</button>

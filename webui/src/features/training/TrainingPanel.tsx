@@ -15,7 +15,8 @@ import { SweepDialog } from './SweepDialog';
 import { view } from './sweeps';
 import { SweepsView } from './SweepsView';
 import { loadRuntime, runtime } from './runtime';
-import { loadJobs, selectedJob } from './store';
+import { CompareView } from './CompareView';
+import { compareIds, comparing, jobs, loadJobs, selectedJob } from './store';
 import { isViewer, viewerReason } from '../team/account';
 
 function interpreterLabel(runtime: Runtime): string {
@@ -39,6 +40,9 @@ function Toolbar() {
             data-testid={`training-view-${v}`} onClick={() => (view.value = v)}>{v === 'jobs' ? 'Jobs' : 'Sweeps'}</button>
         ))}
       </div>
+      <button class="btn btn-small" data-testid="jobs-compare" disabled={compareIds.value.length < 2}
+        title={compareIds.value.length < 2 ? 'Tick two or more jobs to compare them' : 'Their curves overlaid and their final figures side by side'}
+        onClick={() => { comparing.value = true; view.value = 'jobs'; }}>⇆ Compare{compareIds.value.length > 1 ? ` (${compareIds.value.length})` : ''}</button>
       <button class="training-interp" data-testid="interpreter-open" disabled={viewer}
         title={viewer ? viewerReason('change the interpreter') : current ? `Interpreter: ${current.interpreter}` : 'Project interpreter'}
         onClick={() => (openDialog.value = 'interpreter')}>
@@ -68,6 +72,9 @@ export function TrainingPanel() {
     void loadRuntime();
   }, []);
   const job = selectedJob.value;
+  const compared = compareIds.value.map((id) => jobs.value.find((j) => j.id === id)).filter((j) => j !== undefined);
+  const detail = comparing.value && compared.length > 1 ? <CompareView jobs={compared} />
+    : job ? <JobView key={job.id} job={job} /> : <div class="job-note">Select a job to see its log and metrics.</div>;
   return (
     <div class="training-panel" data-testid="training-panel">
       <Toolbar />
@@ -75,7 +82,7 @@ export function TrainingPanel() {
         <div class="training-body">
           <div class="training-jobs"><JobList /></div>
           <div class="training-detail">
-            {job ? <JobView key={job.id} job={job} /> : <div class="job-note">Select a job to see its log and metrics.</div>}
+            {detail}
           </div>
         </div>
       )}

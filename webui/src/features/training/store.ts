@@ -2,7 +2,7 @@
 // live durations, and artifact pulls in progress — kept fresh from the `jobs` channel.
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
-import { listJobs, type ArtifactsProgress, type ArtifactsPulled, type Job } from '../../api/jobs';
+import { getMarked, listJobs, type ArtifactsProgress, type ArtifactsPulled, type Job, type MarkedModel } from '../../api/jobs';
 import { pid, session } from '../workbench/session';
 
 export const jobs = signal<Job[]>([]);
@@ -10,6 +10,11 @@ export const jobsError = signal<string | null>(null);
 export const loaded = signal(false);
 export const selectedId = signal<string | null>(null);
 export const selectedJob = computed(() => jobs.value.find((j) => j.id === selectedId.value) ?? null);
+/** The job marked "Use this model": the one the flow continues from (docs/training.md). */
+export const markedId = signal<string | null>(null);
+/** Jobs ticked for comparison, in the order they were ticked; `comparing` shows them side by side. */
+export const compareIds = signal<string[]>([]);
+export const comparing = signal(false);
 /** Milliseconds since the epoch, ticking once a second while a job is active. */
 export const now = signal(Date.now());
 
@@ -49,7 +54,9 @@ export function upsertJob(job: Job): void {
 
 export async function loadJobs(): Promise<void> {
   try {
-    jobs.value = await listJobs(pid());
+    const [list, marked] = await Promise.all([listJobs(pid()), getMarked(pid())]);
+    jobs.value = list;
+    markedId.value = marked.job_id;
     jobsError.value = null;
     if (!selectedId.value && jobs.value.length) selectedId.value = jobs.value[0].id;
   } catch (err) {
@@ -66,6 +73,7 @@ export function setPull(jobId: string, state: PullState): void {
 
 function onJobEvent(type: string, data: Record<string, unknown>): void {
   if (type === 'job.status') upsertJob((data as unknown as { job: Job }).job);
+  else if (type === 'job.marked') markedId.value = (data as unknown as MarkedModel).job_id;
   else if (type === 'artifacts.progress') {
     const progress = data as unknown as ArtifactsProgress;
     setPull(progress.job_id, { ...pulls.value[progress.job_id], running: true, progress });
