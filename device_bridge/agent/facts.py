@@ -5,6 +5,7 @@ appear, go or change version (MNN installed as the doctor said, an upgrade), and
 
 import asyncio
 import importlib
+import sys
 from collections.abc import Callable
 from importlib import metadata, util
 from pathlib import Path
@@ -63,5 +64,8 @@ class Facts:
             self.checks, self.backends, self._seen = [c.view() for c in checks], backends, seen
             info = await asyncio.to_thread(self.hello_info)
             self._send({"type": "device.facts", "device": info, "reason": reason})
+        except (OSError, ValueError, RuntimeError) as exc:  # the hello's facts stay in place
+            print(f"mnnwb-agent: probing the device again failed: {type(exc).__name__}: {exc}",
+                  file=sys.stderr, flush=True)
         finally:
             self._probing = False
