@@ -10,7 +10,7 @@ MARKET_OUT   := .cache/market/packages
 MARKET_STAMP := .cache/market/.built-stamp
 MARKET_SRC   := $(shell find server/market/builtin/real -name '*.py' 2>/dev/null) server/market/package.py
 
-.PHONY: run test test-load check bench setup ui clean sandbox-tools market
+.PHONY: run test test-load check bench setup ui clean sandbox-tools market wheel
 
 setup: $(STAMP) $(PPOCR_STAMP) $(UI_OUT) $(MARKET_STAMP) sandbox-tools
 
@@ -53,6 +53,13 @@ $(UI_OUT): $(NODE_STAMP) $(UI_SRC)
 	cd webui && npm run build
 
 ui: $(UI_OUT)
+
+# The wheel, with the built UI inside (setup.py), into dist/: `pip install` it and `mnnwb serve`
+# runs without the repository (docs/quickstart.md).
+wheel: $(STAMP) $(UI_OUT)
+	rm -rf build
+	$(PY) -m pip wheel -q --no-deps --no-build-isolation -w dist .
+	rm -rf build
 
 run: setup
 	$(VENV)/bin/mnnwb serve

@@ -8,6 +8,15 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# The built UI: in the checkout (``make ui``), or inside an installed wheel (setup.py copies it).
+PACKAGED_UI = Path(__file__).resolve().parents[1] / "web" / "dist"
+
+
+def default_webui_dist() -> Path:
+    """The wheel's own copy of the UI when installed from one, else the checkout's build."""
+    return PACKAGED_UI if PACKAGED_UI.is_dir() else REPO_ROOT / "webui" / "dist"
+
+
 # The model hub organisation the MNN team publishes its converted models under.
 MNN_HUB_NAME = "mnn-hub"
 MNN_HUB_ORG = "taobao-mnn"
@@ -87,7 +96,7 @@ class Settings(BaseSettings):
     sandbox_cpu_seconds: int | None = Field(default=None, ge=1)
     ws_queue_size: int = 1000
     replay_size: int = 2000
-    webui_dist: Path = REPO_ROOT / "webui" / "dist"
+    webui_dist: Path = Field(default_factory=default_webui_dist)
     secure_cookies: bool = False
     # Team mode: users log in with passwords; the local token is no longer accepted.
     mode: Literal["local", "team"] = "local"
