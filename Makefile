@@ -10,9 +10,23 @@ MARKET_OUT   := .cache/market/packages
 MARKET_STAMP := .cache/market/.built-stamp
 MARKET_SRC   := $(shell find server/market/builtin/real -name '*.py' 2>/dev/null) server/market/package.py
 
-.PHONY: run test test-load check bench setup ui clean sandbox-tools market wheel
+UV     := $(VENV)/bin/uv
+TEST_STAMP := $(VENV)/.test-installed-stamp
+# uv, from the index, wheel folders and constraints pip is configured with (scripts/uv_install.py).
+INSTALL := $(PY) scripts/uv_install.py -q
 
-setup: $(STAMP) $(PPOCR_STAMP) $(UI_OUT) $(MARKET_STAMP) sandbox-tools
+.PHONY: run test test-load check bench setup setup-all serve-setup ui clean sandbox-tools market wheel
+
+# Everything `make test` needs; the Python packages and the web UI are installed side by side.
+setup:
+	$(MAKE) -j2 setup-all
+
+setup-all: serve-setup $(TEST_STAMP) $(PPOCR_STAMP) $(MARKET_STAMP)
+
+# What `make run` needs to serve: the server with the extras its features use (training
+# templates: torch; LLM export), the built UI and the sandbox. Not the test tools, the Ray
+# backend's client or the market's real algorithms (`make market`).
+serve-setup: $(STAMP) $(UI_OUT) sandbox-tools
 
 # The sandbox users' code runs in (docs/security.md): Debian's bubblewrap and slirp4netns,
 # installed here when this is root and they are missing; otherwise the server says what is missing.
@@ -25,21 +39,27 @@ sandbox-tools:
 	  else echo "the sandbox needs:$$missing (sudo apt-get install$$missing)"; fi; \
 	fi
 
-$(STAMP): pyproject.toml
+$(UV):
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,train,llm,ray]'
+	$(PY) -m pip install -q uv==0.13.8
+
+$(STAMP): pyproject.toml setup.py | $(UV)
+	$(INSTALL) -e '.[train,llm]'
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(INSTALL) -e '.[dev,train,llm,ray]'
+	touch $(TEST_STAMP)
 
 # PaddleOCR's PP-OCRv4 models as rapidocr's wheel ships them (tests/fakes/ppocr.py reads its
 # .onnx files by path; none of its code runs, so none of its dependencies are installed).
-$(PPOCR_STAMP): $(STAMP)
-	$(PY) -m pip install -q --no-deps rapidocr-onnxruntime==1.4.4
+$(PPOCR_STAMP): $(TEST_STAMP)
+	$(INSTALL) --no-deps rapidocr-onnxruntime==1.4.4
 	touch $(PPOCR_STAMP)
 
 # The real pretrained algorithms of the market (docs/market.md): pinned PyPI packages downloaded
 # once into .cache/market/downloads/, then built offline; rebuilt when the builder changes.
-$(MARKET_STAMP): $(STAMP) $(MARKET_SRC)
+$(MARKET_STAMP): $(TEST_STAMP) $(MARKET_SRC)
 	OMP_NUM_THREADS=1 $(PY) -m server.market.builtin.real $(MARKET_OUT)
 	touch $(MARKET_STAMP)
 
@@ -61,7 +81,8 @@ wheel: $(STAMP) $(UI_OUT)
 	$(PY) -m pip wheel -q --no-deps --no-build-isolation -w dist .
 	rm -rf build
 
-run: setup
+run:
+	$(MAKE) -j2 serve-setup
 	$(VENV)/bin/mnnwb serve
 
 # Two processes: the suite keeps one core busy at a time, and CI machines have two.
