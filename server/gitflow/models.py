@@ -99,6 +99,14 @@ class CommitRequest(BaseModel):
     author: str | None = None
 
 
+class InitRequest(BaseModel):
+    """``commit``: start tracking the files already there (*Start tracking with Git*): one
+    commit of every file not ignored, a default ``.gitignore`` written first when there is none."""
+
+    commit: bool = False
+    author: str | None = None
+
+
 class BranchCreate(BaseModel):
     name: str = PydanticField(min_length=1, max_length=200)
     start_point: str | None = None

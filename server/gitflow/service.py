@@ -19,6 +19,7 @@ from server.gitflow import hunks as hunk_ops
 from server.gitflow import merge as merge_ops
 from server.gitflow import picks as pick_ops
 from server.gitflow import remotes as remote_ops
+from server.gitflow import start
 from server.gitflow import stash as stash_ops
 from server.gitflow import tags as tag_ops
 from server.gitflow.diff import commit_file_diff, file_diff
@@ -346,6 +347,13 @@ def stash_drop(folder: Folder, index: int) -> None:
 
 def init(folder: Folder, branch: str = "main") -> Status:
     init_repo(folder, branch)
+    return status(folder)
+
+
+def start_tracking(folder: Folder, author: str | None = None,
+                   fallback_author: str | None = None) -> Status:
+    """A repository whose first commit holds the folder's files (``start.py``)."""
+    start.start_tracking(folder, author, fallback_author)
     return status(folder)
 
 

@@ -28,6 +28,7 @@ from server.market.package import (
 from server.market.schemas import InstallRequest, InstallResult
 from server.projects import service as projects
 from server.projects.models import Project, ProjectCreate
+from server.projects.tracking import track_new
 from server.users.models import User
 
 FOLDER = "market"
@@ -83,9 +84,11 @@ def install(session: Session, settings: Settings, user: User, id: str, version: 
     stage = Path(tempfile.mkdtemp(dir=staging))
     try:
         manifest = _staged(session, settings, id, version, body.source, stage)
-        project = existing or projects.create_project(
-            session, settings, user, ProjectCreate(name=body.new_project or "", template="empty"))
+        project = existing or projects.create_project(session, settings, user, ProjectCreate(
+            name=body.new_project or "", template="empty", git=False))
         files = _move_in(project, manifest, stage / "package")
+        if existing is None and body.git:
+            track_new(session, user, Path(project.path))
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     demo = f"{FOLDER}/{manifest.id}/{manifest.demo.entry}" if manifest.demo else None

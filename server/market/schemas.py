@@ -83,6 +83,9 @@ class InstallRequest(BaseModel):
     source: SourceName | None = None
     project_id: str | None = Field(default=None, max_length=64)
     new_project: ShortText | None = Field(default=None, min_length=1)
+    git: bool = Field(default=True, description=(
+        "a new project is a Git repository whose first commit holds the package; false: none "
+        "(an existing project's repository is never committed to)"))
 
     @model_validator(mode="after")
     def _one_target(self) -> "InstallRequest":

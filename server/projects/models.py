@@ -38,6 +38,9 @@ class ProjectCreate(SQLModel):
     git_url: str | None = None
     username: str | None = None
     password: str | None = None
+    git: bool = Field(default=True, description=(
+        "a new project from a template (or an empty one) is a Git repository with one commit "
+        "of its files; false leaves it without one (docs/git.md, \"New projects\")"))
 
 
 class ProjectUpdate(SQLModel):

@@ -18,6 +18,7 @@ from server.projects import zipped
 from server.projects.cloning import CloneJobs, CloneRequest
 from server.projects.models import MemberPublic, Project, ProjectCreate, ProjectMember, ProjectPublic
 from server.projects.templates import render_template
+from server.projects.tracking import track_new
 from server.users import audit
 from server.users.changes import AccessChange, Notify
 from server.users.models import User
@@ -199,6 +200,8 @@ def create_project(
     template = body.template or "empty"
     try:
         render_template(template, folder, name)
+        if body.git:
+            track_new(session, user, folder)
     except Exception:
         shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -218,12 +221,19 @@ def _new_folder(session: Session, settings: Settings, user: User, name: str) -> 
 
 
 def create_from_zip(session: Session, settings: Settings, user: User, name: str,
-                    upload: BinaryIO) -> Project:
-    """A playground project unpacked from an uploaded zip (``zipped.py``)."""
+                    upload: BinaryIO, git: bool = True) -> Project:
+    """A playground project unpacked from an uploaded zip (``zipped.py``); with ``git`` a
+    repository whose first commit holds the unpacked files."""
     name = check_name(name)
     folder = _new_folder(session, settings, user, name)
     folder.parent.mkdir(parents=True, exist_ok=True)
     zipped.unpack(upload, folder, settings.zip_max_entries, settings.zip_max_unpacked_bytes)
+    if git:
+        try:
+            track_new(session, user, folder)
+        except Exception:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
     return _insert(session, Project(name=name, path=str(folder), owner_id=user.id))
 
 

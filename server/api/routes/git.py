@@ -41,6 +41,7 @@ from server.gitflow.models import (
     ConflictFile,
     Diff,
     FetchResult,
+    InitRequest,
     MergeRequest,
     MergeResult,
     PathsRequest,
@@ -395,5 +396,11 @@ async def stash_drop(index: int, project: EditableProject, writes: Writes) -> No
 
 
 @router.post("/init", status_code=201)
-async def init(project: EditableProject, writes: Writes) -> Status:
-    return await writes.run(project, "init", service.init)
+async def init(
+    project: EditableProject, writes: Writes, author: StoredAuthor, body: InitRequest | None = None
+) -> Status:
+    """An empty repository; with ``commit`` one whose first commit holds the project's files."""
+    if body is None or not body.commit:
+        return await writes.run(project, "init", service.init)
+    run = partial(service.start_tracking, fallback_author=author)
+    return await writes.run(project, "init", run, body.author)

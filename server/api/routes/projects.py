@@ -56,12 +56,15 @@ async def create_project(
 @router.post("/projects/zip", status_code=201)
 async def create_project_from_zip(
     request: Request, name: str, session: SessionDep, settings: SettingsDep, user: CurrentUser,
+    git: bool = True,
 ) -> ProjectPublic:
     """A playground project from the zip in the body (``application/zip``); hostile zips are
-    refused by name with nothing written (docs/playground.md, "From a zip")."""
+    refused by name with nothing written (docs/playground.md, "From a zip"). ``git=false``: no
+    repository (docs/git.md, "New projects")."""
     with tempfile.TemporaryFile(dir=settings.data_dir) as upload:
         await zipped.receive(request.stream(), upload, settings.upload_max_bytes)
-        project = await run_in_threadpool(service.create_from_zip, session, settings, user, name, upload)
+        project = await run_in_threadpool(
+            service.create_from_zip, session, settings, user, name, upload, git)
     return service.to_public(project, user)
 
 
