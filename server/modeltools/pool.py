@@ -3,13 +3,17 @@
 Every run still gets a process of its own that runs nothing else; the spare is only started
 early, so that its interpreter start-up and common imports are paid while no one waits. It
 blocks on its standard input until it is handed one job, then behaves exactly like a freshly
-spawned worker (same session, limits, folder and log). It says ``ready`` on its standard output
-once its imports are done (``wait_ready``).
+spawned worker (same session, limits, sandbox, folder and log). It says ``ready`` on its
+standard output once its imports are done (``wait_ready``). With the sandbox on, the spare is
+started inside a sandbox made for the project of the last run, so a run there no longer pays
+bubblewrap's and Python's start and the imports either (``Standby``).
 """
 
 import json
 import os
+import secrets
 import select
+import shutil
 import subprocess
 import threading
 import time
@@ -22,36 +26,71 @@ from server.modeltools.runner import (
     Limits,
     LineHandler,
     Outcome,
+    SpareRecipe,
     WorkerSpec,
     kill_group,
+    prepare_run_dir,
     run_worker,
     spawn,
 )
 from server.modeltools.worker import READY
 
+UNSANDBOXED = SpareRecipe("", lambda _folder: None)
+
+
+def recipe_of(spec: WorkerSpec) -> SpareRecipe | None:
+    """The spare that may run ``spec``: its own, or any unsandboxed one for an unsandboxed run."""
+    if spec.spare is not None:
+        return spec.spare
+    return UNSANDBOXED if spec.wrap is None else None
+
 
 class Standby:
-    """Holds at most one idle worker process started with ``limits``."""
+    """Holds at most one idle worker process started with ``limits``.
+
+    A sandboxed spare is started for one project (its recipe's ``key``) in a sandbox that sees
+    that project and an empty folder of its own (``.spare-…`` beside the runs' folders), as a
+    fresh worker of a run there would. The run that takes it gets that folder: it is renamed to
+    the run's (the sandbox's mount follows it), and the worker is told the path it sees.
+    """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._lock = threading.Lock()
         self._proc: subprocess.Popen | None = None
+        self._key: str | None = None
+        self._slot: Path | None = None  # a sandboxed spare's own folder
         self._ready = False
         self._closed = False
 
-    def refill(self) -> None:
+    def refill(self, recipe: SpareRecipe = UNSANDBOXED, runs: Path | None = None) -> None:
+        """Start a spare for ``recipe`` unless one is idle for it (one for another project is
+        stopped); a sandboxed one gets a folder in ``runs``."""
         with self._lock:
-            if self._closed or (self._proc is not None and self._proc.poll() is None):
+            if self._closed:
                 return
-            self._ready = False
-            self._proc = spawn(
-                ["--standby"],
-                cwd=Path("/"),
-                limits=self.limits,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-            )
+            if self._proc is not None and self._proc.poll() is None and self._key == recipe.key:
+                return
+            old, self._proc, self._slot = (self._proc, self._slot), None, None
+        if old[0] is not None:
+            _discard(old[0], old[1])
+        slot, wrap = None, None
+        if recipe is not UNSANDBOXED:
+            if runs is None:
+                return
+            slot = runs / f".spare-{secrets.token_hex(8)}"
+            slot.mkdir(parents=True)
+            wrap = recipe.wrap(slot)
+        proc = spawn(["--standby"], cwd=slot or Path("/"), limits=self.limits,
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, wrap=wrap)
+        with self._lock:
+            if self._closed or self._proc is not None:
+                stale = (proc, slot)
+            else:
+                stale, self._ready = None, False
+                self._proc, self._key, self._slot = proc, recipe.key, slot
+        if stale is not None:
+            _discard(*stale)
 
     def wait_ready(self, timeout: float) -> bool:
         """Whether there is a spare with its imports done, waiting up to ``timeout`` s for it."""
@@ -74,21 +113,25 @@ class Standby:
 
     def take(self, spec: WorkerSpec) -> subprocess.Popen | None:
         """The idle process, now given ``spec``'s job; None if there is none that fits."""
-        if spec.limits != self.limits or spec.extra_env or spec.wrap is not None:
+        recipe = recipe_of(spec)
+        if spec.limits != self.limits or spec.extra_env or recipe is None:
             return None
         with self._lock:
-            proc, self._proc = self._proc, None
+            if self._key != recipe.key:
+                return None
+            proc, slot, self._proc, self._slot = self._proc, self._slot, None, None
         if proc is None or proc.stdin is None:
             return None
-        if proc.poll() is not None:
-            _discard(proc)
+        if proc.poll() is not None or not _move(slot, spec.run_dir):
+            _discard(proc, slot)
             return None
-        job = json.dumps({"tool": spec.tool, "cwd": str(spec.run_dir)})
+        prepare_run_dir(spec)
+        job = json.dumps({"tool": spec.tool, "cwd": str(slot or spec.run_dir)})
         try:
             proc.stdin.write(job.encode() + b"\n")
             proc.stdin.close()
         except OSError:
-            _discard(proc)
+            _discard(proc, None)
             return None
         _close_stdout(proc)  # from here on the worker writes to its log
         return proc
@@ -96,9 +139,20 @@ class Standby:
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            proc, self._proc = self._proc, None
+            proc, slot, self._proc, self._slot = self._proc, self._slot, None, None
         if proc is not None:
-            _discard(proc)
+            _discard(proc, slot)
+
+
+def _move(slot: Path | None, run_dir: Path) -> bool:
+    """A sandboxed spare's folder becomes the run's (which must still be empty)."""
+    if slot is None:
+        return True
+    try:
+        os.rename(slot, run_dir)
+    except OSError:
+        return False
+    return True
 
 
 def _close_stdout(proc: subprocess.Popen) -> None:
@@ -106,8 +160,8 @@ def _close_stdout(proc: subprocess.Popen) -> None:
         proc.stdout.close()
 
 
-def _discard(proc: subprocess.Popen) -> None:
-    """Stop an idle worker and release its pipes."""
+def _discard(proc: subprocess.Popen, slot: Path | None) -> None:
+    """Stop an idle worker, release its pipes and remove its own folder."""
     if proc.stdin is not None:
         try:
             proc.stdin.close()
@@ -115,6 +169,8 @@ def _discard(proc: subprocess.Popen) -> None:
             pass
     _close_stdout(proc)
     kill_group(proc)
+    if slot is not None:
+        shutil.rmtree(slot, ignore_errors=True)
 
 
 # a run done elsewhere: (cancel, on_line) -> its outcome, called from a pool thread
@@ -134,8 +190,8 @@ class WorkerPool:
         self._executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="modeltool")
         self._handles: set[RunHandle] = set()
         self._lock = threading.Lock()
-        # Started after the first run, so a server that never runs a tool never starts one.
-        # Sandboxed runs never use it: a sandbox is made for one run's folders.
+        # Started after the first run, so a server that never runs a tool never starts one; a
+        # sandboxed spare is for the project of the last run (``Standby``).
         self._spare = spare
         self._standby = Standby(limits or Limits())
 
@@ -160,8 +216,9 @@ class WorkerPool:
             try:
                 return run_worker(spec, cancel=cancel, on_line=on_line, launcher=self._standby)
             finally:
-                if self._spare:
-                    self._standby.refill()
+                recipe = recipe_of(spec)
+                if self._spare and recipe is not None:
+                    self._standby.refill(recipe, spec.run_dir.parent)
 
         handle = RunHandle(self._executor.submit(job), cancel)
         with self._lock:

@@ -40,6 +40,18 @@ class Limits:
     memory_mb: int | None = 8192
 
 
+Wrap = Callable[[list[str]], list[str]]
+
+
+@dataclass(frozen=True)
+class SpareRecipe:
+    """How to start, ahead of need, a worker that may take a run's place: ``key`` names what it
+    may see (its project's folder), ``wrap`` sandboxes it for a run folder of its own."""
+
+    key: str
+    wrap: Callable[[Path], Wrap | None]
+
+
 @dataclass
 class WorkerSpec:
     """What to run: the tool, its (absolute-path) arguments and the run's own folder."""
@@ -51,7 +63,10 @@ class WorkerSpec:
     extra_env: dict[str, str] = field(default_factory=dict)
     # The sandbox's wrapping of the worker's command (``server/sandbox/``); None runs it bare,
     # as ``mnnwb check`` does on the developer's own machine.
-    wrap: Callable[[list[str]], list[str]] | None = None
+    wrap: Wrap | None = None
+    # A sandboxed run may be handed to a spare started for the same project (``pool``); without
+    # one, only an unsandboxed run is.
+    spare: SpareRecipe | None = None
 
     @property
     def log_path(self) -> Path:
@@ -114,7 +129,14 @@ def spawn(
     )
 
 
+def prepare_run_dir(spec: WorkerSpec) -> None:
+    """The run's arguments and an empty log, in its folder, before its worker reads them."""
+    (spec.run_dir / "args.json").write_text(json.dumps(spec.args))
+    spec.log_path.touch()
+
+
 def _start(spec: WorkerSpec) -> subprocess.Popen:
+    prepare_run_dir(spec)
     with spec.log_path.open("ab") as log:
         return spawn(
             [spec.tool, "args.json", "result.json"],
@@ -219,7 +241,8 @@ def _wait(
 
 
 class Launcher(Protocol):
-    def take(self, spec: WorkerSpec) -> subprocess.Popen | None: ...
+    def take(self, spec: WorkerSpec) -> subprocess.Popen | None:
+        """An already started worker given ``spec``'s job (its folder prepared), or None."""
 
 
 def run_worker(
@@ -236,8 +259,6 @@ def run_worker(
     """
     started = time.monotonic()
     spec.run_dir.mkdir(parents=True, exist_ok=True)
-    (spec.run_dir / "args.json").write_text(json.dumps(spec.args))
-    spec.log_path.touch()
     proc = (launcher.take(spec) if launcher is not None else None) or _start(spec)
     tail = _LogTail(spec.log_path, on_line)
     stop = _wait(proc, spec, cancel or threading.Event(), tail)

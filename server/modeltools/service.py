@@ -26,7 +26,7 @@ from server.modeltools import prepare, specs
 from server.modeltools.models import ACTIVE, ToolLog, ToolRun, ToolRunPublic
 from server.modeltools.pool import RunHandle, WorkerPool
 from server.modeltools.progress import parse as parse_progress
-from server.modeltools.runner import Limits, LineHandler, Outcome, WorkerSpec
+from server.modeltools.runner import Limits, LineHandler, Outcome, SpareRecipe, WorkerSpec
 from server.projects import service as projects
 from server.projects.models import Project
 from server.sandbox import Sandbox
@@ -67,7 +67,7 @@ class ToolManager:
         # Queued and running runs by the user who started them: the pool is shared.
         self._quota = Quota("active tool runs", "tool_run_limit", per_user)
         self._limits = limits or Limits()
-        self._pool = WorkerPool(size=workers, limits=self._limits, spare=sandbox.state == "off")
+        self._pool = WorkerPool(size=workers, limits=self._limits)
         self._handles: dict[str, RunHandle] = {}
         self._spec_sources: dict[str, str] = {}  # run id → the model whose spec its output takes
         self._lock = threading.Lock()
@@ -121,7 +121,8 @@ class ToolManager:
         public = to_public(run)
         self._publish(public)
         spec = WorkerSpec(tool, worker, self._runs_dir / run.id, self._limits,
-                          wrap=self._wrap(self._runs_dir / run.id, Path(project.path), readable))
+                          wrap=self._wrap(self._runs_dir / run.id, Path(project.path), readable),
+                          spare=self._spare(Path(project.path), readable))
         device_run = self.remote.get(tool) if worker.get("device_id") else None
         handle = self._pool.submit(
             spec,
@@ -135,7 +136,7 @@ class ToolManager:
         return public
 
     def _wrap(self, run_dir: Path, root: Path,
-              readable: tuple[Path, ...]) -> Callable[[list[str]], list[str]] | None:
+              readable: tuple[Path, ...] = ()) -> Callable[[list[str]], list[str]] | None:
         """A worker sees its run's folder and its project (inputs and outputs), no network:
         it parses untrusted models."""
         if self._sandbox.state == "off":
@@ -143,6 +144,13 @@ class ToolManager:
         run_dir.mkdir(parents=True, exist_ok=True)
         policy = self._sandbox.for_tool(run_dir, writable=(run_dir, root), readable=readable)
         return partial(self._sandbox.wrap, policy=policy)
+
+    def _spare(self, root: Path, readable: tuple[Path, ...]) -> SpareRecipe | None:
+        """A sandboxed run may take a spare started in the same sandbox for its project (one
+        that reads files from outside it starts its own); an unsandboxed run takes any."""
+        if self._sandbox.state == "off" or readable:
+            return None
+        return SpareRecipe(str(root), partial(self._wrap, root=root))
 
     def cancel(self, session: Session, run: ToolRun) -> ToolRunPublic:
         if run.status not in ACTIVE:

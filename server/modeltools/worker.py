@@ -80,6 +80,8 @@ def standby() -> int:
     import numpy  # noqa: F401  (every tool but convert uses it: 0.1 s of an evaluate run's start)
 
     importlib.import_module("server.modeltools.convert")
+    # MNN's Python module and the session helpers: 0.1–0.25 s of an inspect run's start
+    importlib.import_module("server.modeltools.tensors")
     try:
         os.write(1, READY)
     except OSError:
