@@ -41,7 +41,9 @@ def make_zip(entries: dict[str, bytes], level: int = 6) -> bytes:
 
 
 def upload(client: TestClient, name: str, body: bytes):
-    return client.post("/api/projects/zip", params={"name": name}, content=body,
+    """Unpacked without a repository (``git=false``): these tests look at what the zip gives;
+    tests/server/projects/test_new_repositories.py checks the repository an upload gets."""
+    return client.post("/api/projects/zip", params={"name": name, "git": "false"}, content=body,
                        headers={"Content-Type": "application/zip"})
 
 
