@@ -79,8 +79,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.chats = ChatManager(sandbox)
         devices = device_bridge.install(app.state, engine, hub)
         app.state.connections.end_device_sessions = devices.end_unshared
-        app.state.playground = LocalRuns(engine, hub, sandbox)
-        app.state.tab_commands["playground"] = app.state.playground.handle_tab_command
+        app.state.playground = LocalRuns(engine, hub, sandbox, settings.playground_local_max)
+        app.state.user_tab_commands = {"playground": app.state.playground.commands_of}
         if settings.team:
             app.state.connections.start()
         app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())

@@ -11,6 +11,7 @@ import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
@@ -153,13 +154,21 @@ def _admit(session: Session, principal: str | None, pid: str, need: str) -> Proj
     return projects.get_project(session, user_for_principal(session, principal), pid, need)
 
 
-def _project_for(engine: Engine, principal: str | None, pid: str) -> tuple[Project, bool]:
-    """The project the caller may read, and whether they may also send commands (run code)."""
+def _project_for(engine: Engine, principal: str | None, pid: str) -> tuple[Project, bool, str]:
+    """The project the caller may read, whether they may also send commands (run code), and
+    the caller's user id."""
     # A plain short session: generator dependencies would stay open for the socket's lifetime.
     with Session(engine) as session:
         user = user_for_principal(session, principal)
         project = projects.get_project(session, user, pid, "read")
-        return project, projects.allows(projects.role_of(session, user, project), "run")
+        return project, projects.allows(projects.role_of(session, user, project), "run"), user.id
+
+
+def _commands(state: Any, user_id: str) -> dict[str, CommandHandler]:
+    """The tab's command channels: the shared ones, and those that count per person (the
+    playground's runs on this machine, capped per user), bound to the caller."""
+    per_user = getattr(state, "user_tab_commands", {})
+    return {**state.tab_commands, **{channel: make(user_id) for channel, make in per_user.items()}}
 
 
 @router.websocket("/api/ws")
@@ -188,7 +197,7 @@ async def project_socket(websocket: WebSocket, pid: str, since: int | None = Non
     state = websocket.app.state
     principal = _principal(websocket)
     try:
-        project, may_run = _project_for(state.engine, principal, pid)
+        project, may_run, user_id = _project_for(state.engine, principal, pid)
     except AppError as exc:
         await refuse(websocket, exc.detail)
         return
@@ -199,7 +208,7 @@ async def project_socket(websocket: WebSocket, pid: str, since: int | None = Non
         hub: EventHub = state.hub
         sub, complete = hub.subscribe(project.id, since)
         state.watchers.acquire(project.id, project.path)
-        commands = state.tab_commands if may_run else {}
+        commands = _commands(state, user_id) if may_run else {}
         connection = TabConnection(websocket, sub, hub, state.settings.ws_ping_interval, commands)
         held.close_with(partial(connection.stop, CLOSE_CODE))
         try:

@@ -83,6 +83,8 @@ class Settings(BaseSettings):
     terminals_per_user: int = Field(default=16, ge=1)
     jobs_per_user: int = Field(default=64, ge=1)
     tool_runs_per_user: int = Field(default=16, ge=1)
+    # Playground runs on this machine (the server's own processes) one person may have at once.
+    playground_local_max: int = Field(default=2, ge=1)
     # Team mode: how often the credentials of open sockets and terminals are looked up, so a
     # sign-out, password change or removal made by ``mnnwb user`` (another process) ends them.
     access_check_seconds: float = Field(default=0.5, gt=0)

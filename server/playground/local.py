@@ -6,6 +6,8 @@ A tab drives it on channel ``playground`` (``run.start``, ``run.stdin``, ``run.s
 the tab's ``sid``); the run answers on channel ``log`` with the events of a device's run
 (``run.started``, ``log``, ``run.exit``), so the panel reads both the same way. One run per
 project: a new start stops the one before (a reloaded tab cannot reach its old run otherwise).
+A person has at most ``MNNWB_PLAYGROUND_LOCAL_MAX`` runs at once over all projects (they are the
+server's own processes); one more is refused with ``playground_limit``.
 """
 
 import asyncio
@@ -13,6 +15,7 @@ import codecs
 import contextlib
 import os
 import signal
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +57,7 @@ class CommandError(Exception):
 class LocalRun:
     sid: str
     project_id: str
+    user_id: str
     process: asyncio.subprocess.Process
     sandboxed: bool
     ended: asyncio.Event = field(default_factory=asyncio.Event)
@@ -69,19 +73,25 @@ def run_env() -> dict[str, str]:
 
 
 class LocalRuns:
-    def __init__(self, engine: Engine, events: EventHub, sandbox: Sandbox) -> None:
+    def __init__(self, engine: Engine, events: EventHub, sandbox: Sandbox, per_user: int = 2) -> None:
         self._engine = engine
         self._events = events
         self._sandbox = sandbox
+        self._per_user = per_user
         self._runs: dict[str, LocalRun] = {}  # by project
+        self._starting: dict[str, int] = {}  # by user: starts under way, counted against the cap
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def handle_tab_command(self, project_id: str, envelope: Envelope) -> None:
+    def commands_of(self, user_id: str) -> Callable[[str, Envelope], Awaitable[None]]:
+        """The channel's command handler for one person's tab (runs are counted per person)."""
+        return lambda project_id, envelope: self.handle_tab_command(project_id, envelope, user_id)
+
+    async def handle_tab_command(self, project_id: str, envelope: Envelope, user_id: str) -> None:
         """A tab's command on channel ``playground``; a failure is a ``devices``/``error`` event
         with the command's type as ``ref``, the socket stays up."""
         try:
             if envelope.type == "run.start":
-                await self.start(project_id, RunRef.model_validate(envelope.data).sid)
+                await self.start(project_id, RunRef.model_validate(envelope.data).sid, user_id)
             elif envelope.type == "run.stdin":
                 command = RunStdin.model_validate(envelope.data)
                 await self.stdin(project_id, command.sid, command.text)
@@ -112,7 +122,32 @@ class LocalRuns:
         policy = self._sandbox.for_user_code(root, writable=(root,), interpreter=interpreter)
         return self._sandbox.wrap([interpreter, *RUN_MODULE], policy), root
 
-    async def start(self, project_id: str, sid: str) -> None:
+    def _reserve(self, project_id: str, user_id: str) -> None:
+        """Count a start against the person's cap (the project's own run, which it replaces, is
+        not counted); over it, ``playground_limit``."""
+        running = sum(run.user_id == user_id and run.project_id != project_id for run in self._runs.values())
+        if running + self._starting.get(user_id, 0) >= self._per_user:
+            raise CommandError(
+                "playground_limit",
+                f"at most {self._per_user} playground runs on this machine per person "
+                "(MNNWB_PLAYGROUND_LOCAL_MAX); stop one first")
+        self._starting[user_id] = self._starting.get(user_id, 0) + 1
+
+    def _release(self, user_id: str) -> None:
+        left = self._starting.get(user_id, 0) - 1
+        if left > 0:
+            self._starting[user_id] = left
+        else:
+            self._starting.pop(user_id, None)
+
+    async def start(self, project_id: str, sid: str, user_id: str) -> None:
+        self._reserve(project_id, user_id)
+        try:
+            await self._launch(project_id, sid, user_id)
+        finally:
+            self._release(user_id)
+
+    async def _launch(self, project_id: str, sid: str, user_id: str) -> None:
         previous = self._runs.get(project_id)
         if previous is not None:
             await self._end(previous)
@@ -124,7 +159,7 @@ class LocalRuns:
                 start_new_session=True)
         except OSError as exc:
             raise CommandError("run_failed", f"cannot start the run: {exc.strerror or exc}") from exc
-        run = LocalRun(sid, project_id, process, sandboxed=self._sandbox.state == "on")
+        run = LocalRun(sid, project_id, user_id, process, sandboxed=self._sandbox.state == "on")
         self._runs[project_id] = run
         self._publish(run, "run.started", pid=process.pid, cwd=str(root), debug=False)
         task = asyncio.create_task(self._follow(run))

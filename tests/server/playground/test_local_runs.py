@@ -11,6 +11,7 @@ from pathlib import Path
 from PIL import Image
 
 from device_bridge.playground.kit import MARK
+from tests.conftest import make_client
 
 APP = {"applicationName": "Here", "entryFile": "/main.py", "modelName": ""}
 MAIN = """import os
@@ -108,3 +109,46 @@ def test_bad_playground_commands_are_named_and_the_socket_stays(client, project)
         error = _next(ws, "devices", "error")
         assert (error["code"], error["message"]) == ("bad_command", "unknown playground command 'run.launch'")
     assert client.get("/api/health").status_code == 200
+
+
+WAITING_APP = """import MNNCV
+
+kit = MNNCV.Kit()
+kit.setLabel(0, "ready")
+kit.setCamera(lambda *frame: None)
+"""
+
+
+def _playground(client, name):
+    made = client.post("/api/projects", json={"name": name, "template": "empty", "git": False})
+    assert made.status_code == 201, made.text
+    root = Path(made.json()["path"])
+    (root / "app.mnnplayground").write_text(json.dumps(APP))
+    (root / "main.py").write_text(WAITING_APP)
+    return made.json()
+
+
+def test_a_person_has_at_most_the_cap_of_runs_on_this_machine(settings) -> None:
+    settings.playground_local_max = 1
+    with make_client(settings) as client:
+        first, second = _playground(client, "one"), _playground(client, "two")
+        with _ws(client, first) as ws_first, _ws(client, second) as ws_second:
+            _send(ws_first, "run.start", {"sid": "first-1"})
+            assert _labels_until(ws_first, "first-1", 0)[0] == "ready"
+            _send(ws_second, "run.start", {"sid": "second-1"})
+            error = _next(ws_second, "devices", "error")
+            assert (error["sid"], error["ref"]) == ("second-1", "run.start")
+            assert error["code"] == "playground_limit"
+            assert error["message"] == ("at most 1 playground runs on this machine per person "
+                                        "(MNNWB_PLAYGROUND_LOCAL_MAX); stop one first")
+            # the project's own run is replaced, not counted against the cap
+            _send(ws_first, "run.start", {"sid": "first-2"})
+            assert _next(ws_first, "log", "run.exit")["sid"] == "first-1"
+            assert _labels_until(ws_first, "first-2", 0)[0] == "ready"
+            _send(ws_first, "run.stop", {"sid": "first-2"})
+            assert _next(ws_first, "log", "run.exit")["sid"] == "first-2"
+            # stopping one makes room
+            _send(ws_second, "run.start", {"sid": "second-2"})
+            assert _labels_until(ws_second, "second-2", 0)[0] == "ready"
+            _send(ws_second, "run.stop", {"sid": "second-2"})
+            assert _next(ws_second, "log", "run.exit")["sid"] == "second-2"
