@@ -47,8 +47,9 @@ $(STAMP): pyproject.toml setup.py | $(UV)
 	$(INSTALL) -e '.[train,llm]'
 	touch $(STAMP)
 
+# With every module's bytecode, as pip would: the suite starts hundreds of Python processes.
 $(TEST_STAMP): $(STAMP)
-	$(INSTALL) -e '.[dev,train,llm,ray]'
+	$(INSTALL) --compile-bytecode -e '.[dev,train,llm,ray]'
 	touch $(TEST_STAMP)
 
 # PaddleOCR's PP-OCRv4 models as rapidocr's wheel ships them (tests/fakes/ppocr.py reads its
@@ -81,9 +82,11 @@ wheel: $(STAMP) $(UI_OUT)
 	$(PY) -m pip wheel -q --no-deps --no-build-isolation -w dist .
 	rm -rf build
 
+# uv installs no bytecode (pip compiles all of it, torch included): the server writes it for what
+# it imports the first time, even where PYTHONDONTWRITEBYTECODE is set, so later starts skip it.
 run:
 	$(MAKE) -j2 serve-setup
-	$(VENV)/bin/mnnwb serve
+	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/mnnwb serve
 
 # Two processes: the suite keeps one core busy at a time, and CI machines have two.
 PYTEST := $(VENV)/bin/pytest -n 2 --dist loadgroup

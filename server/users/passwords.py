@@ -1,5 +1,7 @@
 """Password hashing with argon2id (argon2-cffi's defaults, RFC 9106 low-memory profile)."""
 
+from functools import cached_property
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
@@ -13,8 +15,13 @@ class Hasher:
 
     def __init__(self, hasher: PasswordHasher) -> None:
         self.hasher = hasher
-        # Verified against for unknown users, so a wrong name costs as much as a wrong password.
-        self.dummy = hasher.hash("no such user: constant-time filler")
+
+    @cached_property
+    def dummy(self) -> str:
+        """Verified against for unknown users, so a wrong name costs as much as a wrong password.
+        Made at first use: a hash at import would cost every start (and every ``mnnwb``
+        command) a full argon2 run, a local-mode server included."""
+        return self.hasher.hash("no such user: constant-time filler")
 
 
 # Module state on purpose: one cost for the process (a test suite may set a cheaper one).
