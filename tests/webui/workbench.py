@@ -8,10 +8,11 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.waiting import wait_until
 
 
-def create_project(live_server, name: str, template: str = "empty") -> dict:
-    response = httpx.post(
-        f"{live_server.url}/api/projects", headers=live_server.auth, json={"name": name, "template": template}
-    )
+def create_project(live_server, name: str, template: str = "empty", git: bool = False) -> dict:
+    """A project from ``template``; a Git repository with its initial commit only when ``git``
+    (the product's default; most browser tests make their own history, or need none)."""
+    body = {"name": name, "template": template, "git": git}
+    response = httpx.post(f"{live_server.url}/api/projects", headers=live_server.auth, json=body)
     assert response.status_code == 201, response.text
     return response.json()
 

@@ -200,6 +200,10 @@ const seg = encodeURIComponent;
 export const getStatus = (pid: string) => request<GitStatus>('GET', git(pid, 'status'));
 export const initRepo = (pid: string) => request<GitStatus>('POST', git(pid, 'init'), { json: {} });
 
+/** Start tracking with Git: a repository whose first commit holds the project's files (a default
+ * `.gitignore` first when there is none). */
+export const startTracking = (pid: string) => request<GitStatus>('POST', git(pid, 'init'), { json: { commit: true } });
+
 export const getDiff = (pid: string, path: string, staged: boolean) =>
   request<GitDiff>('GET', git(pid, 'diff'), { query: { path, staged } });
 

@@ -103,6 +103,8 @@ export interface InstallRequest {
   source?: string;
   project_id?: string;
   new_project?: string;
+  /** A new project is a Git repository with one commit of the package (default true). */
+  git?: boolean;
 }
 
 export interface InstallResult {

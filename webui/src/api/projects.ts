@@ -10,8 +10,8 @@ export const createProject = (body: CreateProjectBody) =>
   request<Project>('POST', '/api/projects', { json: body });
 
 /** A playground project from an uploaded `.zip` of its folder (docs/playground.md). */
-export const createProjectFromZip = (name: string, zip: Blob) =>
-  request<Project>('POST', '/api/projects/zip', { query: { name }, body: zip });
+export const createProjectFromZip = (name: string, zip: Blob, git = true) =>
+  request<Project>('POST', '/api/projects/zip', { query: { name, git }, body: zip });
 
 export const renameProject = (pid: string, name: string) =>
   request<Project>('PATCH', `/api/projects/${pid}`, { json: { name } });

@@ -34,7 +34,7 @@ export interface Me {
 }
 
 export type CreateProjectBody =
-  | { name: string; template?: string }
+  | { name: string; template?: string; git?: boolean }
   | { name: string; path: string }
   | { name: string; git_url: string };
 

@@ -9,7 +9,9 @@ interface PromptSpec {
   label: string;
   value: string;
   confirm: string;
-  resolve: (value: string | null) => void;
+  /** A checkbox under the field (its label and first state), answered with the value. */
+  option?: { label: string; checked: boolean; testid: string };
+  resolve: (value: string | null, option: boolean) => void;
 }
 
 interface ConfirmSpec {
@@ -37,6 +39,18 @@ const current = signal<DialogSpec | null>(null);
 export function promptDialog(title: string, label: string, value = '', confirm = 'OK'): Promise<string | null> {
   return new Promise((resolve) => {
     current.value = { kind: 'prompt', title, label, value, confirm, resolve };
+  });
+}
+
+/** A prompt with a checkbox: the text and the box's state, or null when cancelled. */
+export function promptWithOption(
+  title: string, label: string, value: string, confirm: string, option: { label: string; checked: boolean; testid: string },
+): Promise<{ value: string; option: boolean } | null> {
+  return new Promise((resolve) => {
+    current.value = {
+      kind: 'prompt', title, label, value, confirm, option,
+      resolve: (text, checked) => resolve(text === null ? null : { value: text, option: checked }),
+    };
   });
 }
 
@@ -90,6 +104,7 @@ export function Modal(props: { title: string; testid: string; wide?: boolean; on
 
 function PromptDialog({ spec }: { spec: PromptSpec }) {
   const [value, setValue] = useState(spec.value);
+  const [option, setOption] = useState(spec.option?.checked ?? false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     input.current?.focus();
@@ -97,7 +112,7 @@ function PromptDialog({ spec }: { spec: PromptSpec }) {
   }, []);
   const finish = (result: string | null) => {
     current.value = null;
-    spec.resolve(result);
+    spec.resolve(result, option);
   };
   return (
     <Modal title={spec.title} testid="prompt-dialog" onClose={() => finish(null)}>
@@ -106,6 +121,12 @@ function PromptDialog({ spec }: { spec: PromptSpec }) {
           <span>{spec.label}</span>
           <input ref={input} data-testid="prompt-input" value={value} onInput={(ev) => setValue(ev.currentTarget.value)} />
         </label>
+        {spec.option && (
+          <label class="checkbox">
+            <input type="checkbox" data-testid={spec.option.testid} checked={option} onChange={(ev) => setOption(ev.currentTarget.checked)} />
+            {spec.option.label}
+          </label>
+        )}
         <div class="modal-actions">
           <button type="button" class="btn" onClick={() => finish(null)} data-testid="prompt-cancel">Cancel</button>
           <button type="submit" class="btn btn-primary" data-testid="prompt-ok" disabled={!value.trim()}>{spec.confirm}</button>

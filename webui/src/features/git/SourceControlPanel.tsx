@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getLog, type SyncOp } from '../../api/git';
 import { openContextMenu } from '../../ui/contextMenu';
-import { commit, createTag, initRepository, stashPush, syncOp } from './actions';
+import { commit, createTag, initRepository, startTracking, stashPush, syncOp } from './actions';
 import { askMerge } from './commands';
 import { ChangeGroup, type GroupSpec } from './ChangeGroup';
 import { askIdentity, showRemotes } from './dialogs';
@@ -156,9 +156,14 @@ function NoRepository() {
   return (
     <div class="scm-empty" data-testid="scm-no-repo">
       <p>This project is not a Git repository yet.</p>
-      <button class="btn btn-primary" data-testid="scm-init" disabled={busy.value !== null || isViewer.value}
-        title={isViewer.value ? viewerReason('initialize a repository') : undefined} onClick={() => void initRepository()}>
-        Initialize repository
+      <button class="btn btn-primary" data-testid="scm-start-tracking" disabled={busy.value !== null || isViewer.value}
+        title={isViewer.value ? viewerReason('start tracking with Git') : 'A repository with a first commit of the files (outputs/ and other ignored files left out)'}
+        onClick={() => void startTracking()}>
+        Start tracking with Git
+      </button>
+      <button class="btn" data-testid="scm-init" disabled={busy.value !== null || isViewer.value}
+        title={isViewer.value ? viewerReason('initialize a repository') : 'An empty repository: stage and commit yourself'} onClick={() => void initRepository()}>
+        Initialize empty repository
       </button>
     </div>
   );

@@ -110,6 +110,10 @@ export const commit = (message: string, amend = false) =>
 export const initRepository = () =>
   run('Initializing…', 'Cannot initialize', async () => setStatus(await api.initRepo(pid())));
 
+/** A repository with one commit of the project's files; asks for a name and email when none is known. */
+export const startTracking = () =>
+  run('Starting to track…', 'Cannot start tracking with Git', () => withIdentity(async () => setStatus(await api.startTracking(pid()))));
+
 export const checkout = (branch: string) =>
   run(`Switching to ${branch}…`, `Cannot switch to ${branch}`, async () => setStatus(await api.checkout(pid(), branch)));
 

@@ -20,10 +20,10 @@ export function openProjectTab(pid: string): void {
   window.open(projectUrl(pid), '_blank', 'noopener');
 }
 
-function bodyFor(source: Source, name: string, template: string, location: string): CreateProjectBody {
+function bodyFor(source: Source, name: string, template: string, location: string, git: boolean): CreateProjectBody {
   if (source === 'folder') return { name, path: location };
   if (source === 'git') return { name, git_url: location };
-  return { name, template };
+  return { name, template, git };
 }
 
 /** The name a Git URL or folder suggests: its last segment without `.git` (`team/repo.git` → `repo`). */
@@ -38,6 +38,8 @@ export function NewProject() {
   const [template, setTemplate] = useState('');
   const [location, setLocation] = useState('');
   const [zip, setZip] = useState<File | null>(null);
+  // A new project from a template or a zip is a Git repository with an initial commit unless unticked.
+  const [track, setTrack] = useState(true);
   // Until the person types a name, the URL or folder names the project.
   const [nameTyped, setNameTyped] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -51,8 +53,8 @@ export function NewProject() {
     setError(null);
     try {
       const created = source === 'zip'
-        ? await createProjectFromZip(name.trim(), zip!)
-        : await createProject(bodyFor(source, name.trim(), chosen, location.trim()));
+        ? await createProjectFromZip(name.trim(), zip!, track)
+        : await createProject(bodyFor(source, name.trim(), chosen, location.trim(), track));
       setName('');
       setLocation('');
       setNameTyped(false);
@@ -117,6 +119,12 @@ export function NewProject() {
                 setZip(file);
                 if (file && !nameTyped) setName(file.name.replace(/\.zip$/i, ''));
               }} />
+          </label>
+        )}
+        {(source === 'template' || source === 'zip') && (
+          <label class="checkbox">
+            <input type="checkbox" data-testid="new-project-git" checked={track} onChange={(ev) => setTrack(ev.currentTarget.checked)} />
+            Track with Git (a repository with an initial commit of the files)
           </label>
         )}
         {error && <div class="form-error" data-testid="new-project-error">{error}</div>}

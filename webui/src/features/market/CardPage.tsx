@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCard, installVersion, type MarketCard, type VersionInfo } from '../../api/market';
 import { projectUrl } from '../../api/projects';
-import { promptDialog } from '../../ui/dialogs';
+import { promptWithOption } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { LineageView } from '../lineage/LineageView';
 import { CardFacts } from './CardFacts';
@@ -58,7 +58,7 @@ function Files({ version }: { version: VersionInfo }) {
 
 function useInstall(card: MarketCard | null, version: VersionInfo | null, projectId?: string) {
   const [busy, setBusy] = useState(false);
-  const run = async (target: { project_id: string } | { new_project: string }) => {
+  const run = async (target: { project_id: string } | { new_project: string; git: boolean }) => {
     if (!card || !version) return null;
     setBusy(true);
     try {
@@ -71,8 +71,9 @@ function useInstall(card: MarketCard | null, version: VersionInfo | null, projec
     }
   };
   const createProject = async () => {
-    const name = await promptDialog('Create project', 'Name of the new project:', card?.id ?? '', 'Create');
-    const done = name?.trim() ? await run({ new_project: name.trim() }) : null;
+    const answer = await promptWithOption('Create project', 'Name of the new project:', card?.id ?? '', 'Create',
+      { label: 'Track with Git', checked: true, testid: 'prompt-git' });
+    const done = answer?.value.trim() ? await run({ new_project: answer.value.trim(), git: answer.option }) : null;
     if (done) window.open(projectUrl(done.project_id), '_blank', 'noopener');
   };
   const addHere = async () => {
