@@ -11,7 +11,7 @@ from device_bridge.deploy import deploy
 from device_bridge.runtime import pipeline
 from tests.device_bridge.harness import AgentProcess, HubServer
 from tests.device_bridge.test_agent_runs import attach, exit_of
-from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 from tests.waiting import wait_until
 
@@ -19,7 +19,7 @@ from tests.waiting import wait_until
 def test_a_pipeline_on_the_device_answers_as_here(
     hub_server: HubServer,
     agent: AgentProcess,
-    coins_pipeline: Path,  # noqa: F811
+    coins_pipeline: Path,
     tmp_path: Path,
 ) -> None:
     project = tmp_path / "chain"

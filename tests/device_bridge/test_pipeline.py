@@ -22,9 +22,9 @@ def _convert(source: Path, target: Path) -> None:
     assert outcome.status == "succeeded", outcome.error
 
 
-@pytest.fixture(scope="session")
-def coins_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("pipeline")
+def build_coins_pipeline(folder: Path) -> Path:
+    """The chain's models converted into ``folder``, with the photo; the session's one is the
+    ``coins_pipeline`` fixture of tests/conftest.py."""
     path = pipeline_models.build(folder, _convert)
     shutil.copy(photo(COINS), folder / COINS)
     return path

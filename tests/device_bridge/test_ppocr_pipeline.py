@@ -58,9 +58,9 @@ def render(path: Path, lines: list[str], size: int = 32) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def ppocr_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("ppocr")
+def build_ppocr_pipeline(folder: Path) -> Path:
+    """The OCR models converted into ``folder``, with the rendered text upright and turned; the
+    session's one is the ``ppocr_pipeline`` fixture of tests/conftest.py."""
     path = ppocr.build(folder, _convert)
     render(folder / RENDERED, LINES)
     with Image.open(folder / RENDERED) as image:

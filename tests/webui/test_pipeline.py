@@ -11,7 +11,7 @@ from playwright.sync_api import BrowserContext, expect
 
 from device_bridge.runtime import pipeline
 from tests.device_bridge.harness import AgentProcess
-from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 from tests.webui.workbench import create_project, open_project
 
@@ -20,7 +20,7 @@ RUN_TIMEOUT_MS = 60_000
 
 
 def test_run_a_pipeline_on_a_photo_and_see_boxes_and_text(
-    context: BrowserContext, live_server, coins_pipeline: Path  # noqa: F811
+    context: BrowserContext, live_server, coins_pipeline: Path
 ) -> None:
     project = create_project(live_server, "ocr-chain")
     root = Path(project["path"])
@@ -50,7 +50,7 @@ def test_run_a_pipeline_on_a_photo_and_see_boxes_and_text(
         len(expected["timeline"]))
 
 
-def _chain(live_server, coins_pipeline: Path, name: str) -> dict:  # noqa: F811
+def _chain(live_server, coins_pipeline: Path, name: str) -> dict:
     project = create_project(live_server, name)
     root = Path(project["path"])
     for path in coins_pipeline.parent.glob("*.mnn*"):
@@ -61,7 +61,7 @@ def _chain(live_server, coins_pipeline: Path, name: str) -> dict:  # noqa: F811
 
 
 def test_compare_two_configurations_and_see_the_first_stage_that_diverges(
-    context: BrowserContext, live_server, coins_pipeline: Path  # noqa: F811
+    context: BrowserContext, live_server, coins_pipeline: Path
 ) -> None:
     project = _chain(live_server, coins_pipeline, "compare-chain")
     root = Path(project["path"])
@@ -102,7 +102,7 @@ def test_compare_two_configurations_and_see_the_first_stage_that_diverges(
 
 
 def test_run_a_pipeline_on_a_paired_device_from_the_panel(
-    context: BrowserContext, live_server, coins_pipeline: Path, tmp_path: Path  # noqa: F811
+    context: BrowserContext, live_server, coins_pipeline: Path, tmp_path: Path
 ) -> None:
     project = _chain(live_server, coins_pipeline, "device-chain")
     root = Path(project["path"])
@@ -132,7 +132,7 @@ def test_run_a_pipeline_on_a_paired_device_from_the_panel(
 
 
 def test_tilted_quads_are_drawn_as_they_were_found(
-    context: BrowserContext, live_server, coins_pipeline: Path  # noqa: F811
+    context: BrowserContext, live_server, coins_pipeline: Path
 ) -> None:
     project = _chain(live_server, coins_pipeline, "quads-chain")
     root = Path(project["path"])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.git_remotes import git
 from tests.fakes.photos import photo
 from tests.webui.workbench import create_project, open_project
@@ -25,7 +25,7 @@ stages = { detect = 100000, read = 0.0001 }
 
 
 def test_a_pipeline_budget_shows_each_stage_and_the_failing_one_in_history(
-    context: BrowserContext, live_server, coins_pipeline: Path  # noqa: F811
+    context: BrowserContext, live_server, coins_pipeline: Path
 ) -> None:
     project = create_project(live_server, "pipeline-budget")
     folder = Path(project["path"])

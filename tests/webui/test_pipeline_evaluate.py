@@ -8,13 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from tests.device_bridge.test_ppocr_pipeline import (  # noqa: F401 - a fixture
-    LINES,
-    RENDERED,
-    TURNED,
-    distance,
-    ppocr_pipeline,
-)
+from tests.device_bridge.test_ppocr_pipeline import LINES, RENDERED, TURNED, distance
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -24,7 +18,7 @@ WRONG = "MNN Workbench 2025 Pipelines on device"
 
 
 def test_evaluate_a_pipeline_on_a_labelled_folder_and_see_the_wrong_one_first(
-    context: BrowserContext, live_server, ppocr_pipeline: Path  # noqa: F811
+    context: BrowserContext, live_server, ppocr_pipeline: Path
 ) -> None:
     project = create_project(live_server, "ocr-evaluate")
     root = Path(project["path"])

@@ -12,13 +12,7 @@ import pytest
 
 from server.checks.service import run_checks
 from server.core.errors import Invalid
-from tests.device_bridge.test_ppocr_pipeline import (  # noqa: F401 - a fixture
-    LINES,
-    RENDERED,
-    TURNED,
-    distance,
-    ppocr_pipeline,
-)
+from tests.device_bridge.test_ppocr_pipeline import LINES, RENDERED, TURNED, distance
 
 READS = " ".join(LINES)
 WRONG = "MNN Workbench 2025 Pipelines on device"
@@ -32,7 +26,7 @@ dataset = "labelled"
 
 
 @pytest.fixture
-def folder(tmp_path: Path, ppocr_pipeline: Path) -> Path:  # noqa: F811
+def folder(tmp_path: Path, ppocr_pipeline: Path) -> Path:
     root = tmp_path / "proj"
     (root / "ocr").mkdir(parents=True)
     for path in ppocr_pipeline.parent.iterdir():

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from server.checks.service import run_checks
 from server.core.errors import Invalid
-from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 
 HOLDS = """
@@ -26,7 +26,7 @@ loops = 2
 """
 
 
-def _chain(root: Path, coins_pipeline: Path) -> None:  # noqa: F811
+def _chain(root: Path, coins_pipeline: Path) -> None:
     (root / "chain").mkdir(parents=True)
     for path in coins_pipeline.parent.glob("*.mnn*"):
         shutil.copy(path, root / "chain" / path.name)
@@ -36,7 +36,7 @@ def _chain(root: Path, coins_pipeline: Path) -> None:  # noqa: F811
 
 
 @pytest.fixture
-def folder(tmp_path: Path, coins_pipeline: Path) -> Path:  # noqa: F811
+def folder(tmp_path: Path, coins_pipeline: Path) -> Path:
     root = tmp_path / "proj"
     _chain(root, coins_pipeline)
     return root
@@ -113,7 +113,7 @@ def _commit(client: TestClient, base: str, paths: list[str], message: str) -> st
 
 
 def test_pipeline_checks_through_the_api_are_kept_per_commit(
-    client: TestClient, coins_pipeline: Path  # noqa: F811
+    client: TestClient, coins_pipeline: Path
 ) -> None:
     project = client.post("/api/projects", json={"name": "pipeline-budgets", "template": "empty"}).json()
     root, base = Path(project["path"]), f"/api/projects/{project['id']}"

@@ -16,7 +16,7 @@ import pytest
 from device_bridge.runtime import pipeline
 from tests.conftest import LiveServer
 from tests.device_bridge.harness import AgentProcess
-from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 from tests.waiting import wait_until
 
@@ -38,7 +38,7 @@ def _finished(live: LiveServer, run_id: str, timeout: float = 300) -> dict:
 
 
 @pytest.fixture
-def project(live_server: LiveServer, coins_pipeline: Path) -> dict:  # noqa: F811
+def project(live_server: LiveServer, coins_pipeline: Path) -> dict:
     created = _post(live_server, "/api/projects", {"name": "chain", "template": "empty"}).json()
     root = Path(created["path"])
     (root / "chain").mkdir()

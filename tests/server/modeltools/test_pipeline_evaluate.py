@@ -8,13 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.device_bridge.test_ppocr_pipeline import (  # noqa: F401 - a fixture
-    LINES,
-    RENDERED,
-    TURNED,
-    distance,
-    ppocr_pipeline,
-)
+from tests.device_bridge.test_ppocr_pipeline import LINES, RENDERED, TURNED, distance
 from tests.server.modeltools.conftest import wait_for_run
 
 READS = " ".join(LINES)  # the lines a picture holds, joined by a space, top line first
@@ -22,7 +16,7 @@ WRONG = "MNN Workbench 2025 Pipelines on devices"
 
 
 @pytest.fixture
-def project(client: TestClient, ppocr_pipeline: Path) -> dict:  # noqa: F811
+def project(client: TestClient, ppocr_pipeline: Path) -> dict:
     project = client.post("/api/projects", json={"name": "ocr-eval", "template": "empty"}).json()
     root = Path(project["path"])
     for path in ppocr_pipeline.parent.iterdir():

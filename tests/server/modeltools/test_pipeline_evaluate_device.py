@@ -9,13 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import LiveServer
-from tests.device_bridge.test_ppocr_pipeline import (  # noqa: F401 - a fixture
-    LINES,
-    RENDERED,
-    TURNED,
-    distance,
-    ppocr_pipeline,
-)
+from tests.device_bridge.test_ppocr_pipeline import LINES, RENDERED, TURNED, distance
 from tests.server.modeltools.test_pipeline_device import _finished, _post, device  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.timeout(600)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 from tests.server.modeltools.conftest import wait_for_run
 
@@ -20,7 +20,7 @@ FLIPPED = "orientation-flipped.mnn"
 
 
 @pytest.fixture
-def project(client: TestClient, coins_pipeline: Path) -> dict:  # noqa: F811
+def project(client: TestClient, coins_pipeline: Path) -> dict:
     project = client.post("/api/projects", json={"name": "chain", "template": "empty"}).json()
     root = Path(project["path"])
     for path in coins_pipeline.parent.glob("*.mnn*"):

@@ -11,13 +11,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from device_bridge.runtime import pipeline
-from tests.device_bridge.test_pipeline import COINS, coins_pipeline  # noqa: F401 - a fixture
+from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 from tests.server.modeltools.conftest import wait_for_run
 
 
 @pytest.fixture
-def project(client: TestClient, coins_pipeline: Path) -> dict:  # noqa: F811
+def project(client: TestClient, coins_pipeline: Path) -> dict:
     answer = client.post("/api/projects", json={"name": "chain", "template": "empty"})
     assert answer.status_code == 201, answer.text
     project = answer.json()

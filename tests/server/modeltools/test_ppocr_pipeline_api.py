@@ -9,17 +9,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from device_bridge.runtime import pipeline
-from tests.device_bridge.test_ppocr_pipeline import (  # noqa: F401 - a fixture
-    LINES,
-    RENDERED,
-    ppocr_pipeline,
-    texts,
-)
+from tests.device_bridge.test_ppocr_pipeline import LINES, RENDERED, texts
 from tests.server.modeltools.conftest import wait_for_run
 
 
 @pytest.fixture
-def project(client: TestClient, ppocr_pipeline: Path) -> dict:  # noqa: F811
+def project(client: TestClient, ppocr_pipeline: Path) -> dict:
     answer = client.post("/api/projects", json={"name": "ocr", "template": "empty"})
     assert answer.status_code == 201, answer.text
     project = answer.json()
