@@ -187,10 +187,30 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture(scope="session")
 def photo_classifier(tmp_path_factory: pytest.TempPathFactory) -> "PhotoClassifier":
     """A classifier trained on an ImageFolder of real photos, with its ONNX, MNN fp32 and int8
-    models and their specs (tests/fakes/photo_classifier.py), made once per session."""
+    models and their specs (tests/fakes/photo_classifier.py), made once per session; its tests
+    are one group (``SHARED``), so the two processes of ``make test`` do not both make it."""
     from tests.fakes.photo_classifier import build  # torch: imported by the tests that use it
 
     return build(tmp_path_factory.mktemp("photo-classifier"))
+
+
+@pytest.fixture(scope="session")
+def coins_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The detector → orientation → recogniser chain of tests/device_bridge/test_pipeline.py,
+    converted once per session. Here, not in that module: a session fixture imported into each
+    module using it is made once per module that imports it."""
+    from tests.device_bridge.test_pipeline import build_coins_pipeline
+
+    return build_coins_pipeline(tmp_path_factory.mktemp("pipeline"))
+
+
+@pytest.fixture(scope="session")
+def ppocr_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The PP-OCR pipeline of tests/device_bridge/test_ppocr_pipeline.py, converted once per
+    session (here for the same reason as ``coins_pipeline``)."""
+    from tests.device_bridge.test_ppocr_pipeline import build_ppocr_pipeline
+
+    return build_ppocr_pipeline(tmp_path_factory.mktemp("ppocr"))
 
 
 @pytest.fixture(scope="session")
@@ -248,7 +268,7 @@ EARLY = pytest.StashKey[EarlyResources]()
 
 # Tests sharing one of these run in one process of the suite (``make test`` runs two), so each
 # is made once: the name of its group.
-SHARED = {"ray_cluster": "ray", "llms": "llm", "fuzzed": "schemathesis"}
+SHARED = {"ray_cluster": "ray", "llms": "llm", "fuzzed": "schemathesis", "photo_classifier": "photos"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
