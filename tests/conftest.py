@@ -214,25 +214,6 @@ def ppocr_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def coins_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The detector → orientation → recogniser chain of tests/device_bridge/test_pipeline.py,
-    converted once per session. Here, not in that module: a session fixture imported into each
-    module using it is made once per module that imports it."""
-    from tests.device_bridge.test_pipeline import build_coins_pipeline
-
-    return build_coins_pipeline(tmp_path_factory.mktemp("pipeline"))
-
-
-@pytest.fixture(scope="session")
-def ppocr_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The PP-OCR pipeline of tests/device_bridge/test_ppocr_pipeline.py, converted once per
-    session (here for the same reason as ``coins_pipeline``)."""
-    from tests.device_bridge.test_ppocr_pipeline import build_ppocr_pipeline
-
-    return build_ppocr_pipeline(tmp_path_factory.mktemp("ppocr"))
-
-
-@pytest.fixture(scope="session")
 def llms(early: EarlyResources) -> Llms:
     """A tiny Qwen2 made here, exported once per session at 16 and 4 bits (see tests/fakes/llm.py)."""
     return early.get("llms")
