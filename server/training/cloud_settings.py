@@ -23,6 +23,15 @@ from server.training.models import PaiDlcConfig
 from server.training.stored_settings import still_valid
 
 CredentialSource = Literal["chain", "access_key"]
+# What a cloud job cannot run without; the other settings have working defaults.
+REQUIRED = ("workspace_id", "oss_bucket")
+
+
+def missing_settings(settings: PaiDlcSettings | None) -> list[str]:
+    """The required settings that are empty (all of them before any are saved)."""
+    if settings is None:
+        return list(REQUIRED)
+    return [name for name in REQUIRED if not getattr(settings, name)]
 
 
 class PaiDlcOptions(PaiDlcSettings):
@@ -44,6 +53,8 @@ class PaiDlcSettingsPublic(PaiDlcOptions):
     oss_prefix: str = Field(default="mnn-workbench/", max_length=1025,
                             description="the folder's name and its trailing slash")
     configured: bool
+    missing: list[str] = Field(description="required settings not set yet: a cloud job is refused "
+                                           "while any is missing")
     credentials: CredentialSource
     access_key_id: str | None = Field(default=None, description="masked")
     has_secret: bool
@@ -78,14 +89,17 @@ class PaiDlcStore:
         with Session(self._engine) as session:
             row = self._row(session)
             if row is None:
-                return PaiDlcSettingsPublic(configured=False, credentials="chain",
-                                            has_secret=False, has_security_token=False)
+                return PaiDlcSettingsPublic(configured=False, missing=missing_settings(None),
+                                            credentials="chain", has_secret=False,
+                                            has_security_token=False)
             try:
                 sealed = self._unsealed(row)
             except Conflict:  # unreadable with the current key: as good as none stored
                 sealed = {}
+            stored = still_valid(PaiDlcOptions, row.settings)
+            missing = missing_settings(PaiDlcOptions.model_validate(stored))
             return PaiDlcSettingsPublic(
-                **still_valid(PaiDlcOptions, row.settings), configured=True,
+                **stored, configured=True, missing=missing,
                 credentials="access_key" if row.credential_source == "access_key" else "chain",
                 access_key_id=mask(row.access_key_id), has_secret=bool(sealed.get("secret")),
                 has_security_token=bool(sealed.get("token")))

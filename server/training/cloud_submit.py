@@ -19,7 +19,7 @@ from server.gitflow.transport import split_credentials
 from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
 from server.training.cloud import PaiDlcSettings
-from server.training.cloud_settings import PaiDlcStore
+from server.training.cloud_settings import PaiDlcStore, missing_settings
 from server.training.models import JobCreate
 
 LISTED_PATHS = 20
@@ -67,7 +67,7 @@ def parse_config(config: dict[str, Any]) -> CloudJobConfig:
 
 
 def check_settings(settings: PaiDlcSettings) -> None:
-    missing = [name for name in ("workspace_id", "oss_bucket") if not getattr(settings, name)]
+    missing = missing_settings(settings)
     if missing:
         raise Invalid(f"PAI-DLC settings lack {', '.join(missing)}", code="pai_dlc_not_configured")
 

@@ -116,6 +116,8 @@ export type CredentialSource = 'chain' | 'access_key';
 
 export interface PaiDlcSettings extends PaiDlcOptions {
   configured: boolean;
+  /** Required settings not set yet (`workspace_id`, `oss_bucket`): a cloud job is refused while any is. */
+  missing: string[];
   credentials: CredentialSource;
   /** Masked (e.g. `LTAI****abcd`); never sent back. */
   access_key_id: string | null;

@@ -27,10 +27,22 @@ def stored_bytes(settings: Settings) -> bytes:
 def test_unconfigured_settings_and_submit_say_so(client: TestClient) -> None:
     got = client.get(URL).json()
     assert (got["configured"], got["has_secret"], got["credentials"]) == (False, False, "chain")
+    assert got["missing"] == ["workspace_id", "oss_bucket"]
     project = client.post("/api/projects", json={"name": "p", "template": "empty"}).json()
     response = client.post(f"/api/projects/{project['id']}/jobs", json={"backend": "pai-dlc"})
     assert (response.status_code, response.json()["code"]) == (422, "pai_dlc_not_configured")
     assert client.get(f"/api/projects/{project['id']}/jobs").json() == []
+
+
+def test_the_settings_name_what_a_cloud_job_still_needs(client: TestClient, emulator: Emulator) -> None:
+    put = client.put(URL, json=settings_body(emulator, oss_bucket=""))
+    assert (put.json()["configured"], put.json()["missing"]) == (True, ["oss_bucket"])
+    assert client.get(URL).json()["missing"] == ["oss_bucket"]
+    project = client.post("/api/projects", json={"name": "p", "template": "empty"}).json()
+    response = client.post(f"/api/projects/{project['id']}/jobs", json={"backend": "pai-dlc"})
+    assert (response.status_code, response.json()["code"]) == (422, "pai_dlc_not_configured")
+    assert "oss_bucket" in response.json()["detail"]
+    assert client.put(URL, json=settings_body(emulator)).json()["missing"] == []
 
 
 def test_the_secret_is_write_only_and_sealed_on_disk(

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getPaiSettings, type Backend, type JobCreate, type NotPushed } from '../../api/jobs';
 import { listTemplates } from '../../api/projects';
 import { Modal } from '../../ui/dialogs';
+import { EmptyState } from '../../ui/EmptyState';
 import { session } from '../workbench/session';
 import { startJob } from './actions';
 import { openDialog } from './dialogState';
@@ -46,10 +47,28 @@ export function useDefaultCommand(setCommand: (command: string) => void): void {
   }, []);
 }
 
+const SETTING_NAMES: Record<string, string> = { workspace_id: 'the workspace ID', oss_bucket: 'the OSS bucket' };
+
+/** PAI-DLC before its settings name a workspace and a bucket: say so, and open the settings. */
+function CloudNotReady({ missing }: { missing: string[] }) {
+  return (
+    <EmptyState testid="pai-not-configured" title="PAI-DLC is not configured"
+      action={{ label: 'Configure PAI-DLC…', testid: 'pai-configure', run: () => (openDialog.value = 'pai-settings') }}>
+      A cloud job needs {missing.map((name) => SETTING_NAMES[name] ?? name).join(' and ')} in the PAI-DLC settings.
+    </EmptyState>
+  );
+}
+
 function CloudFields({ cloud, setCloud }: { cloud: CloudChoice; setCloud: (c: CloudChoice) => void }) {
+  const [missing, setMissing] = useState<string[] | null>(null);
   useEffect(() => {
-    getPaiSettings().then((s) => setCloud({ image: s.image, ecs_spec: s.ecs_spec, pod_count: s.pod_count }), () => undefined);
+    getPaiSettings().then((s) => {
+      setCloud({ image: s.image, ecs_spec: s.ecs_spec, pod_count: s.pod_count });
+      setMissing(s.missing);
+    }, () => setMissing([]));
   }, []);
+  if (missing === null) return <p class="field-hint">Reading the PAI-DLC settings…</p>;
+  if (missing.length) return <CloudNotReady missing={missing} />;
   return (
     <>
       <label class="field">
