@@ -2,6 +2,7 @@
 // its per-op latency bars, tensor watchpoints, and CSV downloads of everything shown.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BenchResult } from '../../api/devices';
+import { NoDevice } from '../devices/NoDevice';
 import { deviceById } from '../devices/store';
 import { BackendSelect } from '../modeltools/BackendSelect';
 import { DeviceInputs, feedsOf, RanWith } from './DeviceInputs';
@@ -113,6 +114,7 @@ export function PerfPanel() {
         <div class="perf-charts" ref={host} />
         <div class="perf-bench">
           <h2>On-device benchmark</h2>
+          <NoDevice testid="perf-no-device" needs="The live charts, the benchmark and the watchpoints measure a program on a device." />
           <BenchForm />
           {result && <BenchSummary result={result} />}
           <WatchSection />

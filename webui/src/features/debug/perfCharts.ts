@@ -1,5 +1,6 @@
 // The live charts: CPU %, RSS MB and threads against time, and per-inference latency against
 // the inference step. New data only marks the board dirty; it redraws at most once per frame.
+// Before the first sample each chart still draws its axes (over a default range) and says so.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { latencies, samples } from './perf';
@@ -11,6 +12,10 @@ const AXIS = {
   ticks: { stroke: '#3c3c3c', width: 1, size: 4 },
 };
 const HEIGHT = 84;
+// The axes' ranges while a chart has no data (uPlot draws no axis over an empty scale).
+const EMPTY_X: uPlot.Range.MinMax = [0, 10];
+const EMPTY_Y: uPlot.Range.MinMax = [0, 1];
+const NO_SAMPLES = 'No samples yet';
 const TWO_COLUMNS_FROM = 520;
 
 interface ChartSpec {
@@ -41,7 +46,11 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     padding: [4, 10, 0, 0],
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: false } },
+    scales: {
+      // uPlot's own ranges once there is data, and the empty ones before.
+      x: { time: false, range: (_u, min, max) => (min == null || max == null ? EMPTY_X : [min, max]) },
+      y: { range: (_u, min, max) => (min == null || max == null ? EMPTY_Y : uPlot.rangeNum(min, max, 0.1, true)) },
+    },
     axes: [{ ...AXIS, size: 24 }, { ...AXIS, size: 44 }],
     series: [{ label: spec.xLabel }, { label: spec.label, stroke: spec.color, width: 1.5, fill: `${spec.color}1a`, points: { show: false } }],
   };
@@ -63,11 +72,17 @@ export class PerfBoard {
       title.textContent = spec.label;
       title.style.color = spec.color;
       element.appendChild(title);
+      const empty = document.createElement('div');
+      empty.className = 'perf-chart-empty muted';
+      empty.dataset.testid = 'perf-chart-empty';
+      empty.textContent = NO_SAMPLES;
+      element.appendChild(empty);
       host.appendChild(element);
       this.charts.set(spec.key, new uPlot(options(spec, this.width()), spec.data(), element));
     }
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(host);
+    this.update();
   }
 
   /** Marks the charts dirty; the drawing happens on the next animation frame, once. */
@@ -89,6 +104,7 @@ export class PerfBoard {
       chart?.setData(data);
       // How many points are drawn, for a test or a curious reader of the DOM.
       chart?.root.parentElement?.setAttribute('data-points', String(data[0].length));
+      chart?.root.parentElement?.classList.toggle('has-data', data[0].length > 0);
     }
   }
 
