@@ -105,7 +105,7 @@ export function ChatSection({ folder, params, update }: SectionProps) {
           <option value="temperature">temperature 0.8, top 40</option>
         </select></label>
         <RunsOn />
-        <button type="button" data-testid="llm-clear" disabled={!!chatId} onClick={() => { setTurns([]); update({ turns: [] }); }}>Clear</button>
+        <button type="button" class="btn btn-small" data-testid="llm-clear" disabled={!!chatId} onClick={() => { setTurns([]); update({ turns: [] }); }}>Clear</button>
       </div>
       <div class="llm-transcript" data-testid="llm-transcript">
         {turns.map((turn, index) => (
@@ -123,9 +123,9 @@ export function ChatSection({ folder, params, update }: SectionProps) {
           value={draft} onInput={(e) => setDraft((e.target as HTMLTextAreaElement).value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void send(); } }} />
         {chatId ? (
-          <button type="button" data-testid="llm-stop" onClick={() => void stopChat(pid(), chatId).catch((err) => setError(errorMessage(err)))}>Stop</button>
+          <button type="button" class="btn btn-small" data-testid="llm-stop" onClick={() => void stopChat(pid(), chatId).catch((err) => setError(errorMessage(err)))}>Stop</button>
         ) : (
-          <button type="button" class="primary" data-testid="llm-send" disabled={!draft.trim()} onClick={() => void send()}>Send</button>
+          <button type="button" class="btn btn-small btn-primary" data-testid="llm-send" disabled={!draft.trim()} onClick={() => void send()}>Send</button>
         )}
       </div>
     </section>

@@ -28,7 +28,7 @@ export function EmbedSection({ folder, params, update }: SectionProps) {
       <h3>Embeddings</h3>
       <textarea class="llm-grow" rows={4} data-testid="llm-embed-texts" value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
       <div class="llm-row">
-        <button type="button" class="primary" data-testid="llm-embed-run" disabled={busy || !texts.length} onClick={() => void run()}>Embed one text a line</button>
+        <button type="button" class="btn btn-small btn-primary" data-testid="llm-embed-run" disabled={busy || !texts.length} onClick={() => void run()}>Embed one text a line</button>
       </div>
       {error && <div class="llm-error" role="alert">{error}</div>}
       {answer && (

@@ -11,7 +11,10 @@ import { pickedDevice } from '../debug/run';
 import { ChatSection, deviceName, RunsOn } from './ChatSection';
 import { BenchTable } from './BenchTable';
 import { EmbedSection } from './EmbedSection';
+import { NoModel } from './NoModel';
 import { openLlm } from './open';
+// The tables (export files, benchmark, similarity) are the model tools' own.
+import '../modeltools/modeltools.css';
 import './llm.css';
 
 type Kind = 'loading' | 'source' | 'export' | 'embedding' | 'neither';
@@ -89,7 +92,7 @@ function ExportSection({ folder, params, update }: SectionProps) {
           <option value="4">4 bit</option><option value="8">8 bit</option><option value="16">16 bit (bf16)</option>
         </select></label>
         <label>Output folder <input data-testid="llm-output" value={output} onInput={(e) => setOutput((e.target as HTMLInputElement).value)} /></label>
-        <button type="button" class="primary" data-testid="llm-export-run" disabled={run?.status === 'running' || run?.status === 'queued'} onClick={() => void start()}>Export</button>
+        <button type="button" class="btn btn-small btn-primary" data-testid="llm-export-run" disabled={run?.status === 'running' || run?.status === 'queued'} onClick={() => void start()}>Export</button>
       </div>
       {error && <div class="llm-error" role="alert">{error}</div>}
       <RunStatus run={run} />
@@ -101,7 +104,7 @@ function ExportSection({ folder, params, update }: SectionProps) {
               <tr key={name}><td>{name}</td><td>{kb(size)}</td></tr>
             ))}
           </tbody></table>
-          <button type="button" data-testid="llm-open-export" onClick={() => openLlm(String(result.output))}>Chat and benchmark…</button>
+          <button type="button" class="btn btn-small" data-testid="llm-open-export" onClick={() => openLlm(String(result.output))}>Chat and benchmark…</button>
         </div>
       )}
     </section>
@@ -134,7 +137,7 @@ function BenchSection({ folder, params, update }: SectionProps) {
       <div class="llm-row">
         <label>Prompt lengths <input data-testid="llm-bench-lengths" value={lengths} onInput={(e) => setLengths((e.target as HTMLInputElement).value)} /></label>
         <RunsOn />
-        <button type="button" data-testid="llm-bench-run" onClick={() => void start()}>Run</button>
+        <button type="button" class="btn btn-small" data-testid="llm-bench-run" onClick={() => void start()}>Run</button>
       </div>
       {error && <div class="llm-error" role="alert">{error}</div>}
       <RunStatus run={run} />
@@ -163,10 +166,7 @@ export function LlmPanel({ api, params }: PanelProps) {
   return (
     <div class="llm-panel" data-testid="llm-panel">
       {kind === 'loading' && <div class="llm-status">Reading {folder}…</div>}
-      {kind === 'neither' && (
-        <div class="llm-error" role="alert">{folder} is neither a Hugging Face-format model folder (config.json and
-          weights) nor an MNN-LLM export (llm_config.json).</div>
-      )}
+      {kind === 'neither' && <NoModel folder={folder} />}
       {kind === 'source' && <ExportSection {...section} />}
       {kind === 'export' && <ChatSection {...section} />}
       {kind === 'export' && <BenchSection {...section} />}
