@@ -91,7 +91,9 @@ def anon_client(settings: Settings) -> Iterator[TestClient]:
 
 @pytest.fixture
 def project(client: TestClient) -> dict:
-    response = client.post("/api/projects", json={"name": "demo", "template": "empty"})
+    """An empty project without a Git repository (``git: false``): the tests using it make
+    their own history, or none."""
+    response = client.post("/api/projects", json={"name": "demo", "template": "empty", "git": False})
     assert response.status_code == 201, response.text
     return response.json()
 

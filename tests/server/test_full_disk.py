@@ -44,7 +44,7 @@ def api(disk: Path) -> Iterator[TestClient]:
 
 @pytest.fixture
 def project(api: TestClient) -> dict:
-    created = api.post("/api/projects", json={"name": "demo", "template": "empty"})
+    created = api.post("/api/projects", json={"name": "demo", "template": "empty", "git": False})
     assert created.status_code == 201, created.text
     return created.json()
 

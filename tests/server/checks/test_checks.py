@@ -126,7 +126,7 @@ def _commit(client: TestClient, base: str, paths: list[str], message: str) -> st
 
 
 def test_checks_through_the_api_are_kept_per_commit(client: TestClient, variants: Variants) -> None:
-    project = client.post("/api/projects", json={"name": "budgets", "template": "empty"}).json()
+    project = client.post("/api/projects", json={"name": "budgets", "template": "empty", "git": False}).json()
     root, base = Path(project["path"]), f"/api/projects/{project['id']}"
     variants.copy_to(root)
     (root / "mnnwb.toml").write_text('[[budget]]\nmodel = "model.mnn"\nmax_size_mb = 1\n')

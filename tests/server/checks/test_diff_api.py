@@ -12,7 +12,7 @@ from tests.server.modeltools.conftest import wait_for_run
 
 @pytest.fixture
 def project(client: TestClient, variants: Variants) -> dict:
-    response = client.post("/api/projects", json={"name": "vision", "template": "empty"})
+    response = client.post("/api/projects", json={"name": "vision", "template": "empty", "git": False})
     assert response.status_code == 201, response.text
     variants.copy_to(Path(response.json()["path"]))
     return response.json()

@@ -115,7 +115,7 @@ def _commit(client: TestClient, base: str, paths: list[str], message: str) -> st
 def test_pipeline_checks_through_the_api_are_kept_per_commit(
     client: TestClient, coins_pipeline: Path
 ) -> None:
-    project = client.post("/api/projects", json={"name": "pipeline-budgets", "template": "empty"}).json()
+    project = client.post("/api/projects", json={"name": "pipeline-budgets", "template": "empty", "git": False}).json()
     root, base = Path(project["path"]), f"/api/projects/{project['id']}"
     _chain(root, coins_pipeline)
     (root / "mnnwb.toml").write_text(HOLDS)

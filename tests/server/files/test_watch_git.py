@@ -50,7 +50,7 @@ def _is_outside_git_change(event):
 
 def test_a_terminal_commit_reaches_the_tab_as_a_git_event(live_server):
     with httpx.Client(base_url=live_server.url, headers=live_server.auth) as api:
-        project = api.post("/api/projects", json={"name": "watched"}).json()
+        project = api.post("/api/projects", json={"name": "watched", "git": False}).json()
         root = Path(project["path"])
         git("init", "-q", "-b", "main", str(root))
         url = live_server.url.replace("http", "ws") + f"/api/projects/{project['id']}/ws"
@@ -79,7 +79,7 @@ def test_a_terminal_commit_reaches_the_tab_as_a_git_event(live_server):
 
 def test_an_api_commit_is_not_announced_again_as_an_outside_change(live_server):
     with httpx.Client(base_url=live_server.url, headers=live_server.auth) as api:
-        project = api.post("/api/projects", json={"name": "echo"}).json()
+        project = api.post("/api/projects", json={"name": "echo", "git": False}).json()
         root, base = Path(project["path"]), f"/api/projects/{project['id']}/git"
         git("init", "-q", "-b", "main", str(root))
         git("config", "user.name", "Ada", cwd=root)

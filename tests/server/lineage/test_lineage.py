@@ -15,7 +15,7 @@ from tests.server.training.test_jobs_api import create_project, submit, wait_job
 
 
 def committed_project(client: TestClient) -> dict:
-    project = create_project(client, "pytorch-classifier")
+    project = create_project(client, "pytorch-classifier", git=False)
     base = f"/api/projects/{project['id']}/git"
     assert client.post(f"{base}/init", json={}).status_code in (200, 201)
     paths = [e["path"] for e in client.get(f"{base}/status").json()["untracked"]]

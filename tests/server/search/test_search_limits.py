@@ -84,7 +84,7 @@ def test_the_server_answers_while_a_catastrophic_regex_is_matched(live_server, m
     # however loaded the machine.
     monkeypatch.setattr(engine, "CPU_SECONDS", 2.0)
     with httpx.Client(base_url=live_server.url, headers=live_server.auth, timeout=60) as api:
-        project = api.post("/api/projects", json={"name": "slow"}).json()
+        project = api.post("/api/projects", json={"name": "slow", "git": False}).json()
         for index in range(20):
             Path(project["path"], f"run{index}.txt").write_text(RUN)
     answers: list[httpx.Response] = []

@@ -71,7 +71,7 @@ def _published(tmp_path: Path) -> Path:
 
 
 def _project(team: Team, who: str, name: str) -> tuple[str, Path]:
-    made = team.client.post("/api/projects", json={"name": name}, headers=team.auth(who))
+    made = team.client.post("/api/projects", json={"name": name, "git": False}, headers=team.auth(who))
     assert made.status_code == 201, made.text
     pid, root = made.json()["id"], Path(made.json()["path"])
     assert team.client.post(f"/api/projects/{pid}/git/init", headers=team.auth(who)).status_code == 201
