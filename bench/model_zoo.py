@@ -7,11 +7,17 @@ plus two small transformer encoders built with ``torch.nn``, exported to ONNX by
 has torch and torchvision (``--torch-python``; they are not workbench dependencies: make one with
 ``python3 -m venv V && V/bin/pip install torch==2.14.1 torchvision==0.29.1 onnx==1.23.2``).
 
-Per model, in interleaved pairs, medians over ``--repeats``:
-1. convert: our runner (a pool worker, what the API starts) against ``_tools.mnnconvert`` in a bare
-   fresh process (target <= 1.25);
-2. inspect: our inspect run against a bare fresh process that loads the model into MNN
-   (``Interpreter`` + ``createSession``) (target <= 1.5);
+Our runs start as the server starts them: in the sandbox of their project, through the pool,
+taking the spare worker started ahead of need in that sandbox (``bench/sandboxed_runs.py``).
+Per model, each way ``--repeats`` times in turn (the order turned round every repeat, the spare
+settled before each), medians, and per way the median of its ratios to the bare call of the same
+repeat:
+1. convert: ours against ``_tools.mnnconvert`` in a bare fresh process (target <= 1.1), and
+   "before": a fresh sandboxed worker per run, as the server ran them before the spare was kept
+   in the sandbox;
+2. inspect: ours (and "before") against a bare fresh process that loads the model into MNN
+   (``Interpreter`` + ``createSession``) (target <= 1.2); also those two calls alone, timed in
+   this process with MNN imported;
 3. per-op coverage, three ways: the ops' own times over the profiled run (raw: what the op
    callbacks see), the whole per-op table (ops + its ``(outside ops)`` row) over the profiled run
    (what the table accounts for), and the whole table over the plain timed runs' median (the
@@ -27,11 +33,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.modeltools_bench import POOL, bare_convert, ours  # noqa: E402
+import MNN  # noqa: E402
+
+from bench.modeltools_bench import bare_convert  # noqa: E402
+from bench.sandboxed_runs import SandboxedRuns  # noqa: E402
 from server.modeltools.mnnfile import read_header  # noqa: E402
 
 ARCHITECTURES = {
@@ -85,37 +95,49 @@ def bare_load(model: Path) -> float:
     return time.perf_counter() - start
 
 
-def paired(first, second, repeats: int) -> tuple[float, float, float]:
-    """Median of each and of the pair ratios, alternating which runs first."""
-    a_s, b_s = [], []
+def load_in_process(model: Path) -> float:
+    """The bare calls alone, in this process (MNN imported): ``Interpreter`` + ``createSession``."""
+    start = time.perf_counter()
+    net = MNN.Interpreter(str(model))
+    net.createSession({"numThread": 1})
+    elapsed = time.perf_counter() - start
+    del net
+    return elapsed
+
+
+def interleaved(runs: SandboxedRuns, timed: dict[str, Callable[[int], float]], repeats: int) -> dict:
+    """Each way ``repeats`` times, the order turned round each repeat, the spare settled before
+    each; medians, and per way the median of its ratios to the first (the bare one) in the same
+    repeat."""
+    names, times = list(timed), {name: [] for name in timed}
     for index in range(repeats):
-        if index % 2:
-            b_s.append(second(index))
-        a_s.append(first(index))
-        if not index % 2:
-            b_s.append(second(index))
-    ratios = [a / b for a, b in zip(a_s, b_s, strict=True)]
-    return statistics.median(a_s), statistics.median(b_s), statistics.median(ratios)
+        order = names[index % len(names):] + names[:index % len(names)]
+        for name in order:
+            runs.settle()
+            times[name].append(timed[name](index))
+    bare = times[names[0]]
+    return {name: (statistics.median(t), statistics.median([a / b for a, b in zip(t, bare, strict=True)]))
+            for name, t in times.items()}
 
 
-def measure(folder: Path, onnx_model: Path, repeats: int) -> dict:
-    name = onnx_model.stem
+def measure(runs: SandboxedRuns, onnx_model: Path, repeats: int) -> dict:
+    name, folder = onnx_model.stem, onnx_model.parent
     converted = folder / f"{name}.mnn"
-
-    def ours_convert(i: int) -> float:
-        return ours("convert", {"model": str(onnx_model), "output": str(converted)}, folder / f"{name}-c{i}")[
-            0
-        ]
-
-    ours_convert(-1)  # untimed: the pool's spare is started after a first run, as in a server
-    convert = paired(ours_convert, lambda i: bare_convert(onnx_model, folder / f"{name}.bare.mnn"), repeats)
-
-    def ours_inspect(i: int) -> float:
-        return ours("inspect", {"model": str(converted)}, folder / f"{name}-i{i}")[0]
-
-    inspect = paired(ours_inspect, lambda i: bare_load(converted), repeats)
+    convert_args = {"model": str(onnx_model), "output": str(converted), "overwrite": True}
+    runs.run("convert", convert_args)  # untimed: the spare is started after a first run, as in a server
+    convert = interleaved(runs, {
+        "bare": lambda i: bare_convert(onnx_model, folder / f"{name}.bare.mnn"),
+        "ours": lambda i: runs.run("convert", convert_args)[0],
+        "before": lambda i: runs.run("convert", convert_args, spare=False)[0],
+    }, repeats)
+    inspect = interleaved(runs, {
+        "bare": lambda i: bare_load(converted),
+        "ours": lambda i: runs.run("inspect", {"model": str(converted)})[0],
+        "before": lambda i: runs.run("inspect", {"model": str(converted)}, spare=False)[0],
+        "in_process": lambda i: load_in_process(converted),
+    }, repeats)
     args = {"model": str(converted), "warmup": 3, "loops": 10, "per_op": True, "per_op_loops": 10}
-    bench = ours("benchmark", args, folder / f"{name}-b")[1]
+    bench = runs.run("benchmark", args)[1]
     identical = same_model(converted, folder / f"{name}.bare.mnn")
     return {
         "name": name,
@@ -128,34 +150,41 @@ def measure(folder: Path, onnx_model: Path, repeats: int) -> dict:
     }
 
 
+HEADER = ("model", "convert ours s", "bare s", "ratio", "before s", "before ratio",
+          "inspect ours s", "bare load s", "ratio", "before s", "before ratio",
+          "load calls alone s", "ours / calls alone", "ops only / profiled run",
+          "table / profiled run", "table / plain run", "same bytes")
+
+
 def print_row(row: dict) -> None:
-    c_ours, c_bare, c_ratio = row["convert"]
-    i_ours, i_bare, i_ratio = row["inspect"]
-    print(
-        f"| {row['name']} | {c_ours:.2f} | {c_bare:.2f} | {c_ratio:.2f} | {i_ours:.2f} | {i_bare:.2f} | "
-        f"{i_ratio:.2f} | {row['ops_only']:.2f} | {row['table']:.2f} | {row['table_vs_plain']:.2f} | "
-        f"{'yes' if row['identical'] else 'NO'} |",
-        flush=True,
-    )
+    c, i = row["convert"], row["inspect"]
+    figures = [c["ours"][0], c["bare"][0], c["ours"][1], c["before"][0], c["before"][1],
+               i["ours"][0], i["bare"][0], i["ours"][1], i["before"][0], i["before"][1],
+               i["in_process"][0], i["ours"][0] / i["in_process"][0],
+               row["ops_only"], row["table"], row["table_vs_plain"]]
+    cells = [row["name"], *(f"{x:.2f}" for x in figures), "yes" if row["identical"] else "NO"]
+    print("| " + " | ".join(cells) + " |", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--torch-python", required=True, help="a Python with torch and torchvision")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", help="comma-separated architecture names")
     options = parser.parse_args()
     names = options.only.split(",") if options.only else list(ARCHITECTURES)
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores, {options.repeats} repeats")
-    header = ("model", "convert ours s", "bare s", "ratio", "inspect ours s", "bare load s", "ratio",
-              "ops only / profiled run", "table / profiled run", "table / plain run", "same bytes")
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores, "
+          f"{options.repeats} repeats")
+    print("| " + " | ".join(HEADER) + " |")
+    print("|" + "---|" * len(HEADER))
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        for name in names:
-            print_row(measure(folder, export(options.torch_python, name, folder), options.repeats))
-    POOL.shutdown()
+        runs = SandboxedRuns(Path(tmp))
+        try:
+            for name in names:
+                print_row(measure(runs, export(options.torch_python, name, runs.project), options.repeats))
+        finally:
+            runs.close()
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
 
 
 if __name__ == "__main__":
