@@ -13,7 +13,7 @@ to Hugging Face ``generate`` and the chunks to the token-by-token loop).
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,18 +129,19 @@ class LoadedModel:
 
     def generate(self, ids: list[int], max_new_tokens: int, sampler: Sampler,
                  on_text: Callable[[str], None] | None = None, stop: bool = True,
-                 stopped: Callable[[], bool] | None = None) -> Generation:
+                 stopped: Callable[[], bool] | None = None, mnn_loop: bool = True) -> Generation:
         """Prefill ``ids``, then sample up to ``max_new_tokens`` (fewer at a stop token, or
         when ``stopped()`` turns true: the caller cancelled). ``on_text`` gets the first token's
         text at once, then the text of the tokens that came in each ``BATCH_S``, when ``stopped``
         is asked too. If tokens come fast (judged by the last answer, or by the first ``PROBE``
-        tokens of the first), a greedy answer goes on in MNN's own loop."""
+        tokens of the first), a greedy answer goes on in MNN's own loop (unless ``mnn_loop`` is
+        false), with or without its stop tokens (``stop``: a benchmark decodes past them)."""
         self._llm.reset()
         self._llm.generate_init()
         forward = self._llm._c_obj.forward  # the wrapper's method only passes its argument on
         pick = _greedy if sampler.kind == "greedy" else sampler
         stops = self.stops if stop else frozenset()
-        handover = stop and pick is _greedy and self._chunks  # MNN's loop: greedy, stop tokens
+        handover = mnn_loop and pick is _greedy and self._chunks  # MNN's loop: greedy
         gen, batches = Generation(prompt_tokens=len(ids)), _Batches(self, on_text, stopped)
         tokens = gen.tokens
         started = time.perf_counter()
@@ -159,7 +160,7 @@ class LoadedModel:
                 gen.finish_reason = "stopped"
                 break
             if handover and (chunk := self._handover(len(tokens), now - decode_started)):
-                gen.finish_reason = self._mnn_loop(gen, max_new_tokens, batches, chunk)
+                gen.finish_reason = self._mnn_loop(gen, max_new_tokens, batches, chunk, stops)
                 break
             token = pick(forward([token]).read())
         gen.decode_s = time.perf_counter() - decode_started
@@ -176,19 +177,24 @@ class LoadedModel:
             return _chunk(self._step)
         return _chunk(elapsed / (PROBE - 1)) if made == PROBE else 0
 
-    def _mnn_loop(self, gen: Generation, max_new_tokens: int, batches: "_Batches", chunk: int) -> str:
+    def _mnn_loop(self, gen: Generation, max_new_tokens: int, batches: "_Batches", chunk: int,
+                  stops: Set[int]) -> str:
         """Go on with MNN's own token loop (``generate(ids, n)``: forward ``ids``, then sample
         and forward ``n`` tokens, stopping at a stop token) ``chunk`` tokens at a time; between
         two, the text is handed on and a stop asked for. The last token is sampled, not yet
         forwarded; a chunk's last token is forwarded by MNN, then taken out of the KV cache
-        and forwarded again as the next chunk's input: one extra forward a chunk."""
+        and forwarded again as the next chunk's input: one extra forward a chunk. MNN's loop
+        ends early at a stop token of the model's, which it has not forwarded; when ``stops``
+        (the ones the answer honours) is empty, the next chunk goes on from it as the
+        token-by-token loop would."""
         llm, tokens = self._llm._c_obj, gen.tokens
         known = len(llm.get_context()["output_tokens"])
         while True:
             gen.chunks += 1
-            out = llm.generate([tokens[-1]], min(chunk, max_new_tokens - len(tokens)))
+            asked = min(chunk, max_new_tokens - len(tokens))
+            out = llm.generate([tokens[-1]], asked)
             new, known = out[known:], len(out)
-            ended = next((i for i, token in enumerate(new) if token in self.stops), None)
+            ended = next((i for i, token in enumerate(new) if token in stops), None)
             tokens.extend(new[:ended])
             if ended is not None:
                 return "stop"
@@ -196,8 +202,9 @@ class LoadedModel:
                 return "length"
             if not batches.flush(tokens, time.perf_counter()):
                 return "stopped"
-            history = llm.get_current_history()
-            llm.erase_history(history - 1, history)
+            if len(new) == asked:  # else MNN ended at its stop token, before forwarding it
+                history = llm.get_current_history()
+                llm.erase_history(history - 1, history)
 
     def embed(self, text: str) -> np.ndarray:
         return np.asarray(self._llm.txt_embedding(text).read(), dtype=np.float32).reshape(-1)
