@@ -14,7 +14,9 @@ from tests.fakes.photos import truncated
 from tests.webui.test_model_tools import tool_from_menu
 from tests.webui.workbench import create_project, open_project
 
-pytestmark = pytest.mark.browser
+# The first test here may be the one that builds the session's photo classifier: over 100 s
+# when every core of the machine is busy.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 RUN_TIMEOUT_MS = 120_000
 

@@ -19,6 +19,9 @@ from tests.fakes.photos import CAT, ROCKET, photo, truncated
 from tests.server.modeltools.conftest import wait_for_run
 
 MODELS = ["classifier.onnx", "classifier.mnn", "classifier.int8.mnn"]
+# The first test here may be the one that builds the session's photo classifier (training, three
+# tool runs): over 100 s when every core of the machine is busy.
+pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture
