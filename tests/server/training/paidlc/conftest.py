@@ -54,7 +54,7 @@ def configured(client: TestClient, emulator: Emulator) -> dict[str, Any]:
 
 def make_git_project(client: TestClient, tmp_path: Path, name: str = "cloud") -> dict[str, Any]:
     """A project that is a Git repository whose ``origin`` is an empty bare repository."""
-    project = client.post("/api/projects", json={"name": name, "template": "empty"}).json()
+    project = client.post("/api/projects", json={"name": name, "template": "empty", "git": False}).json()
     pid = project["id"]
     assert client.post(f"/api/projects/{pid}/git/init").status_code == 201
     remote = bare_repo(tmp_path / f"{name}-remote.git")

@@ -43,7 +43,7 @@ def ray_settings_body(head: RayHead, s3: S3Server | None = None,
 
 def make_project(client: TestClient, name: str = "raytrain") -> dict[str, Any]:
     """A Git project with ``train.py`` written but not committed."""
-    project = client.post("/api/projects", json={"name": name, "template": "empty"}).json()
+    project = client.post("/api/projects", json={"name": name, "template": "empty", "git": False}).json()
     pid = project["id"]
     assert client.post(f"/api/projects/{pid}/git/init").status_code == 201
     saved = client.put(f"/api/projects/{pid}/files/content", params={"path": "train.py"},
