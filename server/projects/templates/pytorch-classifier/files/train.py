@@ -17,6 +17,27 @@ from sklearn.model_selection import train_test_split
 from torch import nn
 
 
+# How the workbench's tools feed the model (its spec): an 8x8 grey image, pixels 0..255 scaled
+# to 0..1 as in training; the logits are the digits 0-9, as the folders of data/val/ name them.
+SPEC = """format = 1
+
+[[inputs]]
+name = "input"
+shape = [-1, 1, 8, 8]
+default_shape = [1, 1, 8, 8]
+kind = "image"
+layout = "NCHW"
+color = "GRAY"
+resize = "stretch"
+scale = 0.00392156862745098
+
+[[outputs]]
+name = "logits"
+kind = "logits"
+labels = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
+"""
+
+
 class DigitsCNN(nn.Module):
     def __init__(self) -> None:
         super().__init__()
@@ -82,6 +103,8 @@ def export(model: nn.Module, out_dir: str) -> str:
         )
     onnx.checker.check_model(onnx.load(path))
     torch.save(model.state_dict(), os.path.join(out_dir, "model.pt"))
+    with open(path + ".model.toml", "w", encoding="utf-8") as spec:
+        spec.write(SPEC)
     return path
 
 
