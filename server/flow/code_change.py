@@ -1,6 +1,6 @@
 """Whether the code a training job ran has changed since: the files committed between the job's
-commit and HEAD, leaving out what jobs and tools write (outputs, artifacts, model files) and the
-budgets file, which do not change what training does."""
+commit and HEAD, leaving out what jobs and tools write (outputs, artifacts, model files and
+their specs) and the budgets file, which do not change what training does."""
 
 from dulwich.diff_tree import tree_changes
 from dulwich.errors import NotGitRepository
@@ -9,11 +9,13 @@ from dulwich.repo import Repo
 
 NOT_TRAINING_CODE = ("outputs/", "artifacts/")
 MODEL_SUFFIXES = (".onnx", ".mnn", ".tflite", ".pb", ".caffemodel", ".pt", ".pth")
+SPEC_SUFFIX = ".model.toml"  # a model's spec beside it (docs/model-spec.md)
 BUDGETS_FILE = "mnnwb.toml"
 
 
 def _counts(path: str) -> bool:
-    return not (path.startswith(NOT_TRAINING_CODE) or path.endswith(MODEL_SUFFIXES)
+    model = path.removesuffix(SPEC_SUFFIX) if path.endswith(SPEC_SUFFIX) else path
+    return not (path.startswith(NOT_TRAINING_CODE) or model.endswith(MODEL_SUFFIXES)
                 or path == BUDGETS_FILE)
 
 
