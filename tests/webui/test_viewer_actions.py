@@ -29,7 +29,7 @@ def _api(page: Page, method: str, url: str, body: dict | None = None) -> dict:
 
 def _shared_project(alice: Page) -> dict:
     """A Git project with an untracked file and a finished job, bob a viewer of it."""
-    project = _api(alice, "POST", "/api/projects", {"name": "viewed", "template": "empty"})
+    project = _api(alice, "POST", "/api/projects", {"name": "viewed", "template": "empty", "git": False})
     pid, folder = project["id"], Path(project["path"])
     _api(alice, "PUT", f"/api/projects/{pid}/members/bob", {"role": "viewer"})
     git("init", "-q", "-b", "main", cwd=folder)
