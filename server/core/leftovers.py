@@ -38,6 +38,7 @@ IN_DATA_DIR = (
     "checks/*/.*.part",  # a check report being written
     "tool-runs/blobs/*/.*.part",  # a model file taken from a Git blob
     "tool-runs/*/.inspect-*",  # a model converted for Inspect
+    "tool-runs/.spare-*",  # the folder of a spare tool worker the server had started
 )
 
 

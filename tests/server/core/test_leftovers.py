@@ -40,6 +40,7 @@ def plant_leftovers(data: Path, project: Path, dead: int) -> list[Path]:
         plant(data / "checks" / "p1" / f".{'ab' * 20}.part"),
         plant(data / "tool-runs" / "blobs" / "f00d" / ".model@f00d123.onnx.part"),
         plant(data / "tool-runs" / "r1" / ".inspect-a1b2c3d4", folder=True),
+        plant(data / "tool-runs" / ".spare-0123456789abcdef", folder=True),  # a spare worker's
         plant(project / "src" / ".train.py.a1b2c3d4.tmp"),  # an atomic save
         plant(project / f".model.mnn.{dead}.part"),  # a model tool's output
         plant(project / f".model.mnn.{dead}.part.json"),
