@@ -10,6 +10,7 @@ import { filesVersion, projectFiles } from '../quickopen/fileIndex';
 import { isViewer } from '../team/account';
 import { pid } from '../workbench/session';
 import './checks.css';
+import { budgetDraft } from './openBudgets';
 import { budgetOf, LIMITS, rowOf, SETTINGS, templateRow, unknownKeys, type BudgetField, type Row } from './budgetRows';
 
 export const CONFIG = 'mnnwb.toml';
@@ -101,6 +102,17 @@ export function BudgetsEditor() {
     setRows(next);
     setMessage(null);
   };
+  useEffect(() => {  // budgets handed over by the flow: shown as rows, saved by the person
+    const draft = budgetDraft.value;
+    if (!draft || rows === null) return;
+    budgetDraft.value = null;
+    const have = new Set(rows.map((r) => r.values.model));
+    const made = draft.filter((b) => !have.has(b.model)).map(templateRow);
+    if (made.length) {
+      edit([...rows, ...made]);
+      setMessage(`Filled from the flow: check the limits, then save to ${CONFIG}.`);
+    }
+  }, [budgetDraft.value, rows]);
   const fromTemplate = async () => {
     try {
       const have = new Set((rows ?? []).map((r) => r.values.model));

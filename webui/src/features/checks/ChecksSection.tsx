@@ -44,7 +44,7 @@ export function ChecksSection() {
       <div class="scm-checks-bar">
         <span class="scm-group-title">Budgets</span>
         {current && <span data-testid="checks-verdict" class={current.passed ? 'check-pass' : 'check-fail'}>{current.passed ? 'all pass' : 'failing'}</span>}
-        <button class="btn" data-testid="scm-edit-budgets" title={`Edit the budgets in ${CONFIG}`} onClick={openBudgetsEditor}>Edit</button>
+        <button class="btn" data-testid="scm-edit-budgets" title={`Edit the budgets in ${CONFIG}`} onClick={() => openBudgetsEditor()}>Edit</button>
         <button class="btn" data-testid="scm-run-checks" disabled={running.value || isViewer.value}
           title={isViewer.value ? viewerReason('run the checks') : undefined} onClick={() => void runProjectChecks()}>
           {running.value ? 'Checking…' : 'Run checks'}

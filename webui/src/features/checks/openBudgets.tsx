@@ -1,4 +1,7 @@
-// The budgets form is a tab in the main area; its code loads the first time it is shown.
+// The budgets form is a tab in the main area; its code loads the first time it is shown. A
+// caller may hand it budgets to start from (the flow's template): the form shows them, unsaved.
+import { signal } from '@preact/signals';
+import type { Budget } from '../../api/checks';
 import { mainGroup } from '../workbench/areas';
 import { lazyPanel } from '../workbench/lazyPanel';
 import { dock, registerPanel, showPanel } from '../workbench/panels';
@@ -10,7 +13,11 @@ export function registerBudgetsEditor(): void {
   registerPanel(BUDGETS_PANEL, form, { area: 'main' });
 }
 
-export function openBudgetsEditor(): void {
+/** Budgets the form adds to its rows once, unsaved; taken (set back to null) by the form. */
+export const budgetDraft = signal<Budget[] | null>(null);
+
+export function openBudgetsEditor(draft: Budget[] | null = null): void {
+  budgetDraft.value = draft && draft.length ? draft : null;
   showPanel({
     id: BUDGETS_PANEL, component: BUDGETS_PANEL, title: 'Budgets',
     position: dock().getPanel(BUDGETS_PANEL) ? undefined : { referenceGroup: mainGroup() },

@@ -3,14 +3,16 @@
 // job or tool run ends, the repository changes and a deploy or device benchmark is kept
 // (docs/flow.md).
 import { useEffect, useState } from 'preact/hooks';
+import type { Budget } from '../../api/checks';
 import { errorMessage } from '../../api/client';
 import { getFlow, type Flow, type FlowState, type FlowStep } from '../../api/flow';
 import { openBudgetsEditor } from '../checks/openBudgets';
 import { openDatasets } from '../datasets/open';
+import { watchDevices } from '../devices/store';
 import { openLineage } from '../lineage/open';
 import type { PanelFactory } from '../workbench/panels';
 import { pid, session } from '../workbench/session';
-import { budgetsToml, runNext } from './actions';
+import { budgetsToml, runNext, withDevice } from './actions';
 import './flow.css';
 
 const ICONS: Record<FlowState, string> = { done: '✓', stale: '↻', failed: '✗', todo: '○' };
@@ -38,9 +40,12 @@ function Artifact({ step }: { step: FlowStep }) {
   );
 }
 
+const templateBudgets = (args: Record<string, unknown>): Budget[] =>
+  Array.isArray(args.budgets) ? (args.budgets as Budget[]) : [];
+
 function StepRow({ step, reload }: { step: FlowStep; reload: () => void }) {
   const [template, setTemplate] = useState<string | null>(null);
-  const next = step.next;
+  const next = step.next && withDevice(step.next);
   const act = () => {
     if (!next) return;
     if (next.action === 'budgets') setTemplate(template === null ? budgetsToml(next.args) : null);
@@ -60,7 +65,7 @@ function StepRow({ step, reload }: { step: FlowStep; reload: () => void }) {
               {template || 'Nothing made yet to fill a budget from.'}
             </pre>
             <span>Add it to <span class="mono">mnnwb.toml</span>, or </span>
-            <button class="btn btn-small" data-testid="flow-budgets-editor" onClick={openBudgetsEditor}>open the budgets editor</button>
+            <button class="btn btn-small" data-testid="flow-budgets-editor" onClick={() => openBudgetsEditor(templateBudgets(next?.args ?? {}))}>open it in the budgets editor</button>
           </div>
         )}
       </div>
@@ -77,6 +82,7 @@ function FlowPanel() {
   const load = () => {
     getFlow(pid()).then((f) => { setFlow(f); setError(null); }, (err) => setError(errorMessage(err)));
   };
+  useEffect(() => watchDevices(), []); // the deploy and measure buttons name a device online
   useEffect(() => {
     load();
     return session().socket.on('*', (msg) => {

@@ -7,8 +7,10 @@ import type { ToolName } from '../../api/tools';
 import { notify } from '../../ui/toast';
 import { openDatasets, openEvaluate } from '../datasets/open';
 import { openPerf, openRunPanel } from '../debug/open';
-import { deploy, pickDevice } from '../debug/run';
+import { preferredModel } from '../debug/projectModels';
+import { deploy, pickDevice, pickedDevice } from '../debug/run';
 import { openDevices } from '../devices/open';
+import { deviceById, devices } from '../devices/store';
 import { initialValues } from '../modeltools/fields';
 import { openTool, TOOL_TITLES } from '../modeltools/open';
 import { openTraining } from '../training/open';
@@ -46,11 +48,26 @@ function deployTo(deviceId: string): void {
   void deploy();
 }
 
-/** The Perf panel on the device the flow names, to benchmark there. */
-function measureOn(deviceId: string): void {
+/** The Perf panel on the device the flow names, its benchmark on the flow's model. */
+function measureOn(deviceId: string, model: string): void {
   if (!deviceId) return openDevices();
   pickDevice(deviceId);
+  if (model) preferredModel.value = model;
   openPerf();
+}
+
+const DEVICE_ACTIONS = ['deploy', 'measure'];
+
+/** A deploy or measure step's device: the flow's (the one used last), else the device picked in
+ * this tab, else the only device online; the label names it. Without one, unchanged (the
+ * button opens the Devices panel). */
+export function withDevice(next: FlowNext): FlowNext {
+  if (!DEVICE_ACTIONS.includes(next.action) || next.args.device_id) return next;
+  const online = devices.value.filter((d) => d.online);
+  const device = deviceById(pickedDevice.value) ?? (online.length === 1 ? online[0] : undefined);
+  if (!device) return next;
+  const label = next.action === 'deploy' ? `Deploy to ${device.name}` : `Benchmark on ${device.name}`;
+  return { ...next, label, args: { ...next.args, device_id: device.id } };
 }
 
 /** Runs the action; `budgets` is shown in the panel itself (the template to add). */
@@ -60,7 +77,7 @@ export function runNext(next: FlowNext, reload: () => void): void {
   else if (next.action === 'train') openTraining();
   else if (next.action === 'checks') void checkNow(reload);
   else if (next.action === 'deploy') deployTo(text(next.args.device_id));
-  else if (next.action === 'measure') measureOn(text(next.args.device_id));
+  else if (next.action === 'measure') measureOn(text(next.args.device_id), text(next.args.model));
 }
 
 const tomlValue = (value: unknown): string =>
