@@ -85,6 +85,7 @@ class Camera:
         self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self.dropped = 0
         self._newest: np.ndarray | None = None
+        self._newest_at = self.captured_at = 0.0  # time.monotonic() of the frame's read
         self._ended = False
         self._ready = threading.Condition()
         self._reader = threading.Thread(target=self._read, name="camera", daemon=True)
@@ -101,16 +102,18 @@ class Camera:
                     self._ready.notify_all()
                     return
                 self.dropped += self._newest is not None
-                self._newest = frame
+                self._newest, self._newest_at = frame, time.monotonic()
                 self._ready.notify_all()
             if interval:
                 time.sleep(interval)  # a file plays at its frame rate, as a camera makes frames
 
     def next(self) -> np.ndarray | None:
-        """The newest frame the app has not had, waiting for one; None when the camera ended."""
+        """The newest frame the app has not had, waiting for one; None when the camera ended.
+        ``captured_at`` is then when it was read from the camera."""
         with self._ready:
             self._ready.wait_for(lambda: self._newest is not None or self._ended)
             frame, self._newest = self._newest, None
+            self.captured_at = self._newest_at
         return None if frame is None else _rgb(self.cv2, frame, self.width)
 
     def frames(self, limit: int) -> Iterator[np.ndarray]:

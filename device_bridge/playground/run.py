@@ -1,5 +1,5 @@
 """Runs a playground project as MNN Workbench's app does: ``python -m device_bridge.playground.run
-PROJECT [--photo FILE] [--video FILE | --camera DEVICE [--width N]] [--frames N]``.
+PROJECT [--photo FILE] [--video FILE | --camera DEVICE [--width N]] [--frames N] [--live]``.
 
 ``import MNNCV`` (and ``mnncv``) is the workbench's kit; ``getEnvVars()["workPath"]`` is the
 project folder, which is also the working directory; calls the app's MNN has and the PyPI wheel
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from device_bridge.playground import app, bridge, capture, sources
+from device_bridge.playground import app, bridge, capture, live_camera, sources
 from device_bridge.playground.kit import RGB, image_summary, session
 
 SHIM = Path(__file__).resolve().parent / "shim"
@@ -134,8 +134,12 @@ def run(root: Path, photo: str | None, video: str | None, frames: int, live: boo
     try:
         runpy.run_path(str(entry), run_name="__main__")
         if live:
-            session.emit("live", camera=session.camera is not None, photo=session.photo is not None)
-            _feed_from_stdin()
+            session.emit("live", camera=session.camera is not None, photo=session.photo is not None,
+                         source=f"camera {camera}" if camera is not None else "browser")
+            if camera is not None and session.camera is not None:
+                live_camera.feed(camera, width)  # the device's own camera (live_camera.py)
+            else:
+                _feed_from_stdin()
         else:
             _feed_photo(root, photo)
             if camera is not None:
@@ -160,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, help="the camera's frames scaled to this width")
     parser.add_argument("--frames", type=int, default=DEFAULT_FRAMES, help="frames of the video")
     parser.add_argument("--live", action="store_true",
-                        help="frames and photos come from the Playground panel on stdin")
+                        help="frames and photos come from the Playground panel on stdin; with "
+                        "--camera, the frames from that camera and the results go to the panel")
     args = parser.parse_args(argv)
     try:
         return run(Path(args.project).resolve(), args.photo, args.video, max(0, args.frames), args.live,
