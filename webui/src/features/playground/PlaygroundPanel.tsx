@@ -1,7 +1,8 @@
 // The Playground panel: run the project's playground app on a device or on this machine and be
 // its screen — the
 // current frame with the rects and points the script drew on it, its labels, and the camera
-// (this browser's) or a photo feeding it; capture→result latency, fps and dropped frames.
+// (this browser's or the device's own) or a photo feeding it; capture→result latency, fps and
+// dropped frames.
 import { useEffect, useRef } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
@@ -10,8 +11,8 @@ import { openDevices } from '../devices/open';
 import { pickDevice, pickedDevice } from '../debug/run';
 import { session } from '../workbench/session';
 import {
-  cameraOn, canStart, captureWidth, labels, onThisMachine, playgroundState, scriptError, sendPhoto, shown, startCamera,
-  startPlayground, stats, stopCamera, stopPlayground, wants, type Shown,
+  cameraOn, cameraSource, canStart, captureWidth, deviceCameras, fedByDevice, labels, onThisMachine, playgroundState,
+  scriptError, sendPhoto, shown, startCamera, startPlayground, stats, stopCamera, stopPlayground, wants, type Shown,
 } from './playground';
 
 const THIS_MACHINE = '__this_machine';
@@ -34,6 +35,7 @@ function paint(canvas: HTMLCanvasElement, frame: Shown): void {
     ctx.fillStyle = point.color;
     ctx.fillRect(point.at[0] - point.width / 2, point.at[1] - point.width / 2, point.width, point.width);
   }
+  canvas.dataset.painted = String(frame.frame);
 }
 
 function Screen() {
@@ -46,7 +48,8 @@ function Screen() {
   return (
     <div class="playground-screen">
       <canvas ref={canvas} data-testid="playground-canvas" data-frame={frame?.frame ?? ''} data-rects={frame?.rects.length ?? 0}
-        data-points={frame?.points.length ?? 0} class={frame ? '' : 'empty'} />
+        data-points={frame?.points.length ?? 0}
+        data-texts={frame?.rects.map((rect) => rect.text).join(',') ?? ''} class={frame ? '' : 'empty'} />
       <ol class="playground-labels" data-testid="playground-labels">
         {entries.map(([index, text]) => <li key={index} data-testid="playground-label" data-index={index}>{text}</li>)}
       </ol>
@@ -93,6 +96,20 @@ function TargetPicker({ disabled }: { disabled: boolean }) {
   );
 }
 
+/** Which camera feeds the app: this browser's, or one of the picked device's own (OpenCV's). */
+function SourcePicker({ disabled }: { disabled: boolean }) {
+  const cameras = deviceCameras.value;
+  if (!cameras.length) return null;
+  const picked = cameras.includes(cameraSource.value) ? cameraSource.value : '';
+  return (
+    <select data-testid="playground-source" value={picked} disabled={disabled} title="Which camera feeds the app"
+      onChange={(ev) => (cameraSource.value = ev.currentTarget.value)}>
+      <option value="">This browser's camera</option>
+      {cameras.map((name) => <option key={name} value={name}>Device camera {name}</option>)}
+    </select>
+  );
+}
+
 export function PlaygroundPanel() {
   const app = session().project.playground;
   const state = playgroundState.value;
@@ -100,21 +117,23 @@ export function PlaygroundPanel() {
   const photo = useRef<HTMLInputElement>(null);
   const guard = (action: () => Promise<void>) => () => void action().catch((err) => notify(errorMessage(err)));
   return (
-    <div class="playground-panel" data-testid="playground-panel" data-state={state} data-live={wants.value ? 'true' : 'false'}>
+    <div class="playground-panel" data-testid="playground-panel" data-state={state} data-live={wants.value ? 'true' : 'false'}
+      data-fed-by-device={fedByDevice.value ? 'true' : 'false'}>
       <div class="playground-toolbar">
         <strong>{app?.application_name ?? 'Playground'}</strong>
         {app?.error && <span class="form-error">{app.error}</span>}
         <TargetPicker disabled={state !== 'idle'} />
+        <SourcePicker disabled={state !== 'idle'} />
         {state === 'idle'
           ? <button class="btn btn-small btn-primary" data-testid="playground-start" disabled={!canStart.value} onClick={guard(startPlayground)}>Start</button>
           : <button class="btn btn-small" data-testid="playground-stop" onClick={stopPlayground}>Stop</button>}
         <label class="muted">size <select data-testid="playground-size" value={captureWidth.value} onChange={(ev) => (captureWidth.value = Number(ev.currentTarget.value))}>
           {[160, 224, 320, 480, 640].map((w) => <option key={w} value={w}>{w}</option>)}
         </select></label>
-        {running && wants.value?.camera && (cameraOn.value
+        {running && wants.value?.camera && !fedByDevice.value && (cameraOn.value
           ? <button class="btn btn-small" data-testid="playground-camera-off" onClick={stopCamera}>Camera off</button>
           : <button class="btn btn-small" data-testid="playground-camera" onClick={guard(startCamera)}>Camera</button>)}
-        {running && wants.value?.photo && (
+        {running && wants.value?.photo && !fedByDevice.value && (
           <>
             <button class="btn btn-small" data-testid="playground-photo" onClick={() => photo.current?.click()}>Photo…</button>
             <input ref={photo} type="file" accept="image/*" hidden data-testid="playground-photo-input"

@@ -3,9 +3,15 @@
 // `python -m device_bridge.playground.run . --live` reads frames and photos
 // from stdin, and its kit calls come back as `MNNWB_KIT` lines on stdout. A frame is sent only
 // when the one before is done: frames the camera makes meanwhile are dropped, never queued, and
-// each result is drawn on the frame it came from.
+// each result is drawn on the frame it came from. Or the device's own camera feeds it
+// (`--camera`): the frames are the device's, each comes back with its results as a JPEG, one
+// in flight at a time (`MNNWB_SHOWN` on stdin when drawn), and the panel is only the screen.
 import { computed, signal } from '@preact/signals';
-import type { DeviceError, RunLog } from '../../api/devices';
+import type { DeviceError, RunExit, RunLog } from '../../api/devices';
+import { devices } from '../devices/store';
+import { kitLineFilter } from '../debug/kitLines';
+import { revealConsoleQuietly } from '../debug/open';
+import { errorText, systemLine, writeConsole } from '../debug/output';
 import { session } from '../workbench/session';
 import { pickedDevice, runState, sendStdin, sid, startWith, stop, type RunState } from '../debug/run';
 
@@ -65,6 +71,15 @@ const localSid = signal<string | null>(null);
 const localState = signal<RunState>('idle');
 export const playgroundState = computed<RunState>(() => (onThisMachine.value ? localState.value : runState.value));
 export const canStart = computed(() => onThisMachine.value || Boolean(pickedDevice.value));
+/** The picked device's own cameras (`DeviceInfo.cameras`); none on this machine. */
+export const deviceCameras = computed<string[]>(() => {
+  if (onThisMachine.value) return [];
+  return devices.value.find((d) => d.id === pickedDevice.value)?.info.cameras ?? [];
+});
+/** The camera the next start feeds the app: '' for this browser's, else one of the device's. */
+export const cameraSource = signal('');
+/** The running app is fed by the device's own camera, not by this tab. */
+export const fedByDevice = signal(false);
 const runSid = () => (onThisMachine.value ? localSid.value : sid.value);
 
 let partial = '';
@@ -80,6 +95,7 @@ function resetRun(): void {
   labels.value = {};
   shown.value = null;
   wants.value = null;
+  fedByDevice.value = false;
   scriptError.value = null;
   stats.value = { sent: 0, done: 0, dropped: 0, fps: 0, latencyMs: null };
   drawn.clear();
@@ -97,7 +113,10 @@ function onFrame(frame: number) {
 function onCall(call: KitCall): void {
   const frame = call.frame;
   if (call.call === 'setLabel') labels.value = { ...labels.value, [Number(call.index)]: String(call.text) };
-  else if (call.call === 'live') wants.value = { camera: Boolean(call.camera), photo: Boolean(call.photo) };
+  else if (call.call === 'live') {
+    wants.value = { camera: Boolean(call.camera), photo: Boolean(call.photo) };
+    fedByDevice.value = String(call.source ?? 'browser') !== 'browser';
+  }
   else if (call.call === 'error') scriptError.value = String(call.error);
   else if (call.call === 'frame.error') scriptError.value = `frame ${frame}: ${String(call.error)}`;
   else if (call.call === 'drawRects' && frame !== null) {
@@ -109,20 +128,56 @@ function onCall(call: KitCall): void {
   } else if (call.call === 'drawImage' && frame !== null) {
     const image = call.image as { shape: number[] };
     onFrame(frame).images.push(image.shape.join('×'));
-  } else if (call.call === 'frame.done' && inFlight && frame === inFlight.frame) finishFrame();
+  } else if (call.call === 'frame.done' && fedByDevice.value && frame !== null) deviceFrameDone(call, frame);
+  else if (call.call === 'frame.done' && inFlight && frame === inFlight.frame) finishFrame();
+}
+
+function countDone(now: number): number {
+  doneTimes.push(now);
+  while (doneTimes.length && now - doneTimes[0] > 1000) doneTimes.shift();
+  return doneTimes.length;
+}
+
+/** The picture a device sent (base64 JPEG), at the size of the frame the app had. */
+async function pictureFromJpeg(jpeg: string, width: number, height: number): Promise<HTMLCanvasElement> {
+  const bytes = Uint8Array.from(atob(jpeg), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/jpeg' }));
+  const picture = document.createElement('canvas');
+  picture.width = width;
+  picture.height = height;
+  picture.getContext('2d')!.drawImage(bitmap, 0, 0, width, height);
+  bitmap.close();
+  return picture;
+}
+
+/** A frame of the device's camera done: its figures; with its picture, drawn and answered. */
+function deviceFrameDone(call: KitCall, frame: number): void {
+  const entry = drawn.get(frame) ?? { rects: [], points: [], images: [] };
+  for (const key of [...drawn.keys()]) if (key <= frame) drawn.delete(key);
+  const latencyMs = Number(call.latency_ms);
+  const fps = countDone(performance.now());
+  stats.value = { ...stats.value, done: stats.value.done + 1, fps, latencyMs, dropped: Number(call.dropped ?? 0) };
+  if (typeof call.jpeg !== 'string') return; // a preview is in flight: this one's picture stayed there
+  const startedSid = runSid();
+  void pictureFromJpeg(call.jpeg, Number(call.width), Number(call.height))
+    .then((picture) => {
+      if (runSid() !== startedSid) return;
+      shown.value = { frame, picture, ...entry, latencyMs };
+    })
+    .catch((err: unknown) => (scriptError.value = `frame ${frame}: ${String(err)}`))
+    .finally(() => sendToRun(`MNNWB_SHOWN ${JSON.stringify({ frame })}\n`));
 }
 
 function finishFrame(): void {
   const done = inFlight!;
   inFlight = null;
   const now = performance.now();
-  doneTimes.push(now);
-  while (doneTimes.length && now - doneTimes[0] > 1000) doneTimes.shift();
+  const fps = countDone(now);
   const entry = drawn.get(done.frame) ?? { rects: [], points: [], images: [] };
   drawn.delete(done.frame);
   const latencyMs = now - done.sentAt;
   shown.value = { frame: done.frame, picture: done.picture, ...entry, latencyMs };
-  stats.value = { ...stats.value, done: stats.value.done + 1, fps: doneTimes.length, latencyMs };
+  stats.value = { ...stats.value, done: stats.value.done + 1, fps, latencyMs };
 }
 
 function onStdout(text: string): void {
@@ -138,10 +193,30 @@ function onStdout(text: string): void {
   }
 }
 
+const localConsole = kitLineFilter();
+
+/** A run on this machine in the Device Console, as a device run's: its output without the kit's
+ * lines, stderr in red, its start and end (a device run's come from debug/run.ts). */
+function toConsole(type: string, data: Record<string, unknown>): void {
+  if (type === 'run.started') {
+    localConsole.reset();
+    systemLine(`Running on this machine: python ${RUN_ARGV.join(' ')}`);
+    revealConsoleQuietly();
+  } else if (type === 'log') {
+    const log = data as unknown as RunLog;
+    if (log.stream === 'stderr') errorText(log.text);
+    else writeConsole(localConsole.strip(log.text));
+  } else if (type === 'run.exit') {
+    const exit = data as unknown as RunExit;
+    systemLine(exit.signal ? `Process ended by signal ${exit.signal}.` : `Process exited with code ${exit.code}.`);
+  }
+}
+
 export function wirePlaygroundEvents(): void {
   const { socket } = session();
   socket.on('log', (msg) => {
     if (!msg.data.sid || msg.data.sid !== runSid()) return;
+    if (onThisMachine.value) toConsole(msg.type, msg.data);
     if (msg.type === 'run.started') {
       resetRun();
       if (onThisMachine.value) localState.value = 'running';
@@ -161,7 +236,11 @@ export function wirePlaygroundEvents(): void {
 
 export function startPlayground(): Promise<void> {
   resetRun();
-  if (!onThisMachine.value) return startWith(RUN_ARGV, false);
+  if (!onThisMachine.value) {
+    const camera = deviceCameras.value.includes(cameraSource.value) ? cameraSource.value : '';
+    const fed = camera ? ['--camera', camera, '--width', String(captureWidth.value)] : [];
+    return startWith([...RUN_ARGV, ...fed], false);
+  }
   localSid.value = `local-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   localState.value = 'starting';
   session().socket.send('playground', 'run.start', { sid: localSid.value });
