@@ -142,7 +142,7 @@ def test_live_frames_from_the_panel_are_answered_one_by_one(tmp_path: Path) -> N
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     calls = [json.loads(line[len(MARK):]) for line in done.stdout.splitlines() if line.startswith(MARK)]
-    assert {"call": "live", "frame": None, "camera": True, "photo": True} in calls
+    assert {"call": "live", "frame": None, "camera": True, "photo": True, "source": "browser"} in calls
     assert [(f, t.split()[0]) for f, t in _labels(calls, 0)] == [(7, "green"), (9, "blue"), (None, "bye")]
     assert _labels(calls, 1) == [(0, "photo: red")]
     assert [c["frame"] for c in calls if c["call"] == "frame.done"] == [7, 8, 9, 0]

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
+from server.core.config import Settings
 from tests.conftest import LiveServer
 from tests.device_bridge.harness import AgentProcess
 from tests.fakes.playground import camera_project, write_mp4
@@ -18,6 +19,14 @@ from tests.webui.test_device_debug import online_devices
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """At most one playground run on this machine per person (``MNNWB_PLAYGROUND_LOCAL_MAX``);
+    each test here but the last has one at most."""
+    settings.playground_local_max = 1
+    return settings
+
 
 # Ten frames of each colour, four times over, at 10 fps: the camera plays for 12 s.
 CLIP = ("red",) * 10 + ("green",) * 10 + ("blue",) * 10
@@ -127,3 +136,32 @@ def test_a_run_on_this_machine_writes_its_output_to_the_device_console(
     expect(console).to_contain_text(f"Running on this machine: python {RUN}")
     expect(console).to_contain_text("hello from the app")
     expect(console).not_to_contain_text("MNNWB_KIT")
+
+
+def test_a_start_past_the_cap_of_runs_on_this_machine_is_named_in_the_panel(
+    context: BrowserContext, live_server: LiveServer
+) -> None:
+    """``MNNWB_PLAYGROUND_LOCAL_MAX`` (1 in this module): one person's second run on this machine, in
+    another project, is refused and the panel says why; stopping the first makes room."""
+    pages = []
+    for name in ("cap one", "cap two"):
+        project = create_project(live_server, name)
+        camera_project(Path(project["path"]))
+        page = open_project(context, live_server, project)
+        panel = page.get_by_test_id("playground-panel")
+        panel.get_by_test_id("device-picker").select_option(label="This machine")
+        pages.append(panel)
+    first, second = pages
+    first.get_by_test_id("playground-start").click()
+    expect(first).to_have_attribute("data-live", "true", timeout=60_000)
+    second.get_by_test_id("playground-start").click()
+    expect(second.get_by_test_id("playground-error")).to_have_text(
+        "at most 1 playground runs on this machine per person (MNNWB_PLAYGROUND_LOCAL_MAX); "
+        "stop one first (playground_limit)")
+    expect(second).to_have_attribute("data-state", "idle")
+    first.get_by_test_id("playground-stop").click()
+    expect(first).to_have_attribute("data-state", "idle")
+    second.get_by_test_id("playground-start").click()
+    expect(second).to_have_attribute("data-live", "true", timeout=60_000)
+    second.get_by_test_id("playground-stop").click()
+    expect(second).to_have_attribute("data-state", "idle")
