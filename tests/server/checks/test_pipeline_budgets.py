@@ -115,7 +115,8 @@ def _commit(client: TestClient, base: str, paths: list[str], message: str) -> st
 def test_pipeline_checks_through_the_api_are_kept_per_commit(
     client: TestClient, coins_pipeline: Path
 ) -> None:
-    project = client.post("/api/projects", json={"name": "pipeline-budgets", "template": "empty", "git": False}).json()
+    body = {"name": "pipeline-budgets", "template": "empty", "git": False}
+    project = client.post("/api/projects", json=body).json()
     root, base = Path(project["path"]), f"/api/projects/{project['id']}"
     _chain(root, coins_pipeline)
     (root / "mnnwb.toml").write_text(HOLDS)

@@ -39,7 +39,8 @@ def test_a_save_killed_midway_is_invisible_to_git_and_swept_at_start(tmp_path):
     stop = threading.Event()
     try:
         with httpx.Client(base_url=url, headers=headers, timeout=60) as api:
-            project = api.post("/api/projects", json={"name": "demo", "template": "empty", "git": False}).json()
+            body = {"name": "demo", "template": "empty", "git": False}
+            project = api.post("/api/projects", json=body).json()
             assert api.post(f"/api/projects/{project['id']}/git/init").status_code == 201
         folder = Path(project["path"])
         saver = threading.Thread(target=keep_saving, args=(url, token, project["id"], stop))
