@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dulwich.objects import Commit, ObjectID
 from dulwich.repo import ParentsProvider, Repo
 
-from server.gitflow import readtree
+from server.gitflow import orderfile, readtree
 
 # Grafts and shallow boundaries change the parents a repository sees, so they are part of the key.
 Grafts = tuple[tuple[tuple[ObjectID, tuple[ObjectID, ...]], ...], tuple[ObjectID, ...]]
@@ -37,9 +37,16 @@ def topo_order(repo: Repo, start: ObjectID) -> Order:
     grafts = _grafts_key(provider)
     with _lock:
         known = {sha: order for (g, sha), order in _orders.items() if g == grafts}
+    if start in known:
+        return _keep(grafts, start, known[start])
+    kept = orderfile.load(repo.controldir(), repr(grafts).encode())  # from before a restart
+    if kept is not None:
+        known.setdefault(*kept)
     order = _extended(provider, known, start) if known else None  # nothing kept: no search
     if order is None:
         order = _full_order(repo, provider, start)
+    if kept is None or kept[0] != start:
+        orderfile.save(repo.controldir(), repr(grafts).encode(), start, order)
     return _keep(grafts, start, order)
 
 
