@@ -16,6 +16,11 @@ FlatTree = dict[bytes, tuple[int, ObjectID]]
 _CACHE_SIZE = 8
 _flat_cache: OrderedDict[bytes, FlatTree] = OrderedDict()
 _flat_lock = threading.Lock()
+# Each tree object read lately, as its entries: a new HEAD's tree (after a commit git made, or a
+# checkout) shares most folders with the last one, so flattening it reads only the folders that
+# changed (about 1,000 folders of a 10,000-file repository take ~1 MB).
+_ITEMS_SIZE = 20_000
+_tree_items: OrderedDict[bytes, list[tuple[bytes, int, ObjectID]]] = OrderedDict()
 
 
 def flatten(store: BaseObjectStore, tree_id: bytes | None) -> FlatTree:
@@ -31,9 +36,7 @@ def flatten(store: BaseObjectStore, tree_id: bytes | None) -> FlatTree:
     stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
     while stack:
         prefix, sha = stack.pop()
-        tree = store[ObjectID(sha)]
-        assert isinstance(tree, Tree)
-        for name, mode, child in tree.iteritems():
+        for name, mode, child in _items(store, sha):
             path = prefix + name
             if stat.S_ISDIR(mode):
                 stack.append((path + b"/", child))
@@ -41,6 +44,22 @@ def flatten(store: BaseObjectStore, tree_id: bytes | None) -> FlatTree:
                 flat[path] = (mode, child)
     remember(tree_id, flat)
     return flat
+
+
+def _items(store: BaseObjectStore, sha: bytes) -> list[tuple[bytes, int, ObjectID]]:
+    """A tree object's entries, read once while it is among the last ``_ITEMS_SIZE`` read."""
+    with _flat_lock:
+        items = _tree_items.get(sha)
+    if items is not None:
+        return items
+    tree = store[ObjectID(sha)]
+    assert isinstance(tree, Tree)
+    items = [(name, mode, child) for name, mode, child in tree.iteritems()]
+    with _flat_lock:
+        _tree_items[sha] = items
+        if len(_tree_items) > _ITEMS_SIZE:
+            _tree_items.popitem(last=False)
+    return items
 
 
 def remember(tree_id: bytes, flat: FlatTree) -> None:
