@@ -48,7 +48,12 @@ def login(session: Session, throttle: LoginThrottle, body: LoginBody, address: s
     name = body.name.strip().lower()
     throttle.check(name, address)
     user = session.exec(select(User).where(User.name == name)).first()
-    if not verify_password(user.password_hash if user else None, body.password) or user is None:
+    stored = user.password_hash if user else None
+    # The argon2 check takes a tenth of a second of CPU, more on a busy machine: it holds no
+    # database connection, or a burst of sign-ins empties the pool and the rest wait, then fail
+    # (15 connections; bench/team_load.py, docs/performance.md "A team on one server").
+    session.rollback()
+    if not verify_password(stored, body.password) or user is None:
         throttle.failed(name, address)
         audit.record(session, "login.failed", actor=name, address=address)
         session.commit()

@@ -124,3 +124,21 @@ def test_api_tokens_are_shown_once_stored_hashed_and_revocable(db: Session):
     assert sessions.token_credential(db, created.token) is None
     assert told == [AccessChange(alice.id, "the API token was revoked")]
     assert [e.action for e in audit.recent(db)].count("token.revoke") == 1
+
+
+def test_the_password_check_holds_no_database_connection(db: Session, throttle, monkeypatch):
+    """A burst of sign-ins must not empty the connection pool while argon2 runs."""
+    service.add_user(db, "alice", PASSWORD)
+    pool = db.get_bind().pool
+    held: list[int] = []
+    check = sessions.verify_password
+
+    def watched(stored: str | None, password: str) -> bool:
+        held.append(pool.checkedout())
+        return check(stored, password)
+
+    monkeypatch.setattr(sessions, "verify_password", watched)
+    assert _login(db, throttle)
+    with pytest.raises(Unauthorized):
+        _login(db, throttle, password="not the password")
+    assert held == [0, 0]
