@@ -97,10 +97,10 @@ def main() -> None:
         env = environment(tmp, args.cold)
         first = timed_run(clone, env, show=True)
         again = [timed_run(clone, env, show=False) for _ in range(args.again)]
-    print(f"first make run: {first:.1f} s to the URL")
-    print(f"make run again: median {statistics.median(again):.2f} s "
-          f"({', '.join(f'{s:.2f}' for s in again)})")
-    print(f"load average at end: {os.getloadavg()}")
+        print(f"first make run: {first:.1f} s to the URL")
+        print(f"make run again: median {statistics.median(again):.2f} s "
+              f"({', '.join(f'{s:.2f}' for s in again)})")
+        print(f"load average at end: {os.getloadavg()}", flush=True)
 
 
 if __name__ == "__main__":
