@@ -69,6 +69,7 @@ def back_to_flow(page: Page) -> Locator:
 def create_from_template(context: BrowserContext, live_server) -> Page:
     home = context.new_page()
     home.goto(live_server.url + "/")
+    expect(home.get_by_test_id("no-projects")).to_be_visible()  # an empty data dir
     home.get_by_test_id("new-project-name").fill("digits")
     home.get_by_test_id("template-pytorch-classifier").click()
     with context.expect_page() as created:
@@ -133,6 +134,7 @@ def add_budget(page: Page, flow: Locator, shots: Shots) -> None:
     flow.get_by_test_id("flow-budgets-editor").click()
     editor = page.get_by_test_id("budgets-editor")
     expect(editor.get_by_test_id("budget-row")).to_have_count(1)
+    expect(editor.get_by_test_id("budget-row")).to_have_attribute("data-model", "model.int8.mnn")
     shots.take(editor, "06-budget")
     editor.get_by_test_id("budgets-save").click()
     expect(editor.get_by_test_id("budgets-message")).to_have_text("Saved to mnnwb.toml.")
@@ -170,8 +172,10 @@ def test_first_day_from_template_to_device(context: BrowserContext, live_server,
     flow = back_to_flow(page)
     expect(step(flow, "deploy")).to_have_attribute("data-state", "done", timeout=RUN_MS)
 
+    expect(flow.get_by_test_id("flow-next-measure")).to_have_text(f"Benchmark on {board['name']}")
     flow.get_by_test_id("flow-next-measure").click()
     perf = page.get_by_test_id("perf-panel")
+    expect(perf.get_by_test_id("bench-model")).to_have_value("model.int8.mnn")
     perf.get_by_test_id("bench-start").click()
     expect(perf.get_by_test_id("bench-stats")).to_be_visible(timeout=RUN_MS)
     shots.take(perf, "07-measured")
