@@ -46,6 +46,11 @@ class Session:
         """Input name → shape as the session holds it (``-1`` or the last size for a dynamic dim)."""
         return {name: list(shape) for name, shape in self._shapes.items()}
 
+    def memory_mb(self) -> float:
+        """The session's memory in MB as MNN counts it (``getSessionInfo(session, 0)``: its
+        weights and the buffers of its current shapes)."""
+        return float(self.net.getSessionInfo(self.session, 0))
+
     def _layout(self, tensor: Any) -> Any:
         mnn = self._mnn
         tf = mnn.Tensor_DimensionType_Tensorflow

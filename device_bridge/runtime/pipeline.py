@@ -8,6 +8,7 @@ are opened through ``engine.Session`` and fed through their spec (``spec``, ``pr
 ``decode``), so a model without a spec, or a dynamic dim with no shape, is refused by name.
 """
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,6 +144,23 @@ def _open(stage: Stage) -> Any:
         raise PipelineError(f"stage {stage.id!r}.model", str(exc)) from None
 
 
+def _session_mb(model: _Model) -> float | None:
+    """The stage's MNN session memory in MB (``engine.Session.memory_mb``); None for an opener
+    whose sessions do not say."""
+    measure = getattr(model.session, "memory_mb", None)
+    return float(measure()) if callable(measure) else None
+
+
+def peak_rss_mb() -> float | None:
+    """The process's peak resident memory in MB so far (``getrusage``); None where there is none."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes there, KiB here
+
+
 def _boxes_of(item: Item) -> list[dict[str, Any]] | None:
     """The boxes an item holds: a step's, or those a model's outputs decoded; None for a picture."""
     if isinstance(item, Boxes):
@@ -270,7 +288,10 @@ class Runner:
         return turned
 
     def run(self, image: Path) -> dict[str, Any]:
-        """Every stage's items for one input image, their times and the end-to-end time."""
+        """Every stage's items for one input image, their times and the end-to-end time; a model
+        stage's ``memory_mb`` is its MNN session's (the most over its items), a step's None; the
+        run's ``memory_mb`` is all the pipeline's sessions together, ``peak_rss_mb`` the process's
+        peak resident memory."""
         started = time.perf_counter()
         pixels = preprocess.decode_image(image)
         decoded = (time.perf_counter() - started) * 1000
@@ -282,12 +303,14 @@ class Runner:
                 "kind": "input",
                 "input": None,
                 "ms": decoded,
+                "memory_mb": None,
                 "items": [values[INPUT][0].summary()],
             }
         ]
         for stage in self.pipeline.stages:
             items = values[stage.input]
             stage_start = time.perf_counter()
+            memory: float | None = None
             try:
                 if stage.model is not None:
                     model = self.models[stage.id]
@@ -299,6 +322,9 @@ class Runner:
                             )
                         item_start = time.perf_counter()
                         out.append(model(item, index))
+                        used = _session_mb(model)  # a session grows with the shape it was resized to
+                        if used is not None:
+                            memory = max(memory or 0.0, used)
                         timeline.append(
                             {
                                 "stage": stage.id,
@@ -326,14 +352,18 @@ class Runner:
                     "kind": stage.kind,
                     "input": stage.input,
                     "ms": (time.perf_counter() - stage_start) * 1000,
+                    "memory_mb": memory,
                 }
             )
         whole = (time.perf_counter() - started) * 1000
+        sessions = [m for m in (_session_mb(model) for model in self.models.values()) if m is not None]
         # Summarised after the clock stops: the stages then tile the whole but for the loop itself.
         for entry in report[1:]:
             entry["items"] = [item.summary() for item in values[entry["id"]]]
         return {
             "ms": whole,
+            "memory_mb": sum(sessions) if sessions else None,
+            "peak_rss_mb": peak_rss_mb(),
             "stages": report,
             "timeline": timeline,
             "image": {"width": int(pixels.shape[1]), "height": int(pixels.shape[0])},

@@ -33,18 +33,30 @@ def _relative(path: Path, root: Path | None) -> str:
 
 
 def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Median and p90 of each stage's time and of the whole, over the inputs that ran."""
+    """Median and p90 of each stage's time and of the whole, and the most memory each took
+    (``memory_mb``, None for a step; end to end also the process's ``peak_rss_mb``), over the
+    inputs that ran."""
     if not runs:
         return {}
 
     def figures(values: list[float]) -> dict[str, float]:
         return {"median_ms": float(np.median(values)), "p90_ms": float(np.percentile(values, 90))}
 
+    def most(values: list[float | None]) -> float | None:
+        known = [v for v in values if v is not None]
+        return max(known) if known else None
+
     ids = [stage["id"] for stage in runs[0]["stages"]]
+    stages = {i: [next(s for s in run["stages"] if s["id"] == i) for run in runs] for i in ids}
     return {
-        "end_to_end": figures([run["ms"] for run in runs]),
+        "end_to_end": {
+            **figures([run["ms"] for run in runs]),
+            "memory_mb": most([run.get("memory_mb") for run in runs]),
+            "peak_rss_mb": most([run.get("peak_rss_mb") for run in runs]),
+        },
         "stages": {
-            i: figures([next(s["ms"] for s in run["stages"] if s["id"] == i) for run in runs]) for i in ids
+            i: {**figures([s["ms"] for s in found]), "memory_mb": most([s.get("memory_mb") for s in found])}
+            for i, found in stages.items()
         },
     }
 

@@ -93,3 +93,23 @@ def test_a_model_without_a_spec_or_a_shape_is_refused(coins_pipeline: Path, tmp_
     )
     result = runner.run(photo(COINS))
     assert result["stages"][1]["items"][0]["outputs"]["logits"]["kind"] == "text"
+
+
+def test_each_model_stage_says_its_session_memory(coins_pipeline: Path, tmp_path: Path) -> None:
+    """A model stage's ``memory_mb`` is its MNN session's: there and positive for each model,
+    none for a step; a bigger model in the same stage takes more; the run adds them up."""
+    folder = tmp_path / "chain"
+    shutil.copytree(coins_pipeline.parent, folder)
+    loaded = pipeline.load(folder / "pipeline.toml")
+    result = pipeline.Runner(loaded).run(folder / COINS)
+    memory = {s["id"]: s["memory_mb"] for s in result["stages"]}
+    assert all(memory[s] > 0 for s in ("detect", "orientation", "read")), memory
+    assert [memory[s] for s in ("image", "boxes", "crops", "upright")] == [None] * 4
+    assert result["memory_mb"] == pytest.approx(memory["detect"] + memory["orientation"] + memory["read"])
+    assert result["peak_rss_mb"] > result["memory_mb"]
+
+    pipeline_models.wide_orientation(folder, _convert)
+    wide = pipeline.with_variants(loaded, {"orientation": {"model": "orientation_wide.mnn"}})
+    bigger = {s["id"]: s["memory_mb"] for s in pipeline.Runner(wide).run(folder / COINS)["stages"]}
+    assert bigger["orientation"] > 2 * memory["orientation"], (bigger, memory)
+    assert bigger["detect"] == memory["detect"]

@@ -109,10 +109,10 @@ class _Bright(nn.Module):
 
 
 class _Orientation(nn.Module):
-    def __init__(self) -> None:
+    def __init__(self, channels: int = 8) -> None:
         super().__init__()
-        self.features = nn.Conv2d(3, 8, 3, padding=1, stride=2)
-        self.head = nn.Linear(8, 2)
+        self.features = nn.Conv2d(3, channels, 3, padding=1, stride=2)
+        self.head = nn.Linear(channels, 2)
 
     def forward(self, image: torch.Tensor) -> torch.Tensor:
         return self.head(torch.relu(self.features(image)).mean(dim=(2, 3)))
@@ -193,3 +193,22 @@ def build(folder: Path, convert) -> Path:
     path = folder / "pipeline.toml"
     path.write_text(PIPELINE)
     return path
+
+
+def wide_orientation(folder: Path, convert, channels: int = 512) -> Path:
+    """A bigger orientation classifier (``channels`` features, not 8) beside the pipeline's, as
+    ``orientation_wide.mnn`` with the same spec: a variant of the ``orientation`` stage."""
+    from device_bridge.runtime import spec as model_spec
+
+    torch.manual_seed(0)
+    source = _export(
+        _Orientation(channels),
+        torch.zeros(1, 3, 32, 32),
+        folder / "orientation_wide.onnx",
+        ("image", "logits"),
+        {"image": {2: "height", 3: "width"}},
+    )
+    target = folder / "orientation_wide.mnn"
+    convert(source, target)
+    model_spec.sidecar(target).write_text(model_spec.dumps(model_spec.from_dict(SPECS["orientation"])))
+    return target

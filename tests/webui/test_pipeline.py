@@ -2,6 +2,7 @@
 boxes drawn on it, what each was read as, and every stage's time; runs it on a paired device;
 compares two configurations and sees the first stage that diverges."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -48,6 +49,14 @@ def test_run_a_pipeline_on_a_photo_and_see_boxes_and_text(
     expect(result.locator("[data-testid=pipeline-stage][data-stage=read] td").nth(2)).to_have_text(str(boxes))
     expect(result.get_by_test_id("pipeline-timeline").locator(".pipeline-span")).to_have_count(
         len(expected["timeline"]))
+    # Each model stage's session memory in its row; a step measures none.
+    cell = "[data-testid=pipeline-stage][data-stage={}] [data-testid=pipeline-stage-memory]"
+    read_mb = result.locator(cell.format("read"))
+    expect(read_mb).to_have_text(re.compile(r"^\d+\.\d+$"))
+    assert float(read_mb.inner_text()) > 0
+    boxes_mb = result.locator(cell.format("boxes"))
+    expect(boxes_mb).to_have_text("–")
+    expect(result.get_by_test_id("pipeline-memory")).to_contain_text("MB in sessions")
 
 
 def _chain(live_server, coins_pipeline: Path, name: str) -> dict:

@@ -80,6 +80,11 @@ def test_a_pipeline_on_a_device_answers_as_here(
     assert [s["id"] for s in there["stages"]] == [s["id"] for s in here["stages"]]
     assert [s["items"] for s in there["stages"]] == [s["items"] for s in here["stages"]]
     assert set(result["summary"]["stages"]) == {s["id"] for s in here["stages"]}
+    # The device measured each model stage's session memory, as a run here does.
+    memory = {s["id"]: s["memory_mb"] for s in there["stages"]}
+    assert memory["detect"] > 0 and memory["read"] > 0 and memory["boxes"] is None, memory
+    assert result["summary"]["stages"]["read"]["memory_mb"] == memory["read"]
+    assert result["summary"]["end_to_end"]["memory_mb"] == there["memory_mb"] > 0
     # The pipeline's folder and the input went to the project's session folder on the device.
     [files] = list((agent.home / "sessions").rglob("files"))
     assert sorted(p.relative_to(files).as_posix() for p in files.rglob("*") if p.is_file()) == sorted(

@@ -308,12 +308,18 @@ export interface PipelineStage {
   kind: 'input' | 'model' | 'step';
   input: string | null;
   ms: number;
+  /** A model stage's MNN session memory in MB (the most over its items); null for a step. */
+  memory_mb?: number | null;
   items: Record<string, unknown>[];
 }
 
 export interface PipelineInputResult {
   input: string;
   ms: number;
+  /** All the pipeline's MNN sessions together, in MB. */
+  memory_mb?: number | null;
+  /** The running process's peak resident memory, in MB. */
+  peak_rss_mb?: number | null;
   image: { width: number; height: number };
   stages: PipelineStage[];
   timeline: { stage: string; item: number | null; start_ms: number; end_ms: number }[];

@@ -1,5 +1,6 @@
 // One input of a pipeline run: the photo with the boxes (or tilted quads) of the last stage that
-// found boxes, what the last model stage read over each, each stage's time and the timeline.
+// found boxes, what the last model stage read over each, each stage's time and memory (a model
+// stage's MNN session) and the timeline.
 import { rawUrl } from '../../../api/files';
 import type { PipelineInputResult, PipelineStage } from '../../../api/tools';
 import { pid } from '../../workbench/session';
@@ -25,12 +26,21 @@ export function readings(stage: PipelineStage | undefined): string[] {
   });
 }
 
+/** Megabytes as the panel shows them; a dash where nothing was measured (a step). */
+export const mb = (value: number | null | undefined) =>
+  value === null || value === undefined ? '–' : value < 10 ? value.toFixed(2) : value.toFixed(1);
+
 function Shape({ box }: { box: Box }) {
   if (box.quad) {
     return <polygon points={box.quad.map(([x, y]) => `${x},${y}`).join(' ')} data-testid="pipeline-quad" />;
   }
   const [x1, y1, x2, y2] = box.box;
   return <rect x={x1} y={y1} width={x2 - x1} height={y2 - y1} />;
+}
+
+function memoryOf(stages: PipelineStage[], id: string): string {
+  const used = stages.find((s) => s.id === id)?.memory_mb;
+  return used == null ? '' : `, session ${mb(used)} MB`;
 }
 
 export function InputView({ result, diverged }: { result: PipelineInputResult; diverged?: Set<string> }) {
@@ -53,13 +63,16 @@ export function InputView({ result, diverged }: { result: PipelineInputResult; d
           </svg>
         </div>
         <div class="try-it-outputs">
-          <div class="mono" data-testid="pipeline-total">{result.input} · {result.ms.toFixed(1)} ms end to end · {boxes.length} box(es)</div>
+          <div class="mono" data-testid="pipeline-total">{result.input} · {result.ms.toFixed(1)} ms end to end · {boxes.length} box(es)
+            {result.memory_mb != null && <span data-testid="pipeline-memory"> · {mb(result.memory_mb)} MB in sessions</span>}
+            {result.peak_rss_mb != null && <span data-testid="pipeline-peak"> · peak {mb(result.peak_rss_mb)} MB resident</span>}</div>
           <table class="tool-table" data-testid="pipeline-stages">
-            <thead><tr><th>Stage</th><th>Kind</th><th class="num">Items</th><th class="num">ms</th><th>Share</th></tr></thead>
+            <thead><tr><th>Stage</th><th>Kind</th><th class="num">Items</th><th class="num">ms</th><th class="num" title="The stage's MNN session memory">MB</th><th>Share</th></tr></thead>
             <tbody>{result.stages.map((s) => (
               <tr key={s.id} data-testid="pipeline-stage" data-stage={s.id} class={diverged?.has(s.id) ? 'pipeline-diverged' : ''}>
                 <td class="mono">{s.id}</td><td class="muted">{s.kind}</td><td class="num">{s.items.length}</td>
                 <td class="num mono">{s.ms.toFixed(2)}</td>
+                <td class="num mono" data-testid="pipeline-stage-memory">{mb(s.memory_mb)}</td>
                 <td><div class="pipeline-bar" style={{ width: `${Math.min(100, (100 * s.ms) / total)}%` }} /></td>
               </tr>
             ))}</tbody>
@@ -73,7 +86,7 @@ export function InputView({ result, diverged }: { result: PipelineInputResult; d
         {result.timeline.map((t, i) => (
           <div key={i} class={`pipeline-span stage-${result.stages.findIndex((s) => s.id === t.stage) % 6}`}
             style={{ left: `${(100 * t.start_ms) / total}%`, width: `${Math.max(0.3, (100 * (t.end_ms - t.start_ms)) / total)}%` }}
-            title={`${t.stage}${t.item !== null ? ` #${t.item}` : ''}: ${(t.end_ms - t.start_ms).toFixed(2)} ms`} />
+            title={`${t.stage}${t.item !== null ? ` #${t.item}` : ''}: ${(t.end_ms - t.start_ms).toFixed(2)} ms${memoryOf(result.stages, t.stage)}`} />
         ))}
       </div>
     </div>
