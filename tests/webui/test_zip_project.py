@@ -57,5 +57,9 @@ def test_an_uploaded_zip_opens_as_a_playground_project(
     projects = httpx.get(f"{live_server.url}/api/projects", headers=live_server.auth).json()
     assert [(p["name"], p["kind"]) for p in projects] == [("colours", "playground")]
     root = Path(projects[0]["path"])
-    assert sorted(p.name for p in root.iterdir()) == ["app.mnnplayground", "main.py"]
+    # "Track with Git" was left ticked: a repository whose one commit holds the unpacked files
+    assert sorted(p.name for p in root.iterdir()) == [".git", ".gitignore", "app.mnnplayground", "main.py"]
+    log_url = f"{live_server.url}/api/projects/{projects[0]['id']}/git/log"
+    log = httpx.get(log_url, headers=live_server.auth).json()
+    assert [c["summary"] for c in log] == ["Initial commit"]
     expect(home.locator("[data-testid=project-row][data-project-name='colours']")).to_be_visible()
