@@ -83,6 +83,13 @@ class _Model:
         ):
             raise PipelineError(f"stage {stage.id!r}.shape", f"{shape} does not fit the declared {own.shape}")
         self.shape = shape
+        if stage.batch > 1 and own.shape[0] != -1:
+            raise PipelineError(
+                f"stage {stage.id!r}.batch",
+                f"input {self.name!r} of {stage.model.name} has a fixed batch dim ({own.shape[0]}); "
+                "batching needs it dynamic (-1 in its spec)",
+            )
+        self.batch = stage.batch
         self.fit, self.multiple = stage.fit, stage.multiple
         self.max_side, self.min_side = stage.max_side, stage.min_side
         self.lists = {o.name: self._lists(stage.model, o) for o in self.spec.outputs}
@@ -99,7 +106,24 @@ class _Model:
         )
         return {"labels": labels, "characters": characters}
 
-    def __call__(self, picture: Picture, parent: int) -> ModelItem:
+    def many(
+        self, prepared: list[tuple[np.ndarray, preprocess.Frame]], pictures: list[Picture], parents: list[int]
+    ) -> list[ModelItem]:
+        """Prepared pictures (``_tensor``, all of one shape) in one session call, stacked on the
+        batch dim; each item decoded from its own row of each output."""
+        raw = self.session.run({self.name: np.concatenate([tensor for tensor, _ in prepared])})
+        for name, value in raw.items():
+            if value.ndim == 0 or value.shape[0] != len(prepared):
+                raise StepError(
+                    f"output {name!r} of a batch of {len(prepared)} has shape {list(value.shape)}, "
+                    "not one row per item"
+                )
+        return [
+            self._item({name: value[i : i + 1] for name, value in raw.items()}, frame, picture, parent)
+            for i, ((_, frame), picture, parent) in enumerate(zip(prepared, pictures, parents, strict=True))
+        ]
+
+    def _tensor(self, picture: Picture) -> tuple[np.ndarray, preprocess.Frame]:
         pixels = picture.pixels
         if self.input.color == "BGR":
             pixels = pixels[:, :, ::-1]
@@ -111,7 +135,11 @@ class _Model:
             )
         else:
             tensor, frame = preprocess.image_tensor(self.input, self.shape, pixels)
-        raw = self.session.run({self.name: tensor})
+        return tensor, frame
+
+    def _item(
+        self, raw: dict[str, np.ndarray], frame: preprocess.Frame, picture: Picture, parent: int
+    ) -> ModelItem:
         outputs = {}
         for name, value in raw.items():
             own = self.spec.output(name)
@@ -287,6 +315,45 @@ class Runner:
             turned.append(steps.rotate(item, int(params.get("degrees", 180))) if wanted else item)
         return turned
 
+    def _model_stage(
+        self, stage: Stage, items: list[Item], started: float, timeline: list[dict[str, Any]]
+    ) -> tuple[list[Item], float | None]:
+        """A model stage's items, one session call per item or, with ``batch = N``, per up to N
+        consecutive items fed at one shape (a timeline span per call, ``batch`` its items); and
+        the most memory its session took."""
+        model = self.models[stage.id]
+        out: list[Item] = []
+        memory: float | None = None
+        index = 0
+        while index < len(items):
+            call_start = time.perf_counter()
+            group: list[tuple[np.ndarray, preprocess.Frame]] = []
+            pictures: list[Picture] = []
+            while index + len(group) < len(items) and len(group) < model.batch:
+                item = items[index + len(group)]
+                if not isinstance(item, Picture):
+                    raise StepError(
+                        f"a model stage reads pictures, {stage.input!r} gives {type(item).__name__}"
+                    )
+                prepared = model._tensor(item)
+                if group and prepared[0].shape != group[0][0].shape:
+                    break  # another shape: the next call starts with it (prepared again then)
+                group.append(prepared)
+                pictures.append(item)
+            if model.batch == 1:
+                raw = model.session.run({model.name: group[0][0]})
+                out.append(model._item(raw, group[0][1], pictures[0], index))
+            else:
+                out.extend(model.many(group, pictures, list(range(index, index + len(group)))))
+            used = _session_mb(model)  # a session grows with the shape it was resized to
+            if used is not None:
+                memory = max(memory or 0.0, used)
+            span = {"stage": stage.id, "item": index, "start_ms": (call_start - started) * 1000,
+                    "end_ms": (time.perf_counter() - started) * 1000}
+            timeline.append(span if model.batch == 1 else {**span, "batch": len(group)})
+            index += len(group)
+        return out, memory
+
     def run(self, image: Path) -> dict[str, Any]:
         """Every stage's items for one input image, their times and the end-to-end time; a model
         stage's ``memory_mb`` is its MNN session's (the most over its items), a step's None; the
@@ -310,29 +377,10 @@ class Runner:
         for stage in self.pipeline.stages:
             items = values[stage.input]
             stage_start = time.perf_counter()
-            memory: float | None = None
+            memory: float | None = None  # a step's is not measured
             try:
                 if stage.model is not None:
-                    model = self.models[stage.id]
-                    out: list[Item] = []
-                    for index, item in enumerate(items):
-                        if not isinstance(item, Picture):
-                            raise StepError(
-                                f"a model stage reads pictures, {stage.input!r} gives {type(item).__name__}"
-                            )
-                        item_start = time.perf_counter()
-                        out.append(model(item, index))
-                        used = _session_mb(model)  # a session grows with the shape it was resized to
-                        if used is not None:
-                            memory = max(memory or 0.0, used)
-                        timeline.append(
-                            {
-                                "stage": stage.id,
-                                "item": index,
-                                "start_ms": (item_start - started) * 1000,
-                                "end_ms": (time.perf_counter() - started) * 1000,
-                            }
-                        )
+                    out, memory = self._model_stage(stage, items, started, timeline)
                 else:
                     out = self._step(stage, items, values)
                     timeline.append(

@@ -28,7 +28,10 @@ STEP_PARAMS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "rotate": {"by": str, "when_labels": list, "degrees": int, "min_score": (int, float)},
 }
 FITS = ("spec", "aspect")
-MODEL_FIELDS = {"id", "input", "model", "shape", "threads", "fit", "multiple", "max_side", "min_side"}
+MODEL_FIELDS = {
+    "id", "input", "model", "shape", "threads", "fit", "multiple", "max_side", "min_side", "batch",
+}
+MAX_BATCH = 256
 MAX_STAGES = 64
 
 
@@ -52,6 +55,7 @@ class Stage:
     multiple: int = 1
     max_side: int | None = None
     min_side: int | None = None
+    batch: int = 1  # items run together in one session call (a dynamic batch dim)
     backend: str = "CPU"
     precision: str = "normal"
     params: dict[str, Any] = field(default_factory=dict)
@@ -96,6 +100,10 @@ def _stage(where: str, raw: Any, folder: Path, known: set[str]) -> Stage:
                 raise PipelineError(f"{where}.shape", "every dim a positive integer")
             stage.shape = shape
         stage.threads = int(raw.get("threads", 1))
+        batch = raw.get("batch", 1)
+        if not isinstance(batch, int) or isinstance(batch, bool) or not 1 <= batch <= MAX_BATCH:
+            raise PipelineError(f"{where}.batch", f"{batch!r} is not a count of items from 1 to {MAX_BATCH}")
+        stage.batch = batch
         stage.fit = raw.get("fit", "spec")
         if stage.fit not in FITS:
             raise PipelineError(f"{where}.fit", f"{stage.fit!r} is not one of {', '.join(FITS)}")

@@ -212,3 +212,24 @@ def wide_orientation(folder: Path, convert, channels: int = 512) -> Path:
     convert(source, target)
     model_spec.sidecar(target).write_text(model_spec.dumps(model_spec.from_dict(SPECS["orientation"])))
     return target
+
+
+def batched_orientation(folder: Path, convert) -> Path:
+    """The pipeline's orientation classifier (the same seeded weights) exported with a dynamic
+    batch dim, as ``orientation_batched.mnn`` whose spec declares it (``-1``)."""
+    from device_bridge.runtime import spec as model_spec
+
+    torch.manual_seed(0)
+    source = _export(
+        _Orientation(),
+        torch.zeros(1, 3, 32, 32),
+        folder / "orientation_batched.onnx",
+        ("image", "logits"),
+        {"image": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}},
+    )
+    target = folder / "orientation_batched.mnn"
+    convert(source, target)
+    declared = {**SPECS["orientation"]["inputs"][0], "shape": [-1, 3, -1, -1]}
+    spec = {**SPECS["orientation"], "inputs": [declared]}
+    model_spec.sidecar(target).write_text(model_spec.dumps(model_spec.from_dict(spec)))
+    return target

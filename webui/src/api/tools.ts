@@ -322,7 +322,8 @@ export interface PipelineInputResult {
   peak_rss_mb?: number | null;
   image: { width: number; height: number };
   stages: PipelineStage[];
-  timeline: { stage: string; item: number | null; start_ms: number; end_ms: number }[];
+  /** One span per session call or step; `batch`: the items of a batched call (docs/pipelines.md). */
+  timeline: { stage: string; item: number | null; start_ms: number; end_ms: number; batch?: number }[];
 }
 
 export interface PipelineResult {

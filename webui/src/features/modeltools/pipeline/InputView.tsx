@@ -86,7 +86,7 @@ export function InputView({ result, diverged }: { result: PipelineInputResult; d
         {result.timeline.map((t, i) => (
           <div key={i} class={`pipeline-span stage-${result.stages.findIndex((s) => s.id === t.stage) % 6}`}
             style={{ left: `${(100 * t.start_ms) / total}%`, width: `${Math.max(0.3, (100 * (t.end_ms - t.start_ms)) / total)}%` }}
-            title={`${t.stage}${t.item !== null ? ` #${t.item}` : ''}: ${(t.end_ms - t.start_ms).toFixed(2)} ms${memoryOf(result.stages, t.stage)}`} />
+            title={`${t.stage}${t.item !== null ? ` #${t.item}` : ''}${t.batch ? `–${t.item! + t.batch - 1} (batch of ${t.batch})` : ''}: ${(t.end_ms - t.start_ms).toFixed(2)} ms${memoryOf(result.stages, t.stage)}`} />
         ))}
       </div>
     </div>
