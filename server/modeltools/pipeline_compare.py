@@ -15,6 +15,11 @@ from server.users.models import User
 class StageFigures(BaseModel):
     median_ms: float
     p90_ms: float
+    memory_mb: float | None = None  # a model stage's session, the sessions together end to end
+
+
+class EndToEndFigures(StageFigures):
+    peak_rss_mb: float | None = None  # the process's peak resident memory
 
 
 class Divergence(BaseModel):
@@ -34,8 +39,8 @@ class StageComparison(BaseModel):
 
 
 class EndToEnd(BaseModel):
-    a: StageFigures | None
-    b: StageFigures | None
+    a: EndToEndFigures | None
+    b: EndToEndFigures | None
 
 
 class PipelineComparison(BaseModel):

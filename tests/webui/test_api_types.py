@@ -52,7 +52,8 @@ RESPONSES = {
     "ModelSpecInfo": "ModelSpecPublic", "DeclaredTensor": "DeclaredTensor",
     "DatasetSummary": "DatasetSummary", "SkippedFile": "SkippedFile", "Backup": "BackupOut",
     "PipelineComparison": "PipelineComparison", "StageComparison": "StageComparison",
-    "StageFigures": "StageFigures", "Divergence": "Divergence", "FirstDivergence": "FirstDivergence",
+    "StageFigures": "StageFigures", "EndToEndFigures": "EndToEndFigures",
+    "Divergence": "Divergence", "FirstDivergence": "FirstDivergence",
     "PipelineEndToEnd": "EndToEnd", "MarkedModel": "MarkedModel", "FactsAsked": "FactsAsked",
 }
 BODIES = {

@@ -352,7 +352,17 @@ export interface PipelineRunRequest {
 export const runPipeline = (pid: string, body: PipelineRunRequest) =>
   request<ToolRun>('POST', `${projectBase(pid)}/pipelines/run`, { json: body });
 
-export interface StageFigures { median_ms: number; p90_ms: number }
+export interface StageFigures {
+  median_ms: number;
+  p90_ms: number;
+  /** MB: a model stage's session (null for a step); end to end, the sessions together. */
+  memory_mb?: number | null;
+}
+
+export interface EndToEndFigures extends StageFigures {
+  /** The process's peak resident memory, MB. */
+  peak_rss_mb?: number | null;
+}
 
 export interface Divergence { input: string; reason: string }
 
@@ -365,7 +375,7 @@ export interface StageComparison {
   diverged: Divergence[];
 }
 
-export interface PipelineEndToEnd { a: StageFigures | null; b: StageFigures | null }
+export interface PipelineEndToEnd { a: EndToEndFigures | null; b: EndToEndFigures | null }
 
 export interface PipelineComparison {
   inputs: string[];

@@ -7,7 +7,7 @@ import { comparePipelineRuns, type PipelineComparison, type PipelineResult, type
 import { pid } from '../../workbench/session';
 import { InputView } from './InputView';
 
-const ms = (f: StageFigures | null, key: keyof StageFigures) => (f ? f[key].toFixed(2) : '–');
+const ms = (f: StageFigures | null, key: 'median_ms' | 'p90_ms') => (f ? f[key].toFixed(2) : '–');
 
 function Figures({ figures }: { figures: [StageFigures | null, StageFigures | null] }) {
   const [a, b] = figures;
