@@ -67,6 +67,7 @@ def restart(root: Path) -> None:
     """The Git layer's state as in a fresh server process: nothing kept in memory."""
     settle(root)
     indexfile._views.clear()
+    indexfile._written.clear()
     trees._flat_cache.clear()
     trees._tree_items.clear()
     status._hashes.clear()

@@ -277,7 +277,8 @@ def rewrite_index(index_path: str, updates: dict[bytes, bytes | None]) -> bool:
     """
     with GitFile(index_path, "wb", fsync=False) as f:  # as git: its core.fsync leaves out the index
         before = _file_key(index_path)
-        entries = _raw_entries(index_path)
+        last = _written.get(index_path)
+        entries = dict(last[1]) if last is not None and last[0] == before else _raw_entries(index_path)
         if entries is None:
             f.abort()
             return False
@@ -294,10 +295,16 @@ def rewrite_index(index_path: str, updates: dict[bytes, bytes | None]) -> bool:
         written = os.fstat(f.fileno()).st_ino
     known = _views.get(index_path)
     after = os.stat(index_path)
+    key = (after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns)
+    if after.st_ino == written:  # the next rewrite of this very file need not split it again
+        _written.put(index_path, (key, entries))
     if known is not None and known[0] == before and after.st_ino == written:
-        key = (after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns)
         _views.put(index_path, (key, _updated(known[1], updates, after.st_mtime_ns)))
     return True
+
+
+# Per index file, the raw entries this process last wrote to it (any other writer's file misses).
+_written: BoundedCache[str, tuple[tuple[int, int, int, int], dict[bytes, list[bytes]]]] = BoundedCache(4)
 
 
 def _file_key(path: str) -> tuple[int, int, int, int] | None:
