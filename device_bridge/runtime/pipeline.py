@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from device_bridge.runtime import decode, preprocess, steps
+from device_bridge.runtime import decode, pipeline_audio, preprocess, steps
 from device_bridge.runtime import spec as model_spec
+from device_bridge.runtime.pipeline_audio import Audio
 from device_bridge.runtime.pipeline_spec import (  # noqa: F401 - re-exported: one import for callers
     INPUT,
     Pipeline,
@@ -65,13 +66,15 @@ class _Model:
             )
         self.name = names[0]
         own = self.spec.input(self.name)
-        if own is None or own.kind != "image":
+        if own is None or own.kind not in ("image", "audio"):
             raise PipelineError(
                 f"stage {stage.id!r}",
-                f"the spec of {stage.model.name} must declare input {self.name!r} as an image",
+                f"the spec of {stage.model.name} must declare input {self.name!r} as an image or audio",
             )
         self.input = own
         shape = stage.shape or own.run_shape()
+        if shape is None and own.kind == "audio" and -1 not in own.shape[:-1]:
+            shape = list(own.shape)  # the clip's length fills the open last dim
         if shape is None:
             raise PipelineError(
                 f"stage {stage.id!r}.shape",
@@ -107,7 +110,10 @@ class _Model:
         return {"labels": labels, "characters": characters}
 
     def many(
-        self, prepared: list[tuple[np.ndarray, preprocess.Frame]], pictures: list[Picture], parents: list[int]
+        self,
+        prepared: list[tuple[np.ndarray, preprocess.Frame | None]],
+        pictures: list[Picture | Audio],
+        parents: list[int],
     ) -> list[ModelItem]:
         """Prepared pictures (``_tensor``, all of one shape) in one session call, stacked on the
         batch dim; each item decoded from its own row of each output."""
@@ -123,7 +129,13 @@ class _Model:
             for i, ((_, frame), picture, parent) in enumerate(zip(prepared, pictures, parents, strict=True))
         ]
 
-    def _tensor(self, picture: Picture) -> tuple[np.ndarray, preprocess.Frame]:
+    def reads(self, item: "Item") -> bool:
+        """Whether the stage's input takes this item (a picture, or a clip for an audio input)."""
+        return isinstance(item, Audio if self.input.kind == "audio" else Picture)
+
+    def _tensor(self, picture: "Picture | Audio") -> tuple[np.ndarray, preprocess.Frame | None]:
+        if isinstance(picture, Audio):
+            return pipeline_audio.tensor(self.input, self.shape, picture), None
         pixels = picture.pixels
         if self.input.color == "BGR":
             pixels = pixels[:, :, ::-1]
@@ -138,7 +150,11 @@ class _Model:
         return tensor, frame
 
     def _item(
-        self, raw: dict[str, np.ndarray], frame: preprocess.Frame, picture: Picture, parent: int
+        self,
+        raw: dict[str, np.ndarray],
+        frame: preprocess.Frame | None,
+        picture: "Picture | Audio",
+        parent: int,
     ) -> ModelItem:
         outputs = {}
         for name, value in raw.items():
@@ -147,7 +163,7 @@ class _Model:
                 outputs[name] = decode.decode(own, value, frame=frame, **self.lists.get(name, {}))
             except decode.DecodeError as exc:
                 outputs[name] = {"kind": "error", "error": str(exc)}
-            if outputs[name].get("kind") == "boxes":  # onto the pipeline input's pixels
+            if outputs[name].get("kind") == "boxes" and isinstance(picture, Picture):  # onto the input
                 for row in outputs[name]["boxes"]:
                     row["box"] = [
                         row["box"][0] + picture.x,
@@ -155,10 +171,10 @@ class _Model:
                         row["box"][2] + picture.x,
                         row["box"][3] + picture.y,
                     ]
-        return ModelItem(outputs, raw, frame, picture, parent)
+        return ModelItem(outputs, raw, frame, picture if isinstance(picture, Picture) else None, parent)
 
 
-Item = Picture | Boxes | ModelItem
+Item = Picture | Audio | Boxes | ModelItem
 
 
 def _open(stage: Stage) -> Any:
@@ -327,14 +343,14 @@ class Runner:
         index = 0
         while index < len(items):
             call_start = time.perf_counter()
-            group: list[tuple[np.ndarray, preprocess.Frame]] = []
-            pictures: list[Picture] = []
+            group: list[tuple[np.ndarray, preprocess.Frame | None]] = []
+            pictures: list[Picture | Audio] = []
             while index + len(group) < len(items) and len(group) < model.batch:
                 item = items[index + len(group)]
-                if not isinstance(item, Picture):
-                    raise StepError(
-                        f"a model stage reads pictures, {stage.input!r} gives {type(item).__name__}"
-                    )
+                if not isinstance(item, Picture | Audio) or not model.reads(item):
+                    wants = "clips" if model.input.kind == "audio" else "pictures"
+                    given = type(item).__name__
+                    raise StepError(f"a model stage reads {wants}; {stage.input!r} gives {given}")
                 prepared = model._tensor(item)
                 if group and prepared[0].shape != group[0][0].shape:
                     break  # another shape: the next call starts with it (prepared again then)
@@ -354,15 +370,26 @@ class Runner:
             index += len(group)
         return out, memory
 
+    def _input(self, path: Path) -> Picture | Audio:
+        """The input file: a picture, or a ``.wav`` read for the first stage's audio input."""
+        if path.suffix.lower() not in preprocess.AUDIO_SUFFIXES:
+            return Picture(preprocess.decode_image(path))
+        first = next((s for s in self.pipeline.stages if s.input == INPUT), None)
+        model = self.models.get(first.id) if first is not None else None
+        if model is None or model.input.kind != "audio":
+            raise preprocess.InputFileError(path, "is audio; the pipeline's first stage takes no audio input")
+        assert first is not None and first.model is not None
+        return pipeline_audio.read(path, model.input, first.model.name)
+
     def run(self, image: Path) -> dict[str, Any]:
         """Every stage's items for one input image, their times and the end-to-end time; a model
         stage's ``memory_mb`` is its MNN session's (the most over its items), a step's None; the
         run's ``memory_mb`` is all the pipeline's sessions together, ``peak_rss_mb`` the process's
         peak resident memory."""
         started = time.perf_counter()
-        pixels = preprocess.decode_image(image)
+        source = self._input(image)
         decoded = (time.perf_counter() - started) * 1000
-        values: dict[str, list[Item]] = {INPUT: [Picture(pixels)]}
+        values: dict[str, list[Item]] = {INPUT: [source]}
         timeline: list[dict[str, Any]] = [{"stage": INPUT, "item": 0, "start_ms": 0.0, "end_ms": decoded}]
         report: list[dict[str, Any]] = [
             {
@@ -414,5 +441,9 @@ class Runner:
             "peak_rss_mb": peak_rss_mb(),
             "stages": report,
             "timeline": timeline,
-            "image": {"width": int(pixels.shape[1]), "height": int(pixels.shape[0])},
+            **(
+                {"audio": source.summary()}
+                if isinstance(source, Audio)
+                else {"image": {"width": int(source.pixels.shape[1]), "height": int(source.pixels.shape[0])}}
+            ),
         }

@@ -72,10 +72,10 @@ def run_batch(
     ``PipelineError`` for a pipeline (or variant) that cannot run, ``InputFailed`` for a stage
     that fails on an input, ``NoImage``."""
     runner = pipeline.Runner(with_variants(pipeline.load(file), variants or {}))
-    suffixes = preprocess.IMAGE_SUFFIXES
+    suffixes = preprocess.IMAGE_SUFFIXES + preprocess.AUDIO_SUFFIXES
     files = [p for p in preprocess.expand(inputs, MAX_INPUTS) if p.suffix.lower() in suffixes]
     if not files:
-        raise NoImage("no image among the inputs (.jpg .jpeg .png .bmp, or a folder of them)")
+        raise NoImage("no image or audio among the inputs (.jpg .jpeg .png .bmp .wav, or a folder of them)")
     runs, failed = [], []
     for index, path in enumerate(files):
         if progress is not None:

@@ -86,9 +86,11 @@ def main(argv: Sequence[str]) -> int:
     except (pipeline.PipelineError, OSError) as exc:
         print(f"{args.file}: {exc}", file=sys.stderr)
         return 2
-    files = [p for p in preprocess.expand(args.input) if p.suffix.lower() in preprocess.IMAGE_SUFFIXES]
+    readable = preprocess.IMAGE_SUFFIXES + preprocess.AUDIO_SUFFIXES
+    files = [p for p in preprocess.expand(args.input) if p.suffix.lower() in readable]
     if not files:
-        print("no image among the inputs (.jpg .jpeg .png .bmp, or a folder of them)", file=sys.stderr)
+        print("no image or audio among the inputs (.jpg .jpeg .png .bmp .wav, or a folder of them)",
+              file=sys.stderr)
         return 2
     status = 0
     for path in files:

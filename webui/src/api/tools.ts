@@ -320,7 +320,9 @@ export interface PipelineInputResult {
   memory_mb?: number | null;
   /** The running process's peak resident memory, in MB. */
   peak_rss_mb?: number | null;
-  image: { width: number; height: number };
+  /** The input picture's size; absent for a `.wav` input, which has `audio` instead. */
+  image?: { width: number; height: number };
+  audio?: { kind: 'audio'; samples: number; sample_rate: number; seconds: number };
   stages: PipelineStage[];
   /** One span per session call or step; `batch`: the items of a batched call (docs/pipelines.md). */
   timeline: { stage: string; item: number | null; start_ms: number; end_ms: number; batch?: number }[];

@@ -51,19 +51,26 @@ export function InputView({ result, diverged }: { result: PipelineInputResult; d
   return (
     <div class="pipeline-input" data-testid="pipeline-input" data-input={result.input}>
       <div class="try-it-view">
-        <div class="try-it-image">
-          <img src={rawUrl(pid(), result.input)} alt={result.input} data-testid="pipeline-image" />
-          <svg viewBox={`0 0 ${result.image.width} ${result.image.height}`} preserveAspectRatio="none" data-testid="pipeline-boxes">
-            {boxes.map((b, i) => (
-              <g key={i} data-testid="pipeline-box">
-                <Shape box={b} />
-                {read.length === boxes.length && <text x={b.box[0]} y={b.box[1] - 2}>{read[i]}</text>}
-              </g>
-            ))}
-          </svg>
-        </div>
+        {result.audio ? (
+          <div class="pipeline-audio" data-testid="pipeline-audio">
+            <audio controls src={rawUrl(pid(), result.input)} />
+            <div class="mono muted">{result.audio.seconds.toFixed(2)} s at {result.audio.sample_rate} Hz</div>
+          </div>
+        ) : result.image && (
+          <div class="try-it-image">
+            <img src={rawUrl(pid(), result.input)} alt={result.input} data-testid="pipeline-image" />
+            <svg viewBox={`0 0 ${result.image.width} ${result.image.height}`} preserveAspectRatio="none" data-testid="pipeline-boxes">
+              {boxes.map((b, i) => (
+                <g key={i} data-testid="pipeline-box">
+                  <Shape box={b} />
+                  {read.length === boxes.length && <text x={b.box[0]} y={b.box[1] - 2}>{read[i]}</text>}
+                </g>
+              ))}
+            </svg>
+          </div>
+        )}
         <div class="try-it-outputs">
-          <div class="mono" data-testid="pipeline-total">{result.input} · {result.ms.toFixed(1)} ms end to end · {boxes.length} box(es)
+          <div class="mono" data-testid="pipeline-total">{result.input} · {result.ms.toFixed(1)} ms end to end{result.image ? ` · ${boxes.length} box(es)` : ''}
             {result.memory_mb != null && <span data-testid="pipeline-memory"> · {mb(result.memory_mb)} MB in sessions</span>}
             {result.peak_rss_mb != null && <span data-testid="pipeline-peak"> · peak {mb(result.peak_rss_mb)} MB resident</span>}</div>
           <table class="tool-table" data-testid="pipeline-stages">

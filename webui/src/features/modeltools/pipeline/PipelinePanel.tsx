@@ -16,7 +16,7 @@ import { InputView } from './InputView';
 import '../spec/spec.css';
 import './pipeline.css';
 
-const IMAGE = /\.(jpe?g|png|bmp)$/i;
+const INPUT_FILE = /\.(jpe?g|png|bmp|wav)$/i; // images, and .wav clips for an audio model's pipeline
 const PLAIN: RunConfig = { device: '', variants: '' };
 
 function RunError({ run }: { run: ToolRun }) {
@@ -42,7 +42,7 @@ export function PipelinePanel({ params }: PanelProps) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     projectFiles().then((all) => {
-      const images = all.filter((f) => IMAGE.test(f));
+      const images = all.filter((f) => INPUT_FILE.test(f));
       setFiles(images);
       setInput((current) => current || images[0] || '');
     }, () => setFiles([]));
@@ -84,7 +84,7 @@ export function PipelinePanel({ params }: PanelProps) {
       <form class="try-it-form" onSubmit={(e) => { e.preventDefault(); void go(); }}>
         <span class="mono">{pipeline}</span>
         <label class="spec-field">
-          <span>Image or folder</span>
+          <span>Image, .wav or folder</span>
           <input class="input mono" list="pipeline-files" value={input} size={32} data-testid="pipeline-input-path"
             onInput={(e) => setInput((e.target as HTMLInputElement).value)} />
           <datalist id="pipeline-files">{files.map((f) => <option key={f} value={f} />)}</datalist>
