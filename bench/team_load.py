@@ -6,7 +6,8 @@ For each N a fresh team-mode ``mnnwb serve --team`` process (SQLite, the default
 added with the service ``mnnwb user add`` calls, in one process (the CLI costs a process start and
 an argon2 hash per name). Then every person, at once, as a browser would:
 
-* signs in (``POST /api/auth/login``), creates a project with a Git repository, opens it in
+* arrives ``--arrival`` seconds after the one before (0.2: five a second; 0: all at once),
+  signs in (``POST /api/auth/login``), creates a project with a Git repository, opens it in
   3 tabs (3 project websockets, each answering the server's pings) and starts a local job that
   prints a timestamped line every 0.5 s (a training run's log);
 * every ``--pace`` seconds (their first at a random offset): saves ``main.py`` from tab 1 and then
@@ -101,26 +102,37 @@ def percentile(values: list[float], q: float) -> float:
 async def tab(url: str, headers: dict[str, str], number: int, samples: Samples,
               saves: dict[str, float], stop: asyncio.Event, ready: asyncio.Event) -> None:
     """One tab's socket: answers pings, times job lines and (in tabs 2 and 3) others' saves."""
-    async with websockets.connect(url, additional_headers=headers, max_size=2**24) as socket:
+    try:
+        async with websockets.connect(url, additional_headers=headers, max_size=2**24) as socket:
+            ready.set()
+            await follow(socket, number, samples, saves, stop)
+    except (OSError, websockets.WebSocketException) as exc:
+        samples.errors[f"tab socket: {type(exc).__name__}"] += 1
+    finally:
         ready.set()
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(socket.recv(), timeout=0.5)
-            except TimeoutError:
-                continue
-            now = time.time()
-            event = json.loads(raw)
-            kind = (event.get("channel"), event.get("type"))
-            if kind == ("sys", "ping"):
-                await socket.send(json.dumps({"v": 1, "channel": "sys", "type": "pong", "data": {}}))
-            elif event.get("type") == "job.log":
-                for line in event["data"]["text"].splitlines():
-                    samples.add("job log", now, (now - float(line)) * 1000)
-            elif kind == ("files", "changed") and number > 0:
-                for change in event["data"]["changes"]:
-                    sent = saves.get(change["path"])
-                    if sent is not None:
-                        samples.add("save seen", now, (now - sent) * 1000)
+
+
+async def follow(socket: websockets.ClientConnection, number: int, samples: Samples,
+                 saves: dict[str, float], stop: asyncio.Event) -> None:
+    """Reads the tab's events until the run stops."""
+    while not stop.is_set():
+        try:
+            raw = await asyncio.wait_for(socket.recv(), timeout=0.5)
+        except TimeoutError:
+            continue
+        now = time.time()
+        event = json.loads(raw)
+        kind = (event.get("channel"), event.get("type"))
+        if kind == ("sys", "ping"):
+            await socket.send(json.dumps({"v": 1, "channel": "sys", "type": "pong", "data": {}}))
+        elif event.get("type") == "job.log":
+            for line in event["data"]["text"].splitlines():
+                samples.add("job log", now, (now - float(line)) * 1000)
+        elif kind == ("files", "changed") and number > 0:
+            for change in event["data"]["changes"]:
+                sent = saves.get(change["path"])
+                if sent is not None:
+                    samples.add("save seen", now, (now - sent) * 1000)
 
 
 async def person(n: int, base: str, args: argparse.Namespace, samples: Samples,
@@ -137,6 +149,7 @@ async def person(n: int, base: str, args: argparse.Namespace, samples: Samples,
 async def work(n: int, base: str, args: argparse.Namespace, samples: Samples,
                setup_done: list[asyncio.Event], go: asyncio.Event, stop: asyncio.Event) -> None:
     limits = httpx.Limits(max_connections=2)
+    await asyncio.sleep(n * args.arrival)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as api:
         started = time.perf_counter()
         (await api.post("/api/auth/login", json={"name": f"u{n:03d}", "password": f"{PASSWORD}{n}"})
@@ -187,9 +200,8 @@ async def level(base: str, server: psutil.Process, users: int, args: argparse.Na
     began = time.monotonic()
     people = [asyncio.create_task(person(n, base, args, samples, setup_done, go, stop))
               for n in range(users)]
-    waits = asyncio.gather(*(e.wait() for e in setup_done))
-    done, _ = await asyncio.wait([asyncio.ensure_future(waits), *people],
-                                 return_when=asyncio.FIRST_COMPLETED)
+    # Everyone set up, or dropped out (counted in the errors).
+    await asyncio.gather(*(e.wait() for e in setup_done))
     for task in people:
         if task.done() and task.exception():
             raise task.exception()  # type: ignore[misc]
@@ -237,6 +249,8 @@ def main() -> None:
     parser.add_argument("--users", default="10,50,200")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--pace", type=float, default=5, help="seconds between one person's saves")
+    parser.add_argument("--arrival", type=float, default=0.2,
+                        help="seconds between two people's arrivals (0: everyone signs in at once)")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}, {os.cpu_count()} cores")
     for users in (int(u) for u in args.users.split(",")):
