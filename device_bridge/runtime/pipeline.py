@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from device_bridge.runtime import decode, pipeline_audio, preprocess
+from device_bridge.runtime import decode, pipeline_audio, pipeline_user, preprocess
 from device_bridge.runtime import spec as model_spec
 from device_bridge.runtime.pipeline_audio import Audio
 from device_bridge.runtime.pipeline_spec import (  # noqa: F401 - re-exported: one import for callers
     INPUT,
+    STEP_PARAMS,
     Pipeline,
     PipelineError,
     Stage,
@@ -196,6 +197,11 @@ class Runner:
         opener = opener or _open
         self.pipeline = pipeline
         self.models = {s.id: _Model(s, opener) for s in pipeline.stages if s.model is not None}
+        self.user = {
+            s.id: pipeline_user.load(s, pipeline.folder)
+            for s in pipeline.stages
+            if s.step is not None and s.step not in STEP_PARAMS
+        }
         # Imported now, so the first input's times are the stages' own and not an import's.
         import PIL.Image  # noqa: F401
 
@@ -283,7 +289,8 @@ class Runner:
                 if stage.model is not None:
                     out, memory = self._model_stage(stage, items, started, timeline)
                 else:
-                    out = run_step(stage, items, values)
+                    user = self.user.get(stage.id)
+                    out = pipeline_user.run(stage, user, items) if user else run_step(stage, items, values)
                     timeline.append(
                         {
                             "stage": stage.id,

@@ -3,6 +3,7 @@ they connect, their parameters; and per-stage variants laid over it. Nothing her
 """
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ STEP_PARAMS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "rotate": {"by": str, "when_labels": list, "degrees": int, "min_score": (int, float)},
 }
 FITS = ("spec", "aspect")
+USER_STEP = re.compile(r"[A-Za-z_][A-Za-z0-9_]*:[A-Za-z_][A-Za-z0-9_]*")
 MODEL_FIELDS = {
     "id", "input", "model", "shape", "threads", "fit", "multiple", "max_side", "min_side", "batch",
 }
@@ -116,8 +118,14 @@ def _stage(where: str, raw: Any, folder: Path, known: set[str]) -> Stage:
                     raise PipelineError(f"{where}.{key}", 'only a stage with fit = "aspect" takes it')
                 setattr(stage, key, value)
         return stage
+    if isinstance(step, str) and USER_STEP.fullmatch(step):
+        stage.step = step  # module:function, a .py beside the pipeline (pipeline_user.py)
+        stage.params = {k: v for k, v in raw.items() if k not in ("id", "input", "step")}
+        return stage
     if step not in STEP_PARAMS:
-        raise PipelineError(f"{where}.step", f"{step!r} is not one of {', '.join(STEP_PARAMS)}")
+        raise PipelineError(
+            f"{where}.step", f"{step!r} is not one of {', '.join(STEP_PARAMS)}, nor module:function"
+        )
     stage.step = step
     for key, value in raw.items():
         if key in ("id", "input", "step"):
