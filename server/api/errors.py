@@ -10,7 +10,7 @@ import errno
 import logging
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
@@ -60,20 +60,25 @@ def domain_error(exc: OSError) -> AppError | None:
     return None
 
 
-async def database_error(request: Request, exc: Exception) -> JSONResponse:
+def _where(conn: Request | WebSocket) -> str:
+    """``GET /path`` for a request, ``websocket /path`` for a socket (which has no method)."""
+    return f"{conn.method if isinstance(conn, Request) else 'websocket'} {conn.url.path}"
+
+
+async def database_error(request: Request | WebSocket, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DBAPIError)
     if database_full(exc):
         full = InsufficientStorage("the disk is full: the change was not saved")
         return JSONResponse(full.body(), status_code=full.status)
-    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    log.error("unhandled error on %s", _where(request), exc_info=exc)
     return JSONResponse(INTERNAL, status_code=500)
 
 
-async def os_error(request: Request, exc: Exception) -> JSONResponse:
+async def os_error(request: Request | WebSocket, exc: Exception) -> JSONResponse:
     assert isinstance(exc, OSError)
     mapped = domain_error(exc)
     if mapped is None:
-        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        log.error("unhandled error on %s", _where(request), exc_info=exc)
         return JSONResponse(INTERNAL, status_code=500)
     return JSONResponse(mapped.body(), status_code=mapped.status)
 

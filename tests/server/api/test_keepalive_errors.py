@@ -1,5 +1,6 @@
 """An unexpected error is a 500 in the one error shape, and the keep-alive connection it came on
-still serves the next request (a real uvicorn server, one raw connection)."""
+still serves the next request (a real uvicorn server, one raw connection); one in a socket's
+handshake is logged with where it happened and the server goes on."""
 
 import json
 import socket
@@ -7,7 +8,9 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, WebSocket
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from tests.conftest import LiveServer, start_live_server
 from tests.waiting import SCALE
@@ -20,8 +23,12 @@ def add_failing_routes(app: FastAPI) -> None:
     def os_failure() -> None:
         raise PermissionError(13, "permission denied")
 
+    async def socket_os_failure(websocket: WebSocket) -> None:
+        raise ConnectionResetError(104, "the peer went away during the handshake")
+
     app.add_api_route("/api/test/crash", crash)
     app.add_api_route("/api/test/os-failure", os_failure)
+    app.add_api_websocket_route("/api/test/ws-os-failure", socket_os_failure)
 
 
 @pytest.fixture
@@ -82,5 +89,22 @@ def test_a_500_leaves_the_connection_usable(failing_server, path):
             assert connection.get(path) == (500, {"detail": "internal server error", "code": "internal"})
             status, body = connection.get("/api/health")
             assert status == 200, body
+    finally:
+        connection.sock.close()
+
+
+def test_an_os_error_in_a_socket_handshake_is_logged_by_its_path(failing_server, caplog):
+    """A socket has no HTTP method: the handler logging the error must not fail on it."""
+    url = failing_server.url.replace("http://", "ws://") + "/api/test/ws-os-failure"
+    with caplog.at_level("ERROR", logger="mnnwb"):
+        with pytest.raises(InvalidStatus):
+            with connect(url, additional_headers=failing_server.auth, open_timeout=20 * SCALE):
+                pass
+    logged = [r.getMessage() for r in caplog.records if "unhandled" in r.getMessage()]
+    assert logged == ["unhandled error on websocket /api/test/ws-os-failure"], caplog.text
+    assert "has no attribute" not in caplog.text
+    connection = KeepAlive(failing_server)
+    try:
+        assert connection.get("/api/health")[0] == 200
     finally:
         connection.sock.close()
