@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from server.modeltools.pool import Standby
 from server.modeltools.runner import Limits, Outcome, WorkerSpec, run_worker
 from tests.fakes import dynamic_models, models
 from tests.waiting import wait_until
@@ -20,6 +21,19 @@ class Models:
     multi: Path
     medium_mnn: Path
     calibration: Path
+
+
+class RecordingLauncher:
+    """A launcher that records which spare (standby) processes it handed over."""
+
+    def __init__(self, standby: Standby) -> None:
+        self.standby, self.pids = standby, []
+
+    def take(self, spec: WorkerSpec):
+        proc = self.standby.take(spec)
+        if proc is not None:
+            self.pids.append(proc.pid)
+        return proc
 
 
 def run_tool(tool: str, args: dict, run_dir: Path, timeout: float = 60.0, **kw) -> Outcome:

@@ -12,7 +12,7 @@ import pytest
 from server.modeltools.formats import BadModelFile, check_model_file
 from server.modeltools.pool import Standby, WorkerPool
 from server.modeltools.runner import Limits, WorkerSpec, run_worker
-from tests.server.modeltools.conftest import Models, run_tool
+from tests.server.modeltools.conftest import Models, RecordingLauncher, run_tool
 from tests.waiting import process_running, wait_until
 
 FAULT = "MNNWB_WORKER_TEST_FAULT"
@@ -206,22 +206,9 @@ def test_no_socket_is_opened(zoo: Models, tmp_path: Path) -> None:
         assert _audited(tool, args, tmp_path / tool) == [], tool
 
 
-class _Recording:
-    """A launcher that records which standby processes it handed over."""
-
-    def __init__(self, standby: Standby) -> None:
-        self.standby, self.pids = standby, []
-
-    def take(self, spec: WorkerSpec):
-        proc = self.standby.take(spec)
-        if proc is not None:
-            self.pids.append(proc.pid)
-        return proc
-
-
 def test_standby_runs_exactly_one_job_each(zoo: Models, tmp_path: Path) -> None:
     standby = Standby(Limits())
-    launcher = _Recording(standby)
+    launcher = RecordingLauncher(standby)
     try:
         for index in range(2):
             standby.refill()

@@ -10,21 +10,8 @@ import pytest
 from server.modeltools.pool import Standby
 from server.modeltools.runner import Limits, SpareRecipe, WorkerSpec, run_worker
 from server.sandbox import Sandbox
-from tests.server.modeltools.conftest import Models
+from tests.server.modeltools.conftest import Models, RecordingLauncher
 from tests.waiting import process_running, wait_until
-
-
-class _Recording:
-    """A launcher that records which spare processes it handed over."""
-
-    def __init__(self, standby: Standby) -> None:
-        self.standby, self.pids = standby, []
-
-    def take(self, spec: WorkerSpec):
-        proc = self.standby.take(spec)
-        if proc is not None:
-            self.pids.append(proc.pid)
-        return proc
 
 
 @pytest.fixture
@@ -64,7 +51,7 @@ def test_a_sandboxed_spare_runs_one_job_of_its_project_and_sees_nothing_else(
     sandbox = Sandbox(True, hidden=(layout["data"],))
     a, b = _recipe(sandbox, layout["a"]), _recipe(sandbox, layout["b"])
     standby = Standby(Limits(timeout_s=120))
-    launcher = _Recording(standby)
+    launcher = RecordingLauncher(standby)
     try:
         standby.refill(a, layout["runs"])
         assert standby.wait_ready(60) is True
