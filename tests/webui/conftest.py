@@ -18,6 +18,7 @@ from playwright.sync_api import (
 )
 
 from server.core.config import REPO_ROOT
+from tests.server.devices.test_devices_api import devices, pair
 
 CHROMIUM = "/usr/bin/chromium"
 # A closed network: nothing in the browser may try to phone home.
@@ -156,3 +157,13 @@ def people(
             for index, page in enumerate(ctx.pages):
                 page.screenshot(path=tmp_path / f"failure-{who}-{index}.png")
         ctx.close()
+
+
+@pytest.fixture
+def board(live_server, tmp_path: Path) -> Iterator[dict]:
+    """A real agent process named board, paired and online."""
+    _, agent = pair(live_server, tmp_path / "agent", name="board")
+    try:
+        yield devices(live_server)[0]
+    finally:
+        agent.kill()

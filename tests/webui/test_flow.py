@@ -5,7 +5,6 @@ the budgets template names the converted model; the artifact opens its lineage; 
 edit of the training script turns train and convert stale in the open panel. A project
 deployed once to a real agent, whose model changed since, deploys again from the flow's button."""
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -13,7 +12,7 @@ import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from tests.fakes import models
-from tests.server.devices.test_devices_api import command, devices, next_event, pair, tab_socket
+from tests.server.devices.test_devices_api import command, next_event, tab_socket
 from tests.server.flow.test_device_steps import convert
 from tests.waiting import wait_until
 from tests.webui.workbench import create_project, open_project
@@ -95,16 +94,6 @@ def test_convert_from_the_flow_then_quantize_is_filled(context: BrowserContext, 
     git(live_server, project, "commit", {"message": "train: a note", "author": "A <a@b.c>"})
     for step in ("train", "convert"):  # no reload pressed: the commit's event reloads the flow
         expect(flow.get_by_test_id(f"flow-step-{step}")).to_have_attribute("data-state", "stale")
-
-
-@pytest.fixture
-def board(live_server, tmp_path: Path) -> Iterator[dict]:
-    """A real agent process named board, paired and online."""
-    _, agent = pair(live_server, tmp_path / "agent", name="board")
-    try:
-        yield devices(live_server)[0]
-    finally:
-        agent.kill()
 
 
 def test_deploy_from_the_flow_to_the_device_used_last(context: BrowserContext, live_server, board) -> None:

@@ -6,7 +6,6 @@ stale. With ``MNNWB_TUTORIAL_SHOTS=1`` its screenshots are the ones docs/tutoria
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from PIL import Image
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from server.core.config import REPO_ROOT
-from tests.server.devices.test_devices_api import devices, pair
 from tests.webui.workbench import editor_lines, open_file, save, tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -45,16 +43,6 @@ class Shots:
 def shots(tmp_path: Path) -> Shots:
     tutorial = os.environ.get("MNNWB_TUTORIAL_SHOTS") == "1"
     return Shots(REPO_ROOT / "docs" / "tutorial" if tutorial else tmp_path / "shots")
-
-
-@pytest.fixture
-def board(live_server, tmp_path: Path) -> Iterator[dict]:
-    """A real agent process named board, paired and online."""
-    _, agent = pair(live_server, tmp_path / "agent", name="board")
-    try:
-        yield devices(live_server)[0]
-    finally:
-        agent.kill()
 
 
 def step(flow: Locator, name: str) -> Locator:
