@@ -12,8 +12,8 @@ from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.runtime import pipeline
 from device_bridge.runtime.pipeline import PipelineError
+from tests.device_bridge.dap import DapClient
 from tests.device_bridge.harness import AgentProcess, HubServer
-from tests.device_bridge.test_agent_debug import DapClient
 from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 
