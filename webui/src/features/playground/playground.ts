@@ -9,6 +9,7 @@
 import { computed, signal } from '@preact/signals';
 import type { DeviceError, RunExit, RunLog } from '../../api/devices';
 import { devices } from '../devices/store';
+import { breakpoints } from '../debug/breakpoints';
 import { kitLineFilter } from '../debug/kitLines';
 import { revealConsoleQuietly } from '../debug/open';
 import { errorText, systemLine, writeConsole } from '../debug/output';
@@ -239,7 +240,9 @@ export function startPlayground(): Promise<void> {
   if (!onThisMachine.value) {
     const camera = deviceCameras.value.includes(cameraSource.value) ? cameraSource.value : '';
     const fed = camera ? ['--camera', camera, '--width', String(captureWidth.value)] : [];
-    return startWith([...RUN_ARGV, ...fed], false);
+    // Under the debugger when the project has breakpoints: they stop the app's callbacks there.
+    const debug = Object.values(breakpoints.value).some((lines) => lines.length > 0);
+    return startWith([...RUN_ARGV, ...fed], debug);
   }
   localSid.value = `local-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   localState.value = 'starting';
