@@ -63,7 +63,7 @@ def test_the_flow_continues_from_the_marked_job_until_it_is_unmarked(client: Tes
     assert steps["train"]["state"] == "done"
     assert steps["train"]["artifact"]["path"] == model
     assert f"job {first['id'][:8]} (marked)" in steps["train"]["detail"]
-    assert steps["convert"]["next"]["args"] == {"model": model}
+    assert steps["convert"]["next"]["args"] == {"model": model, "output": "model.mnn"}
 
     # one at a time: marking the other replaces the mark
     client.put(marked_url(project), json={"job_id": second["id"]})
