@@ -28,6 +28,7 @@ from server.modeltools.runner import (
     Outcome,
     SpareRecipe,
     WorkerSpec,
+    drain_to_log,
     kill_group,
     prepare_run_dir,
     run_worker,
@@ -133,7 +134,7 @@ class Standby:
         except OSError:
             _discard(proc, None)
             return None
-        _close_stdout(proc)  # from here on the worker writes to its log
+        drain_to_log(proc, spec.log_path, skip=READY)  # until the worker has moved its output to the log
         return proc
 
     def close(self) -> None:

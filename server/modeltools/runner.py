@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,6 +246,29 @@ class Launcher(Protocol):
         """An already started worker given ``spec``'s job (its folder prepared), or None."""
 
 
+_drains: "weakref.WeakKeyDictionary[subprocess.Popen, threading.Thread]" = weakref.WeakKeyDictionary()
+
+
+def drain_to_log(proc: subprocess.Popen, log_path: Path, skip: bytes = b"") -> None:
+    """Copy what a handed-over worker still writes to its pipe (before it points its output at
+    the log: MNN's own line, a traceback of a job it could not start) into the run's log, in a
+    thread that ends when the worker lets go of the pipe; a line equal to ``skip`` is left out."""
+    stdout = proc.stdout
+    if stdout is None:
+        return
+
+    def copy() -> None:
+        with stdout, log_path.open("ab") as log:
+            for line in iter(stdout.readline, b""):
+                if line != skip:
+                    log.write(line)
+                    log.flush()
+
+    thread = threading.Thread(target=copy, name="worker-drain", daemon=True)
+    _drains[proc] = thread
+    thread.start()
+
+
 def run_worker(
     spec: WorkerSpec,
     *,
@@ -264,6 +288,9 @@ def run_worker(
     stop = _wait(proc, spec, cancel or threading.Event(), tail)
     tail.poll()
     code = proc.wait()
+    drained = _drains.get(proc)
+    if drained is not None:  # what the worker wrote to its pipe is in the log before it is read
+        drained.join(timeout=TERM_GRACE_SECONDS)
     outcome = stop or _finish(spec, exit_status(code) if spec.wrap is not None else code)
     outcome.seconds = time.monotonic() - started
     return outcome
