@@ -60,8 +60,10 @@ class ToolManager:
         workers: int = DEFAULT_WORKERS,
         limits: Limits | None = None,
         allow_remote_code: bool = False,
+        sandboxed_spare: bool = False,
     ) -> None:
         self._engine, self._hub, self._runs_dir = engine, hub, runs_dir
+        self._sandboxed_spare = sandboxed_spare
         self._sandbox = sandbox
         self._allow_remote_code = allow_remote_code
         # Queued and running runs by the user who started them: the pool is shared.
@@ -148,7 +150,7 @@ class ToolManager:
     def _spare(self, root: Path, readable: tuple[Path, ...]) -> SpareRecipe | None:
         """A sandboxed run may take a spare started in the same sandbox for its project (one
         that reads files from outside it starts its own); an unsandboxed run takes any."""
-        if self._sandbox.state == "off" or readable:
+        if self._sandbox.state == "off" or readable or not self._sandboxed_spare:
             return None
         return SpareRecipe(str(root), partial(self._wrap, root=root))
 
@@ -301,6 +303,7 @@ def create_tool_manager(
     runs_dir = settings.data_dir / "tool-runs"
     manager = ToolManager(engine, hub, runs_dir, per_user=settings.tool_runs_per_user, sandbox=sandbox,
                           workers=workers, limits=limits,
-                          allow_remote_code=settings.llm_allow_remote_code)
+                          allow_remote_code=settings.llm_allow_remote_code,
+                          sandboxed_spare=settings.tool_spare_sandboxed)
     manager.reconcile()
     return manager
