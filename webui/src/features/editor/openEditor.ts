@@ -1,5 +1,8 @@
+import { loadMonaco } from '../../monaco/load';
+import type { monaco } from '../../monaco/setup';
 import { mainGroup } from '../workbench/areas';
 import { dock, showPanel } from '../workbench/panels';
+import { openDoc } from './documents';
 import { editorPanelId } from './EditorPanel';
 import { keepPanel, previewEnabled, replaceablePreview } from './preview';
 
@@ -28,4 +31,25 @@ export function openEditor(path: string, options: OpenOptions = {}): void {
       : group && { referenceGroup: group },
   });
   replaced?.api.close();
+}
+
+const WAIT_FRAMES = 120;
+
+/** The Monaco editor of a file once its tab shows it, or undefined if it does not come. */
+export async function editorOf(path: string): Promise<monaco.editor.ICodeEditor | undefined> {
+  const doc = await openDoc(path);
+  if (!doc.model) return undefined; // an image, a model, a binary file
+  const { monaco } = await loadMonaco();
+  for (let frame = 0; frame < WAIT_FRAMES; frame += 1) {
+    const editor = monaco.editor.getEditors().find((e) => doc.model && e.getModel() === doc.model);
+    if (editor) return editor;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+  return undefined;
+}
+
+/** A double click opens a file to work in it: the typing goes to its editor, as in VS Code. */
+export function openToEdit(path: string): void {
+  openEditor(path);
+  editorOf(path).then((editor) => editor?.focus(), () => undefined); // openDoc reports its errors
 }

@@ -2,7 +2,7 @@
 // rename, Delete to delete, drag and drop to move, and names coloured by their Git state.
 import type { FileEntry } from '../../api/types';
 import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
-import { openEditor } from '../editor/openEditor';
+import { openEditor, openToEdit } from '../editor/openEditor';
 import { modelMenuItems } from '../modeltools/menu';
 import { lineageMenuItems } from '../lineage/menu';
 import { publishMenuItems } from '../market/menu';
@@ -98,7 +98,7 @@ function TreeRow({ entry, depth }: { entry: FileEntry; depth: number }) {
         data-type={entry.type}
         tabIndex={0}
         onClick={() => activate(entry)}
-        onDblClick={() => !isDir && openEditor(entry.path)}
+        onDblClick={() => !isDir && openToEdit(entry.path)}
         onKeyDown={(ev) => onKey(ev, entry)}
         onContextMenu={(ev) => {
           selected.value = entry.path;
