@@ -250,8 +250,11 @@ class Runner:
             index += len(group)
         return out, memory
 
-    def _input(self, path: Path) -> Picture | Audio:
-        """The input file: a picture, or a ``.wav`` read for the first stage's audio input."""
+    def _input(self, path: Path | np.ndarray) -> Picture | Audio:
+        """The input file: a picture, or a ``.wav`` read for the first stage's audio input; or a
+        camera's frame already decoded (RGB ``uint8`` height × width × 3)."""
+        if isinstance(path, np.ndarray):
+            return Picture(path)
         if path.suffix.lower() not in preprocess.AUDIO_SUFFIXES:
             return Picture(preprocess.decode_image(path))
         first = next((s for s in self.pipeline.stages if s.input == INPUT), None)
@@ -261,8 +264,9 @@ class Runner:
         assert first is not None and first.model is not None
         return pipeline_audio.read(path, model.input, first.model.name)
 
-    def run(self, image: Path) -> dict[str, Any]:
-        """Every stage's items for one input image, their times and the end-to-end time; a model
+    def run(self, image: Path | np.ndarray) -> dict[str, Any]:
+        """Every stage's items for one input image (a file, or a frame's RGB pixels: then the
+        ``image`` stage's time is only the wrapping), their times and the end-to-end time; a model
         stage's ``memory_mb`` is its MNN session's (the most over its items), a step's None; the
         run's ``memory_mb`` is all the pipeline's sessions together, ``peak_rss_mb`` the process's
         peak resident memory."""
