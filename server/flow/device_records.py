@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from device_bridge.sync import SKIPPED_DIRS
+from server.core.cache import BoundedCache
 from server.core.db import new_id
 from server.core.errors import AppError
 from server.core.events import EventHub
@@ -53,7 +54,7 @@ class DeviceRecords:
     def __init__(self, engine: Engine, events: EventHub) -> None:
         self._engine, self._events = engine, events
         self.device_of: DeviceOf = lambda project_id, sid: None
-        self._benched: dict[tuple[str, str], str] = {}
+        self._benched: BoundedCache[tuple[str, str], str] = BoundedCache(MAX_PENDING_BENCHES)
 
     def publish(self, project_id: str, channel: Any, type_: str, data: dict[str, Any]) -> int:
         seq = self._events.publish(project_id, channel, type_, data)
@@ -68,10 +69,7 @@ class DeviceRecords:
         """A tab's command: a ``bench.start`` says which model its result will be about."""
         sid, model = data.get("sid"), data.get("model")
         if type_ == "bench.start" and isinstance(sid, str) and isinstance(model, str):
-            self._benched.pop((project_id, sid), None)
-            self._benched[(project_id, sid)] = model
-            while len(self._benched) > MAX_PENDING_BENCHES:
-                del self._benched[next(iter(self._benched))]
+            self._benched.put((project_id, sid), model)
 
     def _later(self, work: Callable[..., None], *args: Any) -> None:
         """Hash and write off the event loop; the tabs have their event already."""
@@ -108,7 +106,7 @@ class DeviceRecords:
 
     def _measured(self, session: Session, project: Project, device_id: str,
                   data: dict[str, Any]) -> None:
-        model = self._benched.pop((project.id, str(data["sid"])), None)
+        model = self._benched.pop((project.id, str(data["sid"])))
         try:
             path = resolve(project.path, model) if model else None
         except AppError:

@@ -8,22 +8,19 @@ and asked again it is read from memory; versions of the file are read once per b
 """
 
 import heapq
-import threading
-from collections import OrderedDict
 from difflib import SequenceMatcher
 
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.repo import Repo
 
+from server.core.cache import BoundedCache
 from server.core.errors import Invalid, NotFound
 from server.gitflow.commits import commit_info
 from server.gitflow.models import Blame, BlameRange
 from server.gitflow.paths import user_path
 from server.gitflow.trees import get_commit, resolve_commit
 
-_CACHE_SIZE = 16
-_answers: OrderedDict[tuple[ObjectID, bytes], Blame] = OrderedDict()
-_lock = threading.Lock()
+_answers: BoundedCache[tuple[ObjectID, bytes], Blame] = BoundedCache(16)
 
 # line index in that version -> the line indexes in the start version it became
 Lines = dict[int, list[int]]
@@ -33,15 +30,10 @@ def blame(repo: Repo, path: str, rev: str = "HEAD") -> Blame:
     raw = user_path(path)
     start = resolve_commit(repo, rev)
     key = (start.id, raw)
-    with _lock:
-        if key in _answers:
-            _answers.move_to_end(key)
-            return _answers[key]
-    answer = _compute(repo, start, raw, path)
-    with _lock:
-        _answers[key] = answer
-        if len(_answers) > _CACHE_SIZE:
-            _answers.popitem(last=False)
+    answer = _answers.get(key)
+    if answer is None:
+        answer = _compute(repo, start, raw, path)
+        _answers.put(key, answer)
     return answer
 
 

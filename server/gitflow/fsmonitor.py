@@ -21,9 +21,10 @@ import logging
 import os
 import struct
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from functools import cache, partial
+
+from server.core.cache import BoundedCache
 
 log = logging.getLogger(__name__)
 
@@ -141,11 +142,10 @@ class StatMonitor:
 
     def __init__(self, capacity: int = 32) -> None:
         self.enabled = True
-        self._capacity = capacity
         self._lock = threading.Lock()
         self._inotify: Inotify | None = None
         self._unavailable = False
-        self._trees: OrderedDict[bytes, _Tree] = OrderedDict()
+        self._trees: BoundedCache[bytes, _Tree] = BoundedCache(capacity)
         self._owners: dict[int, set[tuple[bytes, bytes]]] = {}  # wd -> {(root, folder)}
 
     def stats(self, root: bytes, groups: Groups, folders: dict[bytes, set[bytes]]) -> list[os.stat_result]:
@@ -187,11 +187,9 @@ class StatMonitor:
     def _tree(self, inotify: Inotify, root: bytes) -> _Tree:
         tree = self._trees.get(root)
         if tree is None:
-            tree = self._trees[root] = _Tree(root)
-            if len(self._trees) > self._capacity:
-                _, oldest = self._trees.popitem(last=False)
+            tree = _Tree(root)
+            for _, oldest in self._trees.put(root, tree):
                 self._unwatch(inotify, oldest, b"", subtree=True)
-        self._trees.move_to_end(root)
         return tree
 
     def _drain(self, inotify: Inotify) -> None:
@@ -201,11 +199,12 @@ class StatMonitor:
                     tree.known.clear()
                 continue
             for root, folder in list(self._owners.get(wd, ())):
-                tree = self._trees[root]
+                owner = self._trees.peek(root)
+                assert owner is not None  # a forgotten tree's watches went with it
                 if mask & FOLDER_GONE:  # the watches below a moved folder move with it
-                    self._unwatch(inotify, tree, folder, subtree=True)
+                    self._unwatch(inotify, owner, folder, subtree=True)
                     continue
-                names = tree.known.get(folder)
+                names = owner.known.get(folder)
                 if names is not None:
                     names.pop(name, None)
 

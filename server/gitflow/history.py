@@ -9,13 +9,13 @@ change, so a kept order is never stale, and repositories holding the same commit
 HEAD moves forward, only the new commits are ordered and put in front of the old HEAD's order.
 """
 
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from dulwich.objects import Commit, ObjectID
 from dulwich.repo import ParentsProvider, Repo
 
+from server.core.cache import BoundedCache
 from server.gitflow import orderfile, readtree
 
 # Grafts and shallow boundaries change the parents a repository sees, so they are part of the key.
@@ -27,16 +27,14 @@ _CACHE_SIZE = 4
 # that history, which the full walk then covers again.
 _EXTEND_MAX = 1000
 
-_orders: OrderedDict[tuple[Grafts, ObjectID], Order] = OrderedDict()
-_lock = threading.Lock()
+_orders: BoundedCache[tuple[Grafts, ObjectID], Order] = BoundedCache(_CACHE_SIZE)
 
 
 def topo_order(repo: Repo, start: ObjectID) -> Order:
     """Every commit reachable from ``start``, children first, exactly as ``git log --topo-order``."""
     provider = repo.parents_provider()
     grafts = _grafts_key(provider)
-    with _lock:
-        known = {sha: order for (g, sha), order in _orders.items() if g == grafts}
+    known = {sha: order for (g, sha), order in _orders.items() if g == grafts}
     if start in known:
         return _keep(grafts, start, known[start])
     kept = orderfile.load(repo.controldir(), repr(grafts).encode())  # from before a restart
@@ -65,8 +63,7 @@ def topo_order_many(repo: Repo, starts: Sequence[ObjectID]) -> Order:
     grafts = _grafts_key(provider)
     unique = list(dict.fromkeys(starts))
     key = ObjectID(b"all:" + b",".join(unique))
-    with _lock:
-        kept = _orders.get((grafts, key))
+    kept = _orders.peek((grafts, key))
     if kept is not None:
         return kept
     listed = readtree.rev_list(repo, unique)
@@ -83,11 +80,7 @@ def topo_order_many(repo: Repo, starts: Sequence[ObjectID]) -> Order:
 
 
 def _keep(grafts: Grafts, key: ObjectID, order: Order) -> Order:
-    with _lock:
-        _orders[(grafts, key)] = order
-        _orders.move_to_end((grafts, key))
-        if len(_orders) > _CACHE_SIZE:
-            _orders.popitem(last=False)
+    _orders.put((grafts, key), order)
     return order
 
 

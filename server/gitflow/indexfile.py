@@ -9,17 +9,17 @@ Reading takes no lock, like ``git status --no-optional-locks``.
 
 import os
 import struct
-import threading
 from binascii import hexlify, unhexlify
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from hashlib import sha1
 from operator import attrgetter
-from typing import Generic, NamedTuple, TypeVar
+from typing import NamedTuple
 
 from dulwich.file import GitFile
 from dulwich.index import Index
 from dulwich.objects import ObjectID
+
+from server.core.cache import BoundedCache
 
 _ENTRY = struct.Struct(">10I20sH")
 _HEADER = struct.Struct(">4sII")
@@ -131,34 +131,6 @@ def _register_folder(folders: dict[bytes, set[bytes]], folder: bytes) -> None:
 
 # The stat fields git compares; a file whose fields equal a clean key is unchanged.
 STAT_FIELDS = attrgetter("st_mtime_ns", "st_size", "st_ctime_ns", "st_ino", "st_mode")
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class BoundedCache(Generic[K, V]):
-    """A small thread-safe mapping that forgets its oldest entries past ``size``."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        with self._lock:
-            return self._items.get(key)
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            if len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
 
 
 # Per index file, its last parsed version: an older one is never asked for again.

@@ -22,9 +22,10 @@ from dulwich.ignore import IgnoreFilterManager
 from dulwich.objects import Blob
 from dulwich.repo import Repo
 
+from server.core.cache import BoundedCache
 from server.core.fsutil import is_temp_name
 from server.gitflow.fsmonitor import MISSING, monitor
-from server.gitflow.indexfile import STAT_FIELDS, BoundedCache, Entry, IndexView, read_index
+from server.gitflow.indexfile import STAT_FIELDS, Entry, IndexView, read_index
 from server.gitflow.models import ChangeKind, FileChange, Status
 from server.gitflow.trees import current_branch, flatten, head_id, head_tree_id
 

@@ -1,37 +1,32 @@
 """Reading trees and commits: flattened trees (cached by id, since trees never change), HEAD."""
 
 import stat
-import threading
-from collections import OrderedDict
 
 from dulwich.object_store import BaseObjectStore, peel_sha
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
+from server.core.cache import BoundedCache
 from server.core.errors import Invalid, NotFound
 
 FlatTree = dict[bytes, tuple[int, ObjectID]]
 
-_CACHE_SIZE = 8
-_flat_cache: OrderedDict[bytes, FlatTree] = OrderedDict()
-_flat_lock = threading.Lock()
+_flat_cache: BoundedCache[bytes, FlatTree] = BoundedCache(8)
 # Each tree object read lately, as its entries: a new HEAD's tree (after a commit git made, or a
 # checkout) shares most folders with the last one, so flattening it reads only the folders that
 # changed (about 1,000 folders of a 10,000-file repository take ~1 MB).
 _ITEMS_SIZE = 20_000
-_tree_items: OrderedDict[bytes, list[tuple[bytes, int, ObjectID]]] = OrderedDict()
+_tree_items: BoundedCache[bytes, list[tuple[bytes, int, ObjectID]]] = BoundedCache(_ITEMS_SIZE)
 
 
 def flatten(store: BaseObjectStore, tree_id: bytes | None) -> FlatTree:
     """Every blob, symlink and submodule below ``tree_id`` as ``path -> (mode, id)``."""
     if tree_id is None:
         return {}
-    with _flat_lock:
-        cached = _flat_cache.get(tree_id)
-        if cached is not None:
-            _flat_cache.move_to_end(tree_id)
-            return cached
+    cached = _flat_cache.get(tree_id)
+    if cached is not None:
+        return cached
     flat: FlatTree = {}
     stack: list[tuple[bytes, bytes]] = [(b"", tree_id)]
     while stack:
@@ -48,27 +43,19 @@ def flatten(store: BaseObjectStore, tree_id: bytes | None) -> FlatTree:
 
 def _items(store: BaseObjectStore, sha: bytes) -> list[tuple[bytes, int, ObjectID]]:
     """A tree object's entries, read once while it is among the last ``_ITEMS_SIZE`` read."""
-    with _flat_lock:
-        items = _tree_items.get(sha)
+    items = _tree_items.peek(sha)
     if items is not None:
         return items
     tree = store[ObjectID(sha)]
     assert isinstance(tree, Tree)
     items = [(name, mode, child) for name, mode, child in tree.iteritems()]
-    with _flat_lock:
-        _tree_items[sha] = items
-        if len(_tree_items) > _ITEMS_SIZE:
-            _tree_items.popitem(last=False)
+    _tree_items.put(sha, items)
     return items
 
 
 def remember(tree_id: bytes, flat: FlatTree) -> None:
     """Cache the flattened form of a tree its writer already knows (do not modify ``flat``)."""
-    with _flat_lock:
-        _flat_cache[tree_id] = flat
-        _flat_cache.move_to_end(tree_id)
-        if len(_flat_cache) > _CACHE_SIZE:
-            _flat_cache.popitem(last=False)
+    _flat_cache.put(tree_id, flat)
 
 
 def head_id(repo: Repo) -> ObjectID | None:

@@ -11,7 +11,7 @@ def test_unanswered_benchmarks_are_kept_up_to_the_cap_newest_first(monkeypatch) 
     for n in range(5):
         records.note_command("p1", "bench.start", {"sid": f"s{n}", "model": f"m{n}.mnn"})
     records.note_command("p1", "bench.start", {"sid": "s2", "model": "again.mnn"})
-    assert records._benched == {("p1", "s3"): "m3.mnn", ("p1", "s4"): "m4.mnn",
+    assert dict(records._benched.items()) == {("p1", "s3"): "m3.mnn", ("p1", "s4"): "m4.mnn",
                                 ("p1", "s2"): "again.mnn"}
     records.note_command("p1", "sync.start", {"sid": "s9", "model": "x.mnn"})  # not a benchmark
     assert ("p1", "s9") not in records._benched

@@ -2,12 +2,12 @@
 ``git log --topo-order [--branches --remotes --tags] HEAD``'s, ties in commit time included."""
 
 import random
-from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 from dulwich.repo import Repo
 
+from server.core.cache import BoundedCache
 from server.gitflow import history, readtree, service
 from tests.fakes.git_remotes import git
 from tests.server.gitflow.test_log_order import SECOND, _commit
@@ -38,7 +38,7 @@ def _branchy(root: Path, seed: int) -> None:
 @pytest.fixture(params=["git rev-list", "our walk"])
 def walker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Both ways the order is made: git's walk, and ours (shallow clones, grafts)."""
-    monkeypatch.setattr(history, "_orders", OrderedDict())
+    monkeypatch.setattr(history, "_orders", BoundedCache(history._CACHE_SIZE))
     if request.param == "our walk":
         monkeypatch.setattr(readtree, "rev_list", lambda repo, starts: None)
 

@@ -2,13 +2,13 @@
 the same timestamp, its pages fit together without gaps or repeats, and it stays right as new
 commits arrive on top of a history already listed."""
 
-from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 from dulwich.objects import Commit, ObjectID, Tree
 from dulwich.repo import ParentsProvider, Repo
 
+from server.core.cache import BoundedCache
 from server.gitflow import history, service
 from tests.fakes.git_remotes import git
 from tests.server.gitflow.conftest import write
@@ -93,7 +93,7 @@ def test_a_merge_shows_one_line_after_the_other_as_git_does(tmp_path):
 @pytest.fixture
 def full_walks(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """Start commits whose whole history was walked; nothing is remembered from other tests."""
-    monkeypatch.setattr(history, "_orders", OrderedDict())
+    monkeypatch.setattr(history, "_orders", BoundedCache(history._CACHE_SIZE))
     walked: list[bytes] = []
     walk = history._full_order
 
