@@ -6,6 +6,8 @@ A tab drives it on channel ``playground`` (``run.start``, ``run.stdin``, ``run.s
 the tab's ``sid``); the run answers on channel ``log`` with the events of a device's run
 (``run.started``, ``log``, ``run.exit``), so the panel reads both the same way. One run per
 project: a new start stops the one before (a reloaded tab cannot reach its old run otherwise).
+A start naming a ``pipeline`` (a ``.toml`` of the project) runs that pipeline on the tab's camera
+instead (``device_bridge.runtime.pipeline_live``, docs/pipelines.md "On a camera"), the same way.
 A person has at most ``MNNWB_PLAYGROUND_LOCAL_MAX`` runs at once over all projects (they are the
 server's own processes); one more is refused with ``playground_limit``.
 """
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -33,6 +35,7 @@ from server.sandbox.command import REPO_ROOT
 from server.training.runtime import resolve_interpreter
 
 RUN_MODULE = ["-u", "-m", "device_bridge.playground.run", ".", "--live"]
+PIPELINE_MODULE = ["-u", "-m", "device_bridge.runtime.pipeline_live"]
 STOP_GRACE_SECONDS = 5.0
 READ_CHUNK = 65536
 HIDDEN_PREFIXES = ("MNNWB_",)
@@ -41,6 +44,10 @@ HIDDEN_PREFIXES = ("MNNWB_",)
 class RunRef(BaseModel):
     model_config = ConfigDict(extra="forbid")
     sid: Sid
+
+
+class RunStart(RunRef):
+    pipeline: str | None = Field(default=None, min_length=1, max_length=4096)
 
 
 class RunStdin(RunRef):
@@ -72,6 +79,14 @@ def run_env() -> dict[str, str]:
     return env
 
 
+def pipeline_file(root: Path, given: str) -> str:
+    """A start's ``pipeline``: a ``.toml`` file of the project, as a path relative to it."""
+    path = (root / given).resolve()
+    if path.suffix != ".toml" or not path.is_relative_to(root.resolve()) or not path.is_file():
+        raise CommandError("bad_command", f"{given}: not a pipeline file (.toml) of the project")
+    return path.relative_to(root.resolve()).as_posix()
+
+
 class LocalRuns:
     def __init__(self, engine: Engine, events: EventHub, sandbox: Sandbox, per_user: int = 2) -> None:
         self._engine = engine
@@ -91,7 +106,8 @@ class LocalRuns:
         with the command's type as ``ref``, the socket stays up."""
         try:
             if envelope.type == "run.start":
-                await self.start(project_id, RunRef.model_validate(envelope.data).sid, user_id)
+                starting = RunStart.model_validate(envelope.data)
+                await self.start(project_id, starting.sid, user_id, starting.pipeline)
             elif envelope.type == "run.stdin":
                 command = RunStdin.model_validate(envelope.data)
                 await self.stdin(project_id, command.sid, command.text)
@@ -112,15 +128,16 @@ class LocalRuns:
         self._events.publish(project_id, "devices", "error",
                              {"sid": sid, "code": code, "message": message, "ref": envelope.type})
 
-    def _command(self, project_id: str) -> tuple[list[str], Path]:
+    def _command(self, project_id: str, pipeline: str | None = None) -> tuple[list[str], Path]:
         with Session(self._engine) as session:
             project = session.get(Project, project_id)
             if project is None:
                 raise CommandError("unknown_session", "the project is gone")
             interpreter = resolve_interpreter(session, project).interpreter
         root = Path(project.path)
+        module = RUN_MODULE if pipeline is None else [*PIPELINE_MODULE, pipeline_file(root, pipeline)]
         policy = self._sandbox.for_user_code(root, writable=(root,), interpreter=interpreter)
-        return self._sandbox.wrap([interpreter, *RUN_MODULE], policy), root
+        return self._sandbox.wrap([interpreter, *module], policy), root
 
     def _reserve(self, project_id: str, user_id: str) -> None:
         """Count a start against the person's cap (the project's own run, which it replaces, is
@@ -140,18 +157,18 @@ class LocalRuns:
         else:
             self._starting.pop(user_id, None)
 
-    async def start(self, project_id: str, sid: str, user_id: str) -> None:
+    async def start(self, project_id: str, sid: str, user_id: str, pipeline: str | None = None) -> None:
         self._reserve(project_id, user_id)
         try:
-            await self._launch(project_id, sid, user_id)
+            await self._launch(project_id, sid, user_id, pipeline)
         finally:
             self._release(user_id)
 
-    async def _launch(self, project_id: str, sid: str, user_id: str) -> None:
+    async def _launch(self, project_id: str, sid: str, user_id: str, pipeline: str | None) -> None:
         previous = self._runs.get(project_id)
         if previous is not None:
             await self._end(previous)
-        argv, root = await asyncio.to_thread(self._command, project_id)
+        argv, root = await asyncio.to_thread(self._command, project_id, pipeline)
         try:
             process = await asyncio.create_subprocess_exec(
                 *argv, cwd=root, env=run_env(), stdin=asyncio.subprocess.PIPE,
