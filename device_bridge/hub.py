@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from device_bridge import facts
 from device_bridge import protocol as p
 from device_bridge.errors import DeviceOffline, DeviceTimeout, UnknownSession
+from device_bridge.tasks import first_of
 from device_bridge.transport import Transport, TransportClosed
 
 log = logging.getLogger(__name__)
@@ -247,14 +248,9 @@ class DeviceHub:
         link = await self._handshake(transport)
         if link is None:
             return
-        reader = asyncio.create_task(self._read_loop(link))
-        pinger = asyncio.create_task(self._ping_loop(link))
         try:
-            done, _ = await asyncio.wait({reader, pinger}, return_when=asyncio.FIRST_COMPLETED)
-            outcome = next(iter(done)).result()
+            outcome = await first_of(self._read_loop(link), self._ping_loop(link))
         finally:
-            reader.cancel()
-            pinger.cancel()
             self._forget(link)
         if outcome is not None:
             await self._close(transport, *outcome)

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from device_bridge.tasks import first_of
 from server.api.ws_limits import TAB_MAX_BYTES
 from server.api.ws_refusal import refuse
 from server.core.errors import AppError
@@ -59,15 +60,10 @@ class TabConnection:
             "seq": self.hub.current_seq(project_id), "project": project_id}))
         if not replay_complete:
             await self.send(Envelope(channel="sys", type="resync", data={}))
-        loops = (self.sender, self.receiver, self.pinger, self._stopped.wait)
-        tasks = [asyncio.create_task(loop()) for loop in loops]
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            with contextlib.suppress(Exception):  # a loop's error ends the socket as its end does
+                await first_of(self.sender(), self.receiver(), self.pinger(), self._stopped.wait())
         finally:
-            for task in tasks:
-                task.cancel()
-            # Shielded: a server-side cancel must not interrupt the loops' own clean-up.
-            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.close_code, self.close_reason)

@@ -11,6 +11,7 @@ import json
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from device_bridge.tasks import first_of
 from server.lsp.manager import LanguageServers
 from server.lsp.service import LanguageServerPlan
 from server.lsp.shared import Link, SharedLanguageServer
@@ -34,15 +35,11 @@ class LanguageServerBridge:
 
     async def run(self, servers: LanguageServers) -> None:
         server, link = await servers.attach(self.project_id, self.plan)
-        tasks = [asyncio.create_task(self.to_client(link)), asyncio.create_task(self.to_server(server, link)),
-                 asyncio.create_task(self._stopped.wait())]
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            with contextlib.suppress(Exception):  # a loop's error ends the socket as its end does
+                await first_of(self.to_client(link), self.to_server(server, link), self._stopped.wait())
         finally:
             servers.detach(self.project_id, server, link)
-            for task in tasks:
-                task.cancel()
-            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.close_code, self.close_reason)

@@ -13,6 +13,7 @@ import json
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from device_bridge.tasks import first_of
 from server.terminal.manager import Revoked, SinkItem, Terminal, TerminalManager
 from server.terminal.models import Close, Exited, Hello, Input, Output, client_message
 from server.users.connections import CLOSE_CODE
@@ -33,16 +34,13 @@ class TerminalConnection:
         await self.websocket.send_text(Hello(id=self.terminal.id, created=created).model_dump_json())
         if backlog:
             await self.websocket.send_text(Output(data=backlog).model_dump_json())
-        tasks = [asyncio.create_task(self.sender(sink)), asyncio.create_task(self.receiver())]
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            with contextlib.suppress(Exception):  # a loop's error ends the socket as its end does
+                await first_of(self.sender(sink), self.receiver())
         finally:
-            for task in tasks:
-                task.cancel()
-            # Detach before any await: a cancelled handler (the server or a test client ending the
-            # socket) is cancelled again at its next await, and the shell must still expire.
+            # Detach before any other await: a cancelled handler (the server or a test client
+            # ending the socket) is cancelled again at its next await, and the shell must expire.
             self.manager.detach(self.terminal, sink)
-            await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(self.close_code, self.close_reason)
