@@ -39,6 +39,7 @@ from server.training.ray.setup import register_ray
 from server.training.service import JobManager
 from server.users.connections import Connections
 from server.users.service import ensure_local_user
+from server.users.sessions import request_credential
 from server.users.throttle import LoginThrottle
 from server.web.assets import BundleFiles
 from server.web.pages import router as pages_router
@@ -128,5 +129,5 @@ def create_app(settings: Settings) -> FastAPI:
     # Level 1: dynamic answers (search streams, file reads) compress nearly as small as at 9 for a
     # fraction of the CPU; the UI's bundles are served precompressed.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
-    app.add_middleware(SecurityMiddleware, settings=settings, token=token)
+    app.add_middleware(SecurityMiddleware, settings=settings, token=token, credential=request_credential)
     return app

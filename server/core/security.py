@@ -61,13 +61,15 @@ def session_cookie(value: str, secure: bool, max_age: int | None = None) -> str:
     return cookie + ("; Secure" if secure else "")
 
 
-def _team_credential(engine: Any, bearer: str | None, cookie: str | None) -> Any:
-    from server.users.sessions import session_credential, token_credential
+# Team mode's lookup of a Bearer token or a session cookie in the database: it lives with the users
+# (``server.users.sessions.request_credential``) and is handed in by ``create_app``, so the core
+# does not import a domain package (docs/architecture.md, "Layers").
+CredentialLookup = Callable[[Session, "str | None", "str | None"], Any]
 
+
+def _team_credential(lookup: CredentialLookup, engine: Any, bearer: str | None, cookie: str | None) -> Any:
     with Session(engine) as session:
-        if bearer:
-            return token_credential(session, bearer)
-        return session_credential(session, cookie or "")
+        return lookup(session, bearer, cookie)
 
 
 async def _redirect(send: Send, location: str, extra: list[tuple[bytes, bytes]]) -> None:
@@ -133,8 +135,10 @@ def is_secure(scope: Scope) -> bool:
 class SecurityMiddleware:
     """Host allowlist, auth, CSRF and websocket Origin checks for every request."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]], settings: Settings, token: str) -> None:
+    def __init__(self, app: Callable[..., Awaitable[None]], settings: Settings, token: str,
+                 credential: CredentialLookup) -> None:
         self.app = app
+        self.credential = credential
         self.token = token
         self.cookie = session_value(token)
         self.allowed_hosts = {*LOOPBACK_HOSTS, *(h.lower() for h in settings.allowed_hosts)}
@@ -178,7 +182,7 @@ class SecurityMiddleware:
         if not bearer and not cookie:
             return None
         engine = scope["app"].state.engine
-        credential = await to_thread.run_sync(_team_credential, engine, bearer, cookie)
+        credential = await to_thread.run_sync(_team_credential, self.credential, engine, bearer, cookie)
         if credential is None:
             return None
         scope.setdefault("state", {})["credential"] = credential

@@ -94,6 +94,13 @@ def token_credential(session: Session, secret: str) -> Credential | None:
     return Credential(row.user_id, "token", row.id)
 
 
+def request_credential(session: Session, bearer: str | None, cookie: str | None) -> Credential | None:
+    """Who a request is, by its Bearer token or else its session cookie (the security middleware's lookup)."""
+    if bearer:
+        return token_credential(session, bearer)
+    return session_credential(session, cookie or "")
+
+
 def logout(session: Session, user: User, session_id: str | None, everywhere: bool,
            address: str | None, notify: Notify) -> None:
     """End this session, or every session of the user (their API tokens stay)."""
