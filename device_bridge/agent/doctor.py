@@ -100,10 +100,6 @@ def mnn_probe(lib: Path) -> tuple[Check, dict[str, Any] | None]:
     return Check("MNN", True, detail, required=False), probed
 
 
-def mnn_check(lib: Path) -> Check:
-    return mnn_probe(lib)[0]
-
-
 def local_report(lib: Path) -> tuple[list[Check], list[dict[str, Any]] | None]:
     """The local checks, and MNN's backends on this device (None without a working MNN)."""
     checks = [python_check()]

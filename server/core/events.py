@@ -133,10 +133,6 @@ class EventHub:
                 if not subs:
                     del self._subs[sub.project_id]
 
-    def subscriber_count(self, project_id: str) -> int:
-        with self._lock:
-            return len(self._subs.get(project_id, ()))
-
     def current_seq(self, project_id: str) -> int:
         with self._lock:
             return self._seq.get(project_id, 0)

@@ -146,7 +146,3 @@ def _abort_git_files(exc: BaseException | None) -> None:
                     os.remove(value._lockfilename)
                 value._closed = True
         tb = tb.tb_next
-
-
-def worktree_root(repo: Repo) -> bytes:
-    return os.fsencode(repo.path)

@@ -3,7 +3,7 @@
 import stat
 
 from dulwich.object_store import BaseObjectStore, peel_sha
-from dulwich.objects import Blob, Commit, ObjectID, Tree
+from dulwich.objects import Commit, ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -115,12 +115,6 @@ def peeled_id(store: BaseObjectStore, sha: ObjectID) -> ObjectID:
 def head_tree_id(repo: Repo) -> ObjectID | None:
     sha = head_id(repo)
     return get_commit(repo, sha).tree if sha else None
-
-
-def blob_data(store: BaseObjectStore, sha: bytes) -> bytes:
-    blob = store[ObjectID(sha)]
-    assert isinstance(blob, Blob)
-    return blob.as_raw_string()
 
 
 def current_branch(repo: Repo) -> str | None:

@@ -149,9 +149,6 @@ class PackageManifest(BaseModel):
     def size_bytes(self) -> int:
         return sum(entry.size for entry in self.files)
 
-    def model_file(self) -> FileEntry | None:
-        return next((entry for entry in self.files if entry.role == "model"), None)
-
 
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]

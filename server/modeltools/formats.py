@@ -21,21 +21,6 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 SEQUENCE_SUFFIXES = (".txt", ".npy")
 
 
-_MNN_DTYPES = {
-    "float": "float32",
-    "double": "float64",
-    "int": "int32",
-    "int64": "int64",
-    "uint8": "uint8",
-    "int8": "int8",
-}
-
-
-def dtype_name(mnn_dtype: str) -> str:
-    """MNN's dtype names ("float", "int") in numpy's spelling ("float32", "int32")."""
-    return _MNN_DTYPES.get(mnn_dtype, mnn_dtype)
-
-
 class BadModelFile(ValueError):
     """The file cannot be a model of the kind its name says."""
 

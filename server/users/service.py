@@ -5,7 +5,7 @@ A principal is ``"local"`` in local mode, or ``"user:<id>"`` for a team-mode log
 
 import re
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from server.core.errors import Conflict, Invalid, NotFound, Unauthorized
 from server.projects.models import Project
@@ -27,10 +27,6 @@ def ensure_local_user(session: Session) -> User:
         session.commit()
         session.refresh(user)
     return user
-
-
-def principal_of(user: User) -> str:
-    return USER_PREFIX + user.id
 
 
 def user_for_principal(session: Session, principal: str | None) -> User:
@@ -116,8 +112,3 @@ def remove_user(session: Session, name: str, notify: Notify, transfer_to: str | 
     audit.record(session, "user.remove", name=user.name, transfer_to=transfer_to)
     session.commit()
     notify(AccessChange(user_id, "the account was removed"))
-
-
-def count_team_users(session: Session) -> int:
-    query = select(func.count()).select_from(User).where(col(User.password_hash).is_not(None))
-    return int(session.exec(query).one())
