@@ -104,6 +104,7 @@ test-load: setup
 check: setup
 	$(VENV)/bin/ruff check server device_bridge tests bench
 	$(VENV)/bin/mypy server device_bridge
+	$(VENV)/bin/vulture
 	cd webui && npx tsc --noEmit
 
 bench: setup
