@@ -22,7 +22,6 @@ from server.core.events import EventHub
 from server.core.logs import install_redaction
 from server.core.security import SecurityMiddleware, load_or_create_token
 from server.devices import bridge as device_bridge
-from server.files import service as files_service
 from server.files.watch import FileWatchers
 from server.gitflow import fsmonitor
 from server.llm.chat import ChatManager
@@ -32,6 +31,7 @@ from server.modeltools.pipeline_device import DevicePipelines
 from server.modeltools.service import create_tool_manager
 from server.playground.local import LocalRuns
 from server.projects.cloning import CloneJobs, drop_abandoned
+from server.projects.sweep import sweep_leftovers
 from server.sandbox import Sandbox
 from server.terminal.manager import TerminalManager
 from server.training.paidlc import register_pai_dlc
@@ -64,7 +64,7 @@ def create_app(settings: Settings) -> FastAPI:
         # What a killed server left behind, off the start-up path: only files written before
         # this start are swept (server/core/leftovers.py).
         sweep = asyncio.create_task(run_in_threadpool(
-            files_service.sweep_leftovers, engine, settings.data_dir, time.time()))
+            sweep_leftovers, engine, settings.data_dir, time.time()))
         hub = EventHub(queue_size=settings.ws_queue_size, replay_size=settings.replay_size)
         hub.bind_loop(asyncio.get_running_loop())
         app.state.engine = engine

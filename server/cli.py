@@ -11,9 +11,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from server import user_cli
 from server.core.config import LOOPBACK_HOSTS, Settings
 from server.core.security import load_or_create_token
-from server.users import cli as user_cli
 
 
 def _is_loopback(host: str) -> bool:

@@ -9,16 +9,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from charset_normalizer import from_bytes
-from sqlalchemy import Engine
-from sqlmodel import Session, select
 
-from server.core import leftovers
 from server.core.errors import AppError, Conflict, Invalid, NotFound, TooLarge
 from server.core.fsutil import atomic_write
 from server.files import trash
 from server.files.models import Entry, FileContent, FileOp, Saved
 from server.files.paths import relative, resolve
-from server.projects.models import Project
 
 HIDDEN_NAMES = frozenset({".git", "__pycache__", "node_modules"})
 _save_locks: dict[str, threading.Lock] = {}
@@ -192,11 +188,3 @@ def entry_for(root: str, path: Path) -> Entry:
 
 def raw_path(root: str, rel: str) -> Path:
     return _existing_file(root, rel)
-
-
-def sweep_leftovers(engine: Engine, data_dir: Path, before: float) -> int:
-    """Delete what a killed server left in the data dir, every project and the temp dir
-    (``server/core/leftovers.py``): the temp files of saves it never finished among them."""
-    with Session(engine) as session:
-        folders = list(session.exec(select(Project.path)).all())
-    return leftovers.sweep(data_dir, folders, before)

@@ -8,7 +8,6 @@ import re
 from sqlmodel import Session, col, select
 
 from server.core.errors import Conflict, Invalid, NotFound, Unauthorized
-from server.projects.models import Project
 from server.users import audit
 from server.users.changes import AccessChange, Notify
 from server.users.models import LOCAL_USER_NAME, Role, User, UserInfo
@@ -91,24 +90,3 @@ def set_role(session: Session, name: str, role: Role, notify: Notify) -> None:
     audit.record(session, "user.role", name=user.name, role=role)
     session.commit()
     notify(AccessChange(user.id, f"your team role is now {role}"))
-
-
-def remove_user(session: Session, name: str, notify: Notify, transfer_to: str | None = None) -> None:
-    """Delete a user; projects they created must go to someone else first."""
-    user = find_user(session, name)
-    owned = list(session.exec(select(Project).where(Project.owner_id == user.id)))
-    if owned and transfer_to is None:
-        raise Conflict(f"{user.name} owns {len(owned)} project(s); give them to another user "
-                       "with --transfer-to NAME", code="owns_projects")
-    heir = find_user(session, transfer_to) if transfer_to else None
-    if heir is not None and heir.id == user.id:
-        raise Invalid("cannot transfer projects to the user being removed", code="bad_transfer")
-    for project in owned:
-        project.owner_id = heir.id if heir else project.owner_id
-        session.add(project)
-    session.flush()
-    user_id = user.id
-    session.delete(user)
-    audit.record(session, "user.remove", name=user.name, transfer_to=transfer_to)
-    session.commit()
-    notify(AccessChange(user_id, "the account was removed"))

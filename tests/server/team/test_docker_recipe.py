@@ -16,7 +16,7 @@ import sysconfig
 from pathlib import Path
 
 from server.core.config import REPO_ROOT, Settings
-from server.users.cli import database
+from server.user_cli import database
 from server.users.service import add_user
 from tests.conftest import _free_port
 from tests.server.team.conftest import PASSWORD

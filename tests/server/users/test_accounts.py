@@ -5,6 +5,7 @@ from sqlmodel import Session, select
 
 from server.core.errors import Conflict, Invalid, NotFound, Unauthorized
 from server.projects.models import Project
+from server.projects.owners import remove_user
 from server.users import audit, service
 from server.users.changes import AccessChange, unheard
 from server.users.models import LoginBody
@@ -63,9 +64,9 @@ def test_removing_a_user_needs_their_projects_transferred(db: Session, throttle)
     _, secret = login(db, throttle, LoginBody(name="alice", password=PASSWORD), "10.0.0.1", 1.0)
     told: list[AccessChange] = []
     with pytest.raises(Conflict):
-        service.remove_user(db, "alice", told.append)
+        remove_user(db, "alice", told.append)
     assert told == []
-    service.remove_user(db, "alice", told.append, transfer_to="bob")
+    remove_user(db, "alice", told.append, transfer_to="bob")
     assert told == [AccessChange(alice.id, "the account was removed")]
     with pytest.raises(NotFound):
         service.find_user(db, "alice")
@@ -78,6 +79,6 @@ def test_account_changes_are_audited(db: Session):
     service.add_user(db, "alice", PASSWORD, "admin")
     service.add_user(db, "bob", PASSWORD)
     service.set_role(db, "bob", "admin", unheard)
-    service.remove_user(db, "bob", unheard)
+    remove_user(db, "bob", unheard)
     actions = [e.action for e in audit.recent(db)]
     assert sorted(actions) == ["user.add", "user.add", "user.remove", "user.role"]

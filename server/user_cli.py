@@ -11,6 +11,7 @@ from sqlmodel import Session
 from server.core.config import Settings
 from server.core.db import make_engine, migrate
 from server.core.errors import AppError, Invalid
+from server.projects.owners import remove_user
 from server.users import service
 from server.users.changes import unheard
 from server.users.models import Role
@@ -82,5 +83,5 @@ def _dispatch(args: argparse.Namespace, session: Session) -> None:
         service.set_password(session, args.name, read_password(args.password_stdin), unheard)
         print(f"password changed; {args.name} is signed out everywhere")
     elif args.action == "remove":
-        service.remove_user(session, args.name, unheard, args.transfer_to)
+        remove_user(session, args.name, unheard, args.transfer_to)
         print(f"removed {args.name}")
