@@ -12,8 +12,9 @@ from sqlmodel import Session
 from server.checks.models import DiffRequest
 from server.core.errors import Invalid
 from server.files.paths import resolve
-from server.gitflow.blobs import blob_file, read_blob
+from server.gitflow.blobs import read_blob
 from server.modeltools import shapes
+from server.modeltools.blobs import blob_file
 from server.modeltools.formats import BadModelFile, check_model_file
 from server.modeltools.models import ToolRunPublic
 from server.modeltools.prepare import checked_shapes

@@ -66,6 +66,7 @@ from server.gitflow.models import (
 )
 from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
 from server.gitflow.urlpolicy import UrlPolicy
+from server.modeltools import blobs as model_blobs
 from server.modeltools.models import ToolRunPublic
 from server.modeltools.service import ToolManager
 
@@ -229,7 +230,7 @@ async def blob_inspect(
     user: CurrentUser,
 ) -> ToolRunPublic:
     return await run_in_threadpool(
-        blobs.inspect_blob, settings.data_dir, tools, session, project, body.rev, body.path, user.id
+        model_blobs.inspect_blob, settings.data_dir, tools, session, project, body.rev, body.path, user.id
     )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from dulwich.objects import Blob
 
-from server.gitflow import blobs
+from server.modeltools import blobs
 
 
 def _write(data_dir: Path, data: bytes, last_used: float | None = None) -> Path:
