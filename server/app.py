@@ -23,6 +23,7 @@ from server.core.logs import install_redaction
 from server.core.security import SecurityMiddleware, load_or_create_token
 from server.devices import bridge as device_bridge
 from server.files.watch import FileWatchers
+from server.flow.device_records import DeviceRecords
 from server.gitflow import fsmonitor
 from server.llm.chat import ChatManager
 from server.llm.device import DeviceLlm
@@ -78,7 +79,7 @@ def create_app(settings: Settings) -> FastAPI:
                                               settings.terminals_per_user, app.state.connections)
         app.state.language_servers = LanguageServers(settings.lsp_keep_seconds, sandbox)
         app.state.chats = ChatManager(sandbox)
-        devices = device_bridge.install(app.state, engine, hub)
+        devices = device_bridge.install(app.state, engine, DeviceRecords(engine, hub))
         app.state.connections.end_device_sessions = devices.end_unshared
         app.state.playground = LocalRuns(engine, hub, sandbox, settings.playground_local_max)
         app.state.user_tab_commands = {"playground": app.state.playground.commands_of}

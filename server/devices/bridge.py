@@ -8,8 +8,9 @@ and takes the tabs' device commands.
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -17,16 +18,15 @@ from sqlmodel import Session
 from device_bridge import facts
 from device_bridge import protocol as p
 from device_bridge.errors import BridgeError, UnknownSession
-from device_bridge.hub import DeviceHub, Identity, Limits
+from device_bridge.hub import DeviceHub, EventSink, Identity, Limits
 from device_bridge.hub import Session as HubSession
 from device_bridge.tab_commands import TabCommands
 from device_bridge.transport import Transport
 from server.core.errors import NotFound, Unauthorized, Unavailable
-from server.core.events import Envelope, EventHub
+from server.core.events import Envelope
 from server.devices import service
 from server.devices.agent_pyz import AgentBuild, build_agent
 from server.devices.models import Device, DeviceSessionPublic
-from server.flow.device_records import DeviceRecords
 from server.projects.models import Project
 from server.users import devices as sharing
 from server.users.models import User
@@ -34,11 +34,21 @@ from server.users.models import User
 TAB_CHANNELS = ("devices", "dap", "log")
 
 
+class Records(EventSink, Protocol):
+    """The hub's event sink: passes every event on to the project's tabs and keeps what the flow
+    needs of deploys and benchmarks (``server.flow.device_records.DeviceRecords``, handed in by
+    ``create_app``: the flow sits above the devices, docs/architecture.md, "Layers")."""
+
+    device_of: Callable[[str, str], str | None]
+
+    def note_command(self, project_id: str, type_: str, data: dict[str, Any]) -> None: ...
+
+
 class DeviceBridge:
-    def __init__(self, engine: Engine, events: EventHub, limits: Limits | None = None) -> None:
+    def __init__(self, engine: Engine, records: Records, limits: Limits | None = None) -> None:
         self._engine = engine
         self.agent = build_agent()
-        self.records = DeviceRecords(engine, events)  # deploys and benchmarks, for the flow
+        self.records = records  # every event to the tabs; deploys and benchmarks, for the flow
         self.hub = DeviceHub(self.records, self._verify, limits, on_status=self._on_status,
                              agent_sha256=self.agent.sha256)
         self.records.device_of = self._device_of
@@ -169,10 +179,10 @@ def app_error(exc: BridgeError) -> Exception:
     return Unavailable(exc.message, code=exc.code)
 
 
-def install(app_state: Any, engine: Engine, events: EventHub,
+def install(app_state: Any, engine: Engine, records: Records,
             limits: Limits | None = None) -> DeviceBridge:
     """Create the bridge on ``app.state.devices`` and take the tabs' device channels."""
-    bridge = DeviceBridge(engine, events, limits)
+    bridge = DeviceBridge(engine, records, limits)
     app_state.devices = bridge
     for channel in TAB_CHANNELS:
         app_state.tab_commands[channel] = bridge.handle_tab_command
