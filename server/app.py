@@ -25,10 +25,12 @@ from server.devices import bridge as device_bridge
 from server.files.watch import FileWatchers
 from server.flow.device_records import DeviceRecords
 from server.gitflow import fsmonitor
+from server.llm import prepare as llm_prepare
 from server.llm.chat import ChatManager
 from server.llm.device import DeviceLlm
 from server.lsp.manager import LanguageServers
 from server.modeltools.pipeline_device import DevicePipelines
+from server.modeltools.prepare import register_preparer
 from server.modeltools.service import create_tool_manager
 from server.playground.local import LocalRuns
 from server.projects.cloning import CloneJobs, drop_abandoned
@@ -52,6 +54,8 @@ def create_app(settings: Settings) -> FastAPI:
     settings.ensure_dirs()
     token = load_or_create_token(settings.token_file)
     sandbox = Sandbox.from_settings(settings)
+    # What a lower layer calls in a higher one, handed down here (docs/architecture.md, "Layers").
+    register_preparer("llm-", llm_prepare.worker_args)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -6,7 +6,7 @@ name next to the input — a fresh one when that file exists, unless the body sa
 """
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -279,16 +279,31 @@ def _evaluation(root: str, path: Path, args: PipelineArgs) -> dict[str, Any]:
         raise Invalid(f"{dataset}: {exc}", code="bad_dataset", where=exc.where) from None
 
 
+# Tools whose arguments another package prepares, by the prefix of their name: the LLM tools
+# (``llm-``) are ``server.llm.prepare.worker_args``, registered by ``create_app``; the LLM package
+# sits above the model tools and uses their runner (docs/architecture.md, "Layers").
+Preparer = Callable[[str, str, ToolArgs, bool], dict[str, Any]]
+PREPARERS: dict[str, Preparer] = {}
+
+
+def register_preparer(prefix: str, preparer: Preparer) -> None:
+    """Let ``preparer`` turn the bodies of the tools named ``<prefix>…`` into worker arguments."""
+    PREPARERS[prefix] = preparer
+
+
+def _registered(tool: str) -> Preparer | None:
+    return next((p for prefix, p in PREPARERS.items() if tool.startswith(prefix)), None)
+
+
 def worker_args(tool: str, root: str, args: ToolArgs, allow_remote_code: bool = False,
                 taken: Collection[str] = ()) -> dict[str, Any]:
     """The worker's arguments: the same fields with absolute, checked paths.
 
     ``allow_remote_code`` is ``Settings.llm_allow_remote_code``: whether an LLM export may run a
     model's own code. ``taken``: outputs (absolute) that runs still going will write."""
-    if tool.startswith("llm-"):
-        from server.llm import prepare as llm_prepare
-
-        return llm_prepare.worker_args(tool, root, args, allow_remote_code)
+    preparer = _registered(tool)
+    if preparer is not None:
+        return preparer(tool, root, args, allow_remote_code)
     if isinstance(args, PipelineArgs):
         return _pipeline_args(root, args)
     if isinstance(args, EvaluateArgs):
