@@ -33,13 +33,18 @@ FRAMES = 12
 LIVE = ["-m", "device_bridge.runtime.pipeline_live"]
 
 
-def coins_clip(path: Path) -> Path:
-    """The coins photo sliding 8 pixels a frame, as an ``mp4v`` clip at 10 fps."""
+def coins_frames(count: int = FRAMES) -> list[np.ndarray]:
+    """The coins photo (RGB, 384 × 302) sliding 8 pixels a frame."""
     grey = np.asarray(Image.open(photo(COINS)).convert("L"))[:302, :384]
+    return [np.repeat(np.roll(grey, 8 * index, axis=1)[:, :, None], 3, axis=2) for index in range(count)]
+
+
+def coins_clip(path: Path, count: int = FRAMES) -> Path:
+    """``coins_frames`` as an ``mp4v`` clip at 10 fps."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (384, 302))
     assert writer.isOpened(), "OpenCV cannot write mp4v here"
-    for index in range(FRAMES):
-        writer.write(cv2.cvtColor(np.roll(grey, 8 * index, axis=1), cv2.COLOR_GRAY2BGR))
+    for frame in coins_frames(count):
+        writer.write(np.ascontiguousarray(frame[:, :, ::-1]))
     writer.release()
     return path
 

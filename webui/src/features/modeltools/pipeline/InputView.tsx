@@ -43,7 +43,8 @@ function memoryOf(stages: PipelineStage[], id: string): string {
   return used == null ? '' : `, session ${mb(used)} MB`;
 }
 
-export function InputView({ result, diverged }: { result: PipelineInputResult; diverged?: Set<string> }) {
+/** `picture`: the image the input was (a camera's frame), instead of the project's file. */
+export function InputView({ result, diverged, picture }: { result: PipelineInputResult; diverged?: Set<string>; picture?: string }) {
   const boxes = boxesOf(result.stages);
   const models = result.stages.filter((s) => s.kind === 'model');
   const read = readings(models[models.length - 1]);
@@ -58,7 +59,7 @@ export function InputView({ result, diverged }: { result: PipelineInputResult; d
           </div>
         ) : result.image && (
           <div class="try-it-image">
-            <img src={rawUrl(pid(), result.input)} alt={result.input} data-testid="pipeline-image" />
+            <img src={picture ?? rawUrl(pid(), result.input)} alt={result.input} data-testid="pipeline-image" />
             <svg viewBox={`0 0 ${result.image.width} ${result.image.height}`} preserveAspectRatio="none" data-testid="pipeline-boxes">
               {boxes.map((b, i) => (
                 <g key={i} data-testid="pipeline-box">

@@ -1,7 +1,7 @@
 // A pipeline (docs/pipelines.md) run on images of the project, here or on a paired device: the
 // photo with every stage's boxes drawn, what each item was read as, each stage's time and the
 // timeline of one input. "Compare…" runs two configurations on the same inputs side by side;
-// "Evaluate…" scores it on a labelled set.
+// "Evaluate…" scores it on a labelled set; with the input "Camera" it runs per frame of a camera.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { runPipeline, type PipelineResult, type ToolRun } from '../../../api/tools';
@@ -9,6 +9,7 @@ import { projectFiles } from '../../quickopen/fileIndex';
 import type { PanelProps } from '../../workbench/panels';
 import { pid } from '../../workbench/session';
 import { isActive, progress, putRun, runs } from '../store';
+import { CameraView } from './CameraView';
 import { CompareView } from './CompareView';
 import { ConfigFields, DeviceSelect, parseVariants, type RunConfig } from './config';
 import { EvaluateView } from './EvaluateView';
@@ -33,6 +34,7 @@ export function PipelinePanel({ params }: PanelProps) {
   const pipeline = String(params.path);
   const [files, setFiles] = useState<string[]>([]);
   const [input, setInput] = useState('');
+  const [onCamera, setOnCamera] = useState(false);
   const [device, setDevice] = useState('');
   const [runId, setRunId] = useState<string | null>(null);
   const [comparing, setComparing] = useState(false);
@@ -84,18 +86,28 @@ export function PipelinePanel({ params }: PanelProps) {
       <form class="try-it-form" onSubmit={(e) => { e.preventDefault(); void go(); }}>
         <span class="mono">{pipeline}</span>
         <label class="spec-field">
-          <span>Image, .wav or folder</span>
-          <input class="input mono" list="pipeline-files" value={input} size={32} data-testid="pipeline-input-path"
-            onInput={(e) => setInput((e.target as HTMLInputElement).value)} />
-          <datalist id="pipeline-files">{files.map((f) => <option key={f} value={f} />)}</datalist>
+          <span>Input</span>
+          <select class="input" value={onCamera ? 'camera' : 'files'} data-testid="pipeline-input-kind"
+            disabled={comparing} onChange={(e) => setOnCamera((e.target as HTMLSelectElement).value === 'camera')}>
+            <option value="files">Files</option>
+            <option value="camera">Camera</option>
+          </select>
         </label>
+        {!onCamera && (
+          <label class="spec-field">
+            <span>Image, .wav or folder</span>
+            <input class="input mono" list="pipeline-files" value={input} size={32} data-testid="pipeline-input-path"
+              onInput={(e) => setInput((e.target as HTMLInputElement).value)} />
+            <datalist id="pipeline-files">{files.map((f) => <option key={f} value={f} />)}</datalist>
+          </label>
+        )}
         {!comparing && <label class="spec-field"><span>Runs on</span><DeviceSelect value={device} onChange={setDevice} testid="pipeline-device" /></label>}
-        {!comparing && (
+        {!comparing && !onCamera && (
           <button class="btn btn-primary" type="submit" data-testid="pipeline-run" disabled={busy || !input}>
             {busy && run ? `Running… ${progress.value[run.id]?.stage ?? ''}` : 'Run pipeline'}
           </button>
         )}
-        <button class="btn" type="button" data-testid="pipeline-compare-open" onClick={() => setComparing(!comparing)}>
+        <button class="btn" type="button" data-testid="pipeline-compare-open" disabled={onCamera} onClick={() => setComparing(!comparing)}>
           {comparing ? 'Single run' : 'Compare…'}
         </button>
         <button class="btn" type="button" data-testid="pipeline-evaluate-open" aria-pressed={evaluating}
@@ -103,6 +115,7 @@ export function PipelinePanel({ params }: PanelProps) {
           Evaluate…
         </button>
       </form>
+      {onCamera && <CameraView pipeline={pipeline} device={device} />}
       {evaluating && <EvaluateView pipeline={pipeline} />}
       {comparing && (
         <form class="pipeline-compare-form" data-testid="pipeline-compare-form" onSubmit={(e) => { e.preventDefault(); void compare(); }}>
