@@ -25,6 +25,7 @@ from server.devices import bridge as device_bridge
 from server.files.watch import FileWatchers
 from server.flow.device_records import DeviceRecords
 from server.gitflow import fsmonitor
+from server.lineage import record as lineage_record
 from server.llm import prepare as llm_prepare
 from server.llm.chat import ChatManager
 from server.llm.device import DeviceLlm
@@ -77,7 +78,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
         fsmonitor.monitor.enabled = settings.git_status_watch
         app.state.tab_commands = {}
-        app.state.tools = create_tool_manager(settings, engine, hub, sandbox=sandbox)
+        app.state.tools = create_tool_manager(settings, engine, hub, sandbox=sandbox,
+                                              record_run=lineage_record.record_tool_run)
         app.state.connections = Connections(engine, settings.access_check_seconds)
         app.state.terminals = TerminalManager(settings.terminal_keep_seconds,
                                               settings.terminals_per_user, app.state.connections)
@@ -94,7 +96,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.tools.remote["pipeline"] = DevicePipelines(devices, asyncio.get_running_loop()).outcome
         app.state.device_bench = DeviceBench(devices, engine, asyncio.get_running_loop())
         app.state.jobs = JobManager(engine, hub, settings.data_dir, per_user=settings.jobs_per_user,
-                                    sandbox=sandbox)
+                                    sandbox=sandbox, lineage=lineage_record)
         register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
         register_ray(app.state.jobs, engine, hub, settings.data_dir)
         drop_abandoned(engine)

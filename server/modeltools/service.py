@@ -21,7 +21,6 @@ from server.core.db import until_stored, utcnow
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
 from server.files.paths import resolve
-from server.lineage.record import record_tool_run
 from server.modeltools import prepare, specs
 from server.modeltools.models import ACTIVE, ToolLog, ToolRun, ToolRunPublic
 from server.modeltools.pool import RunHandle, WorkerPool
@@ -46,6 +45,12 @@ def to_public(run: ToolRun) -> ToolRunPublic:
     return ToolRunPublic.model_validate(run, from_attributes=True)
 
 
+# What a run that succeeded leaves in the lineage (engine, run id, project root, the worker's
+# result): ``server.lineage.record.record_tool_run``, handed in by ``create_app`` (the lineage
+# sits above the model tools whose runs it links, docs/architecture.md, "Layers").
+RunRecorder = Callable[[Engine, str, str, dict[str, Any]], None]
+
+
 class ToolManager:
     """Starts, tracks, cancels and reconciles tool runs."""
 
@@ -59,10 +64,12 @@ class ToolManager:
         sandbox: Sandbox,
         workers: int = DEFAULT_WORKERS,
         limits: Limits | None = None,
+        record_run: RunRecorder,
         allow_remote_code: bool = False,
         sandboxed_spare: bool = False,
     ) -> None:
         self._engine, self._hub, self._runs_dir = engine, hub, runs_dir
+        self._record_run = record_run
         self._sandboxed_spare = sandboxed_spare
         self._sandbox = sandbox
         self._allow_remote_code = allow_remote_code
@@ -183,7 +190,7 @@ class ToolManager:
         output = (result or {}).get("output")
         made = None
         if outcome.status == "succeeded":  # before the run shows as done: its lineage is there
-            record_tool_run(self._engine, run_id, root, result or {})
+            self._record_run(self._engine, run_id, root, result or {})
             if source is not None and isinstance(output, str):  # and so is its output's spec
                 made = self._carry_spec(root, source, output)
         run = until_stored(lambda: self._update(
@@ -296,13 +303,14 @@ def create_tool_manager(
     hub: EventHub,
     *,
     sandbox: Sandbox,
+    record_run: RunRecorder,
     workers: int = DEFAULT_WORKERS,
     limits: Limits | None = None,
 ) -> ToolManager:
     """The manager for ``app.state.tools``, with runs of a previous server reconciled."""
     runs_dir = settings.data_dir / "tool-runs"
     manager = ToolManager(engine, hub, runs_dir, per_user=settings.tool_runs_per_user, sandbox=sandbox,
-                          workers=workers, limits=limits,
+                          workers=workers, limits=limits, record_run=record_run,
                           allow_remote_code=settings.llm_allow_remote_code,
                           sandboxed_spare=settings.tool_spare_sandboxed)
     manager.reconcile()

@@ -20,7 +20,6 @@ from sqlmodel import Session
 
 from server.core.errors import Conflict
 from server.core.events import EventHub
-from server.lineage.record import record_job_files
 from server.projects import service as projects
 from server.training.cloud import DownloadedFile, DownloadProgress
 from server.training.cloud.artifacts import ProgressCallback
@@ -139,7 +138,7 @@ def pull_artifacts(jobs: JobManager, hub: EventHub, session: Session, user: User
                      for f in runner.download(job.id, dest, report)]
         else:
             files = copy_outputs(Path(project.path) / "outputs" / job.id, dest, report)
-    record_job_files(session, job, project.path, dest, jobs.jobs_dir / job.id)
+    jobs.lineage.record_job_files(session, job, project.path, dest, jobs.jobs_dir / job.id)
     result = ArtifactsPulled(job_id=job.id, folder=f"{ARTIFACTS_DIR}/{job.id}", files=files)
     hub.publish(project.id, "jobs", "artifacts.pulled", result.model_dump())
     return result

@@ -10,7 +10,7 @@ log batches go to the ``log`` channel. At start it reconciles the rows left ``qu
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from dulwich.errors import NotGitRepository
 from dulwich.repo import Repo
@@ -21,7 +21,6 @@ from server.core.db import until_stored, utcnow
 from server.core.errors import AppError, Conflict, Invalid, NotFound, Unavailable
 from server.core.events import EventHub
 from server.gitflow.urlpolicy import UrlPolicy
-from server.lineage.record import record_job_outputs
 from server.projects import service as projects
 from server.projects.models import Project
 from server.projects.templates import get_template
@@ -75,10 +74,22 @@ def to_public(job: Job) -> JobPublic:
     return JobPublic.model_validate(job, from_attributes=True)
 
 
+class JobLineage(Protocol):
+    """Where a job's files are linked to it when it ends and when its artifacts are pulled:
+    ``server.lineage.record``, handed in by ``create_app`` (the lineage sits above the training
+    jobs it links, docs/architecture.md, "Layers")."""
+
+    def record_job_outputs(self, session: Session, job: Job, jobs_dir: Path) -> None: ...
+
+    def record_job_files(self, session: Session, job: Job, root: str, folder: Path,
+                         job_dir: Path) -> None: ...
+
+
 class JobManager:
     def __init__(self, engine: Engine, hub: EventHub, data_dir: Path, *, per_user: int,
-                 sandbox: Sandbox, stop_grace: float = 5.0) -> None:
+                 sandbox: Sandbox, lineage: JobLineage, stop_grace: float = 5.0) -> None:
         self._engine = engine
+        self.lineage = lineage
         self._hub = hub
         # Active jobs by the user who started them (resumed ones have no known starter).
         self._quota = Quota("active jobs", "job_limit", per_user)
@@ -143,7 +154,7 @@ class JobManager:
                     setattr(job, name, value)
             session.add(job)
             if change.status not in ACTIVE_STATUSES:  # its files' links land with the end
-                record_job_outputs(session, job, self.jobs_dir)
+                self.lineage.record_job_outputs(session, job, self.jobs_dir)
             session.commit()
             return to_public(job)
 
