@@ -6,25 +6,16 @@ fails, 2 when the checks cannot run (no or malformed ``mnnwb.toml``, server unre
 """
 
 import argparse
-import json
 import os
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from server.checks.models import CheckReport
 from server.checks.report import table, write_junit
 from server.checks.service import run_checks
 from server.core.errors import AppError
-
-TIMEOUT_SECONDS = 3600
-
-
-class RemoteFailed(Exception):
-    """The server could not be asked, or refused."""
+from server.core.remote import RemoteFailed, call_server
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,28 +29,6 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--token-file", metavar="FILE", help="the server's API token (with --server)")
     parser.add_argument("--project", metavar="ID", help="the project's id on the server (default: by folder)")
     return parser
-
-
-def call_server(args: argparse.Namespace, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    if not args.server.startswith(("http://", "https://")):
-        raise RemoteFailed(f"--server takes an http:// or https:// URL, not {args.server!r}")
-    try:
-        token = Path(args.token_file).read_text().strip() if args.token_file else ""
-    except OSError as exc:
-        raise RemoteFailed(f"cannot read the token file: {exc}") from None
-    data = None if body is None else json.dumps(body).encode()
-    url = args.server.rstrip("/") + path
-    request = urllib.request.Request(url, data=data, method=method)  # noqa: S310 - scheme checked above
-    request.add_header("Authorization", f"Bearer {token}")
-    request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 - the user's URL
-            return json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        detail = json.loads(exc.read() or b"{}").get("detail", exc.reason)
-        raise RemoteFailed(f"{method} {path}: {exc.code} {detail}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        raise RemoteFailed(f"cannot reach {args.server}: {exc}") from None
 
 
 def _project_id(args: argparse.Namespace) -> str:

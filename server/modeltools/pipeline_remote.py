@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from device_bridge.runtime.pipeline_cli import parser, text, variants
-from server.checks.cli import RemoteFailed, call_server
+from server.core.remote import RemoteFailed, call_server
 
 POLL_SECONDS = 0.5
 FINAL = ("succeeded", "failed", "cancelled")
