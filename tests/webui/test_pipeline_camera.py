@@ -16,7 +16,9 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwrig
 from device_bridge.playground.sources import write_y4m
 from tests.conftest import LiveServer
 from tests.device_bridge.harness import AgentProcess
+from tests.device_bridge.test_pipeline import _convert
 from tests.device_bridge.test_pipeline_camera import coins_clip, coins_frames
+from tests.fakes import audio_models
 from tests.waiting import wait_until
 from tests.webui.conftest import CHROMIUM, CHROMIUM_ARGS, ConsoleErrors, new_context
 from tests.webui.test_device_debug import online_devices
@@ -153,3 +155,52 @@ def test_a_pipeline_runs_on_a_devices_own_camera(
     expect(console).to_contain_text("Running: python -m device_bridge.runtime.pipeline_live pipeline.toml")
     expect(console).not_to_contain_text("MNNWB_PIPELINE")
     _stops(panel)
+
+
+def test_a_device_without_cameras_runs_it_on_the_browsers_camera(
+    camera_context: BrowserContext, live_server: LiveServer, coins_pipeline: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MNNWB_AGENT_CAMERAS", raising=False)
+    response = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "plain"},
+                          headers=live_server.auth)
+    assert response.status_code == 201, response.text
+    agent = AgentProcess(live_server.url, tmp_path / "agent", response.json()["token"], "plain")
+    try:
+        project = _chain(live_server, coins_pipeline, "no-camera-chain")
+        page = open_project(camera_context, live_server, project)
+        panel = _camera_panel(page)
+        picker = panel.get_by_test_id("pipeline-device")
+        expect(picker.locator("option", has_text="● plain")).to_have_count(1, timeout=RUN_TIMEOUT_MS)
+        picker.select_option(label="● plain")
+        expect(panel.get_by_test_id("pipeline-camera-none")).to_have_text(re.compile(
+            r"^plain has no camera of its own"))
+        expect(panel.get_by_test_id("pipeline-camera-source").locator("option")).to_have_text(
+            ["This browser's camera"])
+        panel.get_by_test_id("pipeline-camera-width").select_option("480")
+        panel.get_by_test_id("pipeline-camera-run").click()
+        _sees_frames_update(panel)  # the tab's frames, run on the device
+        expect(panel.get_by_test_id("pipeline-live-figures")).to_contain_text("browser")
+        _stops(panel)
+    finally:
+        agent.kill()
+
+
+def test_a_pipeline_whose_first_stage_takes_audio_is_refused_on_the_camera(
+    camera_context: BrowserContext, live_server: LiveServer
+) -> None:
+    project = create_project(live_server, "loudness-camera")
+    root = Path(project["path"])
+    built = audio_models.build(root / "built", _convert)
+    for path in built.parent.glob("loudness.mnn*"):
+        shutil.copy(path, root / path.name)
+    shutil.copy(built, root / "pipeline.toml")
+    page = open_project(camera_context, live_server, project)
+    panel = _camera_panel(page)
+    panel.get_by_test_id("pipeline-camera-run").click()
+    camera = panel.get_by_test_id("pipeline-camera")
+    expect(camera.get_by_test_id("pipeline-camera-error")).to_have_text(
+        "the first stage 'loudness' takes audio (input 'wave' of loudness.mnn); a camera gives pictures",
+        timeout=RUN_TIMEOUT_MS)
+    expect(camera).to_have_attribute("data-state", "idle", timeout=RUN_TIMEOUT_MS)
+    expect(camera.get_by_test_id("pipeline-live-done")).to_have_attribute("data-count", "0")
