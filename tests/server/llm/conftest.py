@@ -1,1 +1,1 @@
-"""The tiny exported language models come from the session fixture ``llms`` in tests/conftest.py."""
+"""The tiny exported language models come from the session fixture ``llms`` in tests/plugin/resources.py."""

@@ -1,1 +1,3 @@
-from tests.server.team.conftest import cheap_argon2, team  # noqa: F401
+"""Every test here hashes passwords at a test-sized cost (``team`` is a fixture of tests/plugin/team.py)."""
+
+from tests.server.team.conftest import cheap_argon2  # noqa: F401
