@@ -23,8 +23,12 @@ def test_members_may_not_reach_internal_addresses(address: str):
 
 
 def test_public_addresses_pass():
-    for address in ("140.82.121.3", "2606:50c0:8000::153"):
-        MEMBER.check_address("github.com", address)
+    # each public address next to a private one of the same shape: only the second is refused
+    for public, private in (("140.82.121.3", "10.82.121.3"), ("2606:50c0:8000::153", "fd06:50c0:8000::153")):
+        assert MEMBER.check_address("github.com", public) is None
+        with pytest.raises(Forbidden) as refused:
+            MEMBER.check_address("github.com", private)
+        assert refused.value.code == "git_host_forbidden" and private in str(refused.value)
 
 
 def test_the_allow_list_takes_names_addresses_and_networks():

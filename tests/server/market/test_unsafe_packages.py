@@ -35,10 +35,19 @@ def test_unsafe_paths_are_refused_naming_them(path: str) -> None:
     assert (refused.value.status, refused.value.code) == (422, "unsafe_package_entry")
 
 
-@pytest.mark.parametrize("path", [".gitignore", "git/x", ".github/workflows/ci.yml", "x.git",
-                                  "a/.gitmodules-notes", "weights/model.mnn"])
-def test_ordinary_paths_pass(path: str) -> None:
-    check_path(path)
+# Each ordinary path next to the unsafe one it is nearly: only the second is refused.
+NEAR_MISSES = [(".gitignore", ".git/ignore"), ("git/x", ".git/x"),
+               (".github/workflows/ci.yml", ".git/workflows/ci.yml"), ("x.git", "x/.git"),
+               ("a/.gitmodules-notes", "a/.git/modules-notes"),
+               ("weights/model.mnn", "weights/../model.mnn")]
+
+
+@pytest.mark.parametrize(("path", "unsafe"), NEAR_MISSES, ids=[path for path, _ in NEAR_MISSES])
+def test_ordinary_paths_pass(path: str, unsafe: str) -> None:
+    assert check_path(path) is None
+    with pytest.raises(UnsafeEntry) as refused:
+        check_path(unsafe)
+    assert refused.value.extra["entry"] == unsafe
 
 
 def _nothing_written(client: TestClient, settings: Settings, projects_before: list) -> None:
