@@ -30,6 +30,10 @@ SOURCES = ("server", "device_bridge", "pyproject.toml", "setup.py", "README.md")
 FORBIDDEN = ("tests/", "node_modules/", ".cache/", "__pycache__/", "webui/src/", ".venv/")
 URL = re.compile(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)")
 
+# One process of ``make test`` runs all of them: the wheel and its venv (module fixtures) are
+# then built once, not once in each process.
+pytestmark = pytest.mark.xdist_group("wheel")
+
 
 def _copy_checkout(dest: Path) -> None:
     """The files a wheel is built from, and the built UI, as a clone after ``make ui`` has them."""
