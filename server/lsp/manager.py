@@ -74,9 +74,15 @@ async def start(plan: LanguageServerPlan, sandbox: Sandbox) -> asyncio.subproces
 
 
 async def stop(server: SharedLanguageServer) -> None:
-    """Ask the process to end, kill it after a grace period; its pipes are read to their end and
-    closed either way."""
+    """End the process: the end of its input (a language server exits on it, even one that is
+    still starting), then the stop signal to its group; it is killed only if it has not exited
+    after a grace period. Its pipes are read to their end and closed either way.
+
+    The end of input is what ends a server still starting: the sandbox's launcher ignores the
+    signal, and the processes it starts after the signal was sent never get it."""
     process = server.process
+    if process.stdin is not None:
+        process.stdin.close()
     if process.returncode is None:  # its group: a sandbox's launcher ignores the signal itself
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -88,6 +94,5 @@ async def stop(server: SharedLanguageServer) -> None:
         await process.wait()
     await server.wait_closed()
     if process.stdin is not None:
-        process.stdin.close()
         with contextlib.suppress(ConnectionError):
             await process.stdin.wait_closed()
