@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+from fastapi.testclient import TestClient
+
 from server.projects.templates import list_templates
 from tests.device_bridge.test_playground import kit_calls
 from tests.fakes.playground_templates import (
@@ -70,10 +72,25 @@ def test_without_the_market_model_a_template_names_what_to_install(tmp_path: Pat
                                          "install the market's")
 
 
-def test_the_playground_templates_are_offered() -> None:
-    offered = {t.name: t for t in list_templates()}
-    assert {"playground-faces", "playground-classify", "playground-ocr"} <= set(offered)
-    assert offered["playground-faces"].title == "Playground: faces"
+PLAYGROUNDS = {"playground-faces": "face-detection", "playground-classify": "document-orientation",
+               "playground-ocr": "pp-ocrv4-rec"}
+
+
+def test_the_playground_templates_are_offered(client: TestClient) -> None:
+    """Offered under "New project", each makes a playground app of the new project's name whose
+    entry file exists and whose README says which market model to install."""
+    offered = {t["name"]: t for t in client.get("/api/templates").json()}
+    assert {t.name for t in list_templates()} == set(offered)
+    assert offered["playground-faces"]["title"] == "Playground: faces"
+    for template, model in PLAYGROUNDS.items():
+        assert offered[template]["title"].startswith("Playground: ")
+        made = client.post("/api/projects", json={"name": f"app-{model}", "template": template, "git": False})
+        assert made.status_code == 201, made.text
+        folder = Path(made.json()["path"])
+        app = json.loads((folder / "app.mnnplayground").read_text())
+        assert app == {"applicationName": f"app-{model}", "entryFile": "/main.py", "modelName": model}
+        assert (folder / app["entryFile"].lstrip("/")).read_text().startswith('"""')
+        assert model in (folder / "README.md").read_text()
 
 
 def test_the_ocr_template_labels_the_text_the_recogniser_spells(tmp_path: Path) -> None:
