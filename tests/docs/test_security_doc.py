@@ -2,10 +2,13 @@
 text and holds it against the code or a live team-mode server, so a wrong edit of the doc, or a
 change of the server the doc does not follow, fails here."""
 
+import dataclasses
+import json
 import re
 import socket
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,7 +23,8 @@ from server.api.ws_refusal import REASON_BYTES, close_reason
 from server.core.config import REPO_ROOT, Settings
 from server.users import passwords
 from tests.server.team.conftest import ROLES, LiveTeam, start_live_team, team_settings
-from tests.server.team.sockets import expect_closed, greeted
+from tests.server.team.sockets import close_of, expect_closed, greeted
+from tests.waiting import wait_until
 
 DOC = (REPO_ROOT / "docs" / "security.md").read_text()
 SETTINGS = {f"MNNWB_{name.upper()}": name for name in Settings.model_fields}
@@ -80,7 +84,7 @@ def test_the_frame_limits_written_are_the_servers():
 # --- against a live team-mode server --------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveTeam]:
+def shared_team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveTeam]:
     """One person may have one terminal here, so a limit is reached with one."""
     with pytest.MonkeyPatch.context() as patch:
         # Real argon2id at a test-sized cost: the default takes about a second per account.
@@ -88,6 +92,14 @@ def team(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveTeam]:
         patch.setattr(passwords, "current", cheap)
         data = tmp_path_factory.mktemp("security-doc") / "data"
         yield from start_live_team(team_settings(data, terminals_per_user=1))
+
+
+@pytest.fixture
+def team(shared_team: LiveTeam) -> Iterator[LiveTeam]:
+    """The module's server and accounts, with the sockets this test opens closed when it ends: a
+    terminal left open would count against the next test's limit of one."""
+    with ExitStack() as opened:
+        yield dataclasses.replace(shared_team, opened=opened)
 
 
 def _websocket_facts() -> dict[str, Any]:
@@ -152,8 +164,13 @@ def _refusal_after_accept(team: LiveTeam, case: str, pid: str) -> tuple[int, str
     if case == "a role that does not allow it":
         return _closed_after_accept(team, f"/api/projects/{pid}/lsp", "viewer")
     if case == "a limit reached":
-        assert greeted(team.socket(f"/api/projects/{pid}/terminal", "admin"))["type"] == "hello"
-        return _closed_after_accept(team, f"/api/projects/{pid}/terminal", "admin")
+        first = team.socket(f"/api/projects/{pid}/terminal", "admin")
+        assert greeted(first)["type"] == "hello"
+        refused = _closed_after_accept(team, f"/api/projects/{pid}/terminal", "admin")
+        # a dropped socket only detaches: the terminal is ended, or it would hold the limit of one
+        first.send(json.dumps({"type": "close"}))
+        assert wait_until(lambda: close_of(first), what="the terminal to end") == (1000, "")
+        return refused
     raise AssertionError(f"the doc lists a websocket refusal this test cannot make: {case!r}")
 
 
