@@ -30,6 +30,7 @@ from device_bridge.protocol_llm import (  # noqa: F401 - re-exported: one import
 from device_bridge.protocol_pipeline import (  # noqa: F401 - re-exported: one import for every message
     PipelineResult,
     PipelineStart,
+    PipelineStop,
 )
 from device_bridge.wire import (  # noqa: F401 - re-exported: the hub's one import for the protocol
     CHUNK_BYTES,
@@ -332,7 +333,7 @@ DeviceMessage = Annotated[
 ServerMessage = Annotated[
     Welcome | Ping | Error | SessionOpen | SessionClose | SyncManifest | SyncDone | RunStart
     | RunStop | RunStdin | Dap | BenchStart | WatchStart | WatchContinue | WatchStop
-    | LlmChat | LlmBench | LlmStop | PipelineStart | FactsRefresh,
+    | LlmChat | LlmBench | LlmStop | PipelineStart | PipelineStop | FactsRefresh,
     Field(discriminator="type"),
 ]
 _device_adapter: TypeAdapter[Any] = TypeAdapter(DeviceMessage)

@@ -20,6 +20,15 @@ class PipelineStart(Model):
     variants: dict[str, dict[str, Any]] = Field(default_factory=dict, max_length=64)
 
 
+class PipelineStop(Model):
+    """Stop the pipeline ``rid`` after its current stage; its ``pipeline.result`` still comes,
+    with the inputs done and ``result.stopped: {done, given}``."""
+
+    type: Literal["pipeline.stop"] = "pipeline.stop"
+    sid: Sid
+    rid: Sid
+
+
 class PipelineResult(Model):
     type: Literal["pipeline.result"] = "pipeline.result"
     sid: Sid
@@ -29,4 +38,5 @@ class PipelineResult(Model):
     code: str | None = Field(default=None, description="bad_pipeline, pipeline_failed, "
                              "bad_input_file, pipeline_busy, result_too_big, pipeline_crashed")
     where: str | None = Field(default=None, description="the stage or field a refusal names")
-    result: dict[str, Any] | None = Field(default=None, description="as the pipeline tool run's")
+    result: dict[str, Any] | None = Field(default=None, description="as the pipeline tool run's; "
+                                              "a stopped run's also has stopped: {done, given}")

@@ -84,6 +84,7 @@ SERVER_MESSAGES: dict[str, list[tuple[str, Any, Any]]] = {
     "llm.stop": [SID, RID],
     "pipeline.start": [SID, RID, ("pipeline", str, REQUIRED), ("inputs", list, REQUIRED),
                        ("variants", dict, {})],
+    "pipeline.stop": [SID, RID],
     "facts.refresh": [],
 }
 

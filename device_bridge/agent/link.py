@@ -238,6 +238,7 @@ class Agent:
             "bench.start": session.mnn_task,
             "watch.start": session.mnn_task,
             "pipeline.start": session.mnn_task,
+            "pipeline.stop": session.pipeline_stop,
             "watch.continue": session.watch_continue,
             "watch.stop": session.watch_stop,
             "llm.chat": session.llm_start,

@@ -9,6 +9,7 @@ waits after each hit for a ``continue`` or ``stop`` line on stdin. Native crashe
 import json
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -193,14 +194,32 @@ def watch(job: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "hits": hits[0]}
 
 
+def _stop_line() -> threading.Event:
+    """Set once a ``stop`` line arrives on stdin (the agent's ``pipeline.stop``)."""
+    stopped = threading.Event()
+
+    def read() -> None:
+        for line in sys.stdin:
+            if line.strip() == "stop":
+                stopped.set()
+                return
+
+    threading.Thread(target=read, daemon=True).start()
+    return stopped
+
+
 def pipeline(job: dict[str, Any]) -> dict[str, Any]:
-    """A pipeline on the session's files, as the server's ``pipeline`` tool run answers it."""
+    """A pipeline on the session's files, as the server's ``pipeline`` tool run answers it; a
+    ``stop`` line ends it between inputs (or stages), with what was done. Each input's start is
+    a ``progress`` line (the agent logs it)."""
     from device_bridge.runtime import pipeline_batch
     from device_bridge.runtime.pipeline_spec import PipelineError
 
+    stopped = _stop_line()
     try:
         result = pipeline_batch.run_batch(Path(job["pipeline"]), [Path(i) for i in job["inputs"]],
-                                          Path.cwd(), job["variants"])
+                                          Path.cwd(), job["variants"],
+                                          lambda _fraction, text: emit({"progress": text}), stopped.is_set)
     except pipeline_batch.InputFailed as exc:
         return {"ok": False, "error": str(exc), "code": "pipeline_failed", "where": exc.where}
     except PipelineError as exc:

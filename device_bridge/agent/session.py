@@ -89,6 +89,9 @@ class Session:
     def watch_stop(self, _msg: Message) -> None:
         self._task.stop()
 
+    def pipeline_stop(self, msg: Message) -> None:
+        self._task.stop_pipeline(msg["rid"])
+
     def llm_start(self, msg: Message) -> None:
         self._llm.start(msg)
 

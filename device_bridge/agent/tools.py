@@ -18,6 +18,11 @@ MARK = "MNNWB_TASK "
 PACKAGE_PARENT = str(Path(device_bridge.__file__).resolve().parents[1])
 
 
+def say(text: str) -> None:
+    """A line of the agent's log (its stderr)."""
+    print(f"mnnwb-agent: {text}", file=sys.stderr, flush=True)
+
+
 def pipeline_result(sid: str, rid: str, result: dict[str, Any]) -> dict[str, Any]:
     """A ``pipeline.result``; one too big for a message is refused by name, not cut."""
     message = {"type": "pipeline.result", "sid": sid, "rid": rid, **result}
@@ -36,6 +41,7 @@ class MnnTask:
         self.cwd = cwd
         self._send = send
         self._proc: asyncio.subprocess.Process | None = None
+        self._rid: str | None = None  # the running pipeline's
 
     @property
     def busy(self) -> bool:
@@ -79,6 +85,7 @@ class MnnTask:
             stderr=asyncio.subprocess.PIPE, start_new_session=True,
             limit=MAX_MESSAGE_BYTES,  # a pipeline's result is one line
         )
+        self._rid = job.get("rid") if job["type"] == "pipeline.start" else None
         self._write(json.dumps(job))
         asyncio.create_task(self._follow(job, self._proc))
 
@@ -103,6 +110,12 @@ class MnnTask:
     def stop(self) -> None:
         self._write("stop")
 
+    def stop_pipeline(self, rid: str) -> None:
+        """``pipeline.stop``: the running pipeline ``rid`` ends after its current stage and
+        answers with what it did; another's, or none running, is left alone."""
+        if self._rid == rid:
+            self._write("stop")
+
     async def _follow(self, job: dict[str, Any], proc: asyncio.subprocess.Process) -> None:
         assert proc.stdout is not None and proc.stderr is not None
         errors = asyncio.create_task(proc.stderr.read())
@@ -114,6 +127,8 @@ class MnnTask:
             payload = json.loads(line[len(MARK) :])
             if "hit" in payload:
                 self._send({"type": "watch.hit", "sid": self.sid, **payload["hit"]})
+            elif "progress" in payload:
+                say(f"pipeline {job['rid']}: {payload['progress']}")
             else:
                 result = payload["result"]
         code = await proc.wait()
@@ -121,4 +136,7 @@ class MnnTask:
         if result is None:
             self._fail(job, f"the MNN task crashed (exit code {code}): {stderr}", "crashed")
         else:
+            stopped = (result.get("result") or {}).get("stopped")
+            if stopped:
+                say(f"pipeline {job['rid']}: stopped after {stopped['done']} of {stopped['given']} inputs")
             self._result(job, result)

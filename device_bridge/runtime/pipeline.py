@@ -189,13 +189,19 @@ def peak_rss_mb() -> float | None:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes there, KiB here
 
 
+class Stopped(Exception):
+    """The run was asked to stop (``Runner.should_stop``) between two stages of an input."""
+
+
 class Runner:
     """A pipeline ready to run: its models opened once (``opener(stage)`` gives an object with
-    ``input_shapes`` and ``run(feeds)``, an ``engine.Session`` by default)."""
+    ``input_shapes`` and ``run(feeds)``, an ``engine.Session`` by default). ``should_stop`` is
+    asked between stages; true ends the input with ``Stopped``."""
 
     def __init__(self, pipeline: Pipeline, opener: Callable[[Stage], Any] | None = None) -> None:
         opener = opener or _open
         self.pipeline = pipeline
+        self.should_stop: Callable[[], bool] = lambda: False
         self.models = {s.id: _Model(s, opener) for s in pipeline.stages if s.model is not None}
         self.user = {
             s.id: pipeline_user.load(s, pipeline.folder)
@@ -286,6 +292,8 @@ class Runner:
             }
         ]
         for stage in self.pipeline.stages:
+            if self.should_stop():
+                raise Stopped()
             items = values[stage.input]
             stage_start = time.perf_counter()
             memory: float | None = None  # a step's is not measured

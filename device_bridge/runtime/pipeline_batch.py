@@ -61,27 +61,43 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _stopped(runner: pipeline.Runner, runs: list[dict[str, Any]], failed: list[dict[str, Any]],
+             given: int) -> dict[str, Any]:
+    """A run stopped early: the inputs done (run or failed) of those given."""
+    return {"pipeline": runner.pipeline.name, "inputs": runs, "failed": failed, "summary": summary(runs),
+            "stopped": {"done": len(runs) + len(failed), "given": given}}
+
+
 def run_batch(
     file: Path,
     inputs: list[Path],
     root: Path | None = None,
     variants: dict[str, dict[str, Any]] | None = None,
     progress: Callable[[float, str], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """``{pipeline, inputs, failed, summary}``; inputs are named relative to ``root``. Raises
     ``PipelineError`` for a pipeline (or variant) that cannot run, ``InputFailed`` for a stage
-    that fails on an input, ``NoImage``."""
+    that fails on an input, ``NoImage``. ``stop()`` true (asked between inputs and between the
+    stages of one) ends the run early: what was done, and ``stopped: {done, given}``."""
     runner = pipeline.Runner(with_variants(pipeline.load(file), variants or {}))
+    if stop is not None:
+        runner.should_stop = stop
     suffixes = preprocess.IMAGE_SUFFIXES + preprocess.AUDIO_SUFFIXES
     files = [p for p in preprocess.expand(inputs, MAX_INPUTS) if p.suffix.lower() in suffixes]
     if not files:
         raise NoImage("no image or audio among the inputs (.jpg .jpeg .png .bmp .wav, or a folder of them)")
-    runs, failed = [], []
+    runs: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
     for index, path in enumerate(files):
+        if stop is not None and stop():
+            return _stopped(runner, runs, failed, len(files))
         if progress is not None:
             progress(index / len(files), f"input {index + 1} of {len(files)}")
         try:
             result = runner.run(path)
+        except pipeline.Stopped:
+            return _stopped(runner, runs, failed, len(files))
         except preprocess.InputFileError as exc:
             failed.append({"input": _relative(path, root), "reason": exc.reason})
             continue

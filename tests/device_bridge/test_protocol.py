@@ -96,6 +96,7 @@ EXAMPLES = {
     "llm.bench": {"sid": "s", "rid": "r", "model": "m", "prompt_tokens": [8]},
     "llm.stop": {"sid": "s", "rid": "r"},
     "pipeline.start": {"sid": "s", "rid": "r", "pipeline": "pipeline.toml", "inputs": ["photo.png"]},
+    "pipeline.stop": {"sid": "s", "rid": "r"},
     "facts.refresh": {},
 }
 

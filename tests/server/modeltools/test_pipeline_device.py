@@ -158,3 +158,37 @@ def test_a_pipeline_budget_on_a_device_is_run_by_its_agent(
     # The pipeline ran on the device: its folder and the input are in the session's folder there.
     [files] = list((device[1].home / "sessions").rglob("files"))
     assert (files / "chain" / "pipeline.toml").is_file() and (files / "photos" / COINS).is_file()
+
+
+def test_a_cancel_stops_the_pipeline_on_the_device(
+    live_server: LiveServer, project: dict, device: tuple[str, AgentProcess]
+) -> None:
+    device_id, agent = device
+    root = Path(project["path"])
+    (root / "many").mkdir()
+    for index in range(MANY):
+        shutil.copy(photo(COINS), root / "many" / f"{index:03}.png")
+    body = {"pipeline": "chain/pipeline.toml", "inputs": ["many"], "device_id": device_id}
+    started = _post(live_server, f"/api/projects/{project['id']}/pipelines/run", body).json()
+    # The agent logs each input it starts: the second started, the first's result is in.
+    wait_until(lambda: f"input 2 of {MANY}" in agent.log(), timeout=300, what="the first input to be done")
+    cancelled = _post(live_server, f"/api/tool-runs/{started['id']}/cancel", {})
+    assert cancelled.status_code == 200, cancelled.text
+    run = _finished(live_server, started["id"])
+    assert run["status"] == "cancelled", run
+    stopped = run["result"]["stopped"]
+    assert 1 <= stopped["done"] < stopped["given"] == MANY, stopped
+    assert len(run["result"]["inputs"]) == stopped["done"]
+    assert run["result"]["inputs"][0]["input"] == "many/000.png"
+    assert run["result"]["device"]["id"] == device_id
+    # The agent said so, and its pipeline process is gone: it did not go on with the rest.
+    log = agent.log()
+    assert f"stopped after {stopped['done']} of {MANY} inputs" in log
+    assert f"input {MANY} of {MANY}" not in log
+    wait_until(lambda: _pipeline_task(agent) is None, what="the device's pipeline process to end")
+    # The device takes the next run at once.
+    again = _post(live_server, f"/api/projects/{project['id']}/pipelines/run",
+                  {**body, "inputs": [f"photos/{COINS}"]}).json()
+    run = _finished(live_server, again["id"])
+    assert run["status"] == "succeeded", run["error"]
+    assert [e["input"] for e in run["result"]["inputs"]] == [f"photos/{COINS}"]
