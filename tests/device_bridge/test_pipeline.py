@@ -113,3 +113,29 @@ def test_each_model_stage_says_its_session_memory(coins_pipeline: Path, tmp_path
     bigger = {s["id"]: s["memory_mb"] for s in pipeline.Runner(wide).run(folder / COINS)["stages"]}
     assert bigger["orientation"] > 2 * memory["orientation"], (bigger, memory)
     assert bigger["detect"] == memory["detect"]
+
+
+def test_a_stop_ends_the_batch_between_inputs_or_stages(coins_pipeline: Path, tmp_path: Path) -> None:
+    from device_bridge.runtime import pipeline_batch
+
+    for index in range(3):
+        shutil.copy(coins_pipeline.parent / COINS, tmp_path / f"{index}.png")
+    asked: list[int] = []
+
+    def stop_at(call: int) -> bool:
+        asked.append(call)
+        return len(asked) >= call
+
+    # Asked once before each input and once before each of its 6 stages: call 10 is the second
+    # input's third stage, so that input ends unfinished and only the first counts.
+    result = pipeline_batch.run_batch(coins_pipeline, [tmp_path], tmp_path, stop=lambda: stop_at(10))
+    assert result["stopped"] == {"done": 1, "given": 3} and len(asked) == 10
+    assert [e["input"] for e in result["inputs"]] == ["0.png"]
+    assert result["summary"]["stages"]["read"]["median_ms"] > 0
+    # Stopped before the first input: nothing done, and that is no error.
+    asked.clear()
+    nothing = pipeline_batch.run_batch(coins_pipeline, [tmp_path], tmp_path, stop=lambda: stop_at(1))
+    assert nothing["stopped"] == {"done": 0, "given": 3} and nothing["inputs"] == []
+    # Never stopped: every input, and no ``stopped``.
+    whole = pipeline_batch.run_batch(coins_pipeline, [tmp_path], tmp_path, stop=lambda: False)
+    assert len(whole["inputs"]) == 3 and "stopped" not in whole
