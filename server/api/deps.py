@@ -1,6 +1,6 @@
 """Request dependencies as ``Annotated`` aliases; long-lived managers come from ``app.state``."""
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -8,6 +8,7 @@ from sqlmodel import Session
 from starlette.requests import HTTPConnection
 
 from server.core.config import Settings
+from server.core.db import release
 from server.core.errors import Forbidden, Invalid
 from server.core.events import EventHub
 from server.files.watch import FileWatchers
@@ -26,9 +27,14 @@ def get_settings(conn: HTTPConnection) -> Settings:
     return settings
 
 
-def get_session(conn: HTTPConnection) -> Iterator[Session]:
+async def get_session(conn: HTTPConnection) -> AsyncIterator[Session]:
+    """The request's session, closed once the response is sent. Opened and closed on the event
+    loop, not a worker thread: closing gives its pooled connection back, which must not wait for
+    a thread while every thread waits for a connection. The lookups below ``release`` it before
+    the route's own work, so a route that saves a file or runs ``git status`` holds none."""
     with Session(conn.app.state.engine) as session:
         yield session
+
 
 
 def get_hub(conn: HTTPConnection) -> EventHub:
@@ -62,7 +68,9 @@ AccessChanges = Annotated[Notify, Depends(access_changes)]
 
 
 def current_user(conn: HTTPConnection, session: SessionDep) -> User:
-    return user_for_principal(session, conn.scope.get("state", {}).get("principal"))
+    user = user_for_principal(session, conn.scope.get("state", {}).get("principal"))
+    release(session)
+    return user
 
 
 CurrentUser = Annotated[User, Depends(current_user)]
@@ -93,22 +101,28 @@ def credential(conn: HTTPConnection) -> Credential | None:
 CredentialDep = Annotated[Credential | None, Depends(credential)]
 
 
+def _project(session: Session, user: User, pid: str, need: str) -> Project:
+    project = projects.get_project(session, user, pid, need)
+    release(session)
+    return project
+
+
 # Every project route takes the project through one of these; each checks the caller's role
 # (docs/team.md, Roles): viewers read, editors also write and run code, owners also manage members.
 def readable_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
-    return projects.get_project(session, user, pid, "read")
+    return _project(session, user, pid, "read")
 
 
 def editable_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
-    return projects.get_project(session, user, pid, "write")
+    return _project(session, user, pid, "write")
 
 
 def runnable_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
-    return projects.get_project(session, user, pid, "run")
+    return _project(session, user, pid, "run")
 
 
 def owned_project(pid: str, session: SessionDep, user: CurrentUser) -> Project:
-    return projects.get_project(session, user, pid, "own")
+    return _project(session, user, pid, "own")
 
 
 ProjectDep = Annotated[Project, Depends(readable_project)]

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, or_, select
 
 from device_bridge.playground import app as playground_app
 from server.core.config import Settings
+from server.core.db import release
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
 from server.gitflow.transport import check_url
 from server.gitflow.urlpolicy import policy_for
@@ -194,6 +195,7 @@ def create_project(
         _ensure_unique(session, user.id, name, str(folder))
         return _insert(session, Project(name=name, path=str(folder), owner_id=user.id))
     folder = _new_folder(session, settings, user, name)
+    release(session)  # writing the files takes a while
     if body.git_url:
         return _start_clone(session, settings, user, body, Project(
             name=name, path=str(folder), owner_id=user.id, state="cloning"), clones)
@@ -226,6 +228,7 @@ def create_from_zip(session: Session, settings: Settings, user: User, name: str,
     repository whose first commit holds the unpacked files."""
     name = check_name(name)
     folder = _new_folder(session, settings, user, name)
+    release(session)  # unpacking takes a while
     folder.parent.mkdir(parents=True, exist_ok=True)
     zipped.unpack(upload, folder, settings.zip_max_entries, settings.zip_max_unpacked_bytes)
     if git:
@@ -259,6 +262,7 @@ def _insert(session: Session, project: Project) -> Project:
     session.add(project)
     session.commit()
     session.refresh(project)
+    release(session)  # the row loaded: the request holds no connection from here on
     return project
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sqlmodel import Session
 
+from server.core.db import release
 from server.core.errors import Invalid
 from server.gitflow.identity import default_author
 from server.gitflow.models import CommitInfo
@@ -28,6 +29,7 @@ def track_new(session: Session, user: User, folder: Path) -> CommitInfo | None:
     """A repository in the new project's ``folder`` with one commit of its files; a default
     ``.gitignore`` (job outputs, environments, caches) is written first when it ships none."""
     stored = default_author(session, user.id)
+    release(session)  # git init and the first commit take a while
     try:
         return start_tracking(folder, fallback_author=stored)
     except Invalid as exc:

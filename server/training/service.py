@@ -17,7 +17,7 @@ from dulwich.repo import Repo
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from server.core.db import until_stored, utcnow
+from server.core.db import release, until_stored, utcnow
 from server.core.errors import AppError, Conflict, Invalid, NotFound, Unavailable
 from server.core.events import EventHub
 from server.gitflow.urlpolicy import UrlPolicy
@@ -206,10 +206,12 @@ class JobManager:
                   commit=commit)
         self._quota.take(owner, job.id)
         session.add(job)
-        session.commit()
+        release(session)  # committed, the row kept loaded: no connection while the job starts
         self._project_of[job.id] = project.id
         try:
-            runner.submit(self._spec(session, job, project))
+            spec = self._spec(session, job, project)
+            release(session)
+            runner.submit(spec)
         except AppError:
             session.delete(job)  # refused before anything ran: no trace of it
             session.commit()
@@ -219,6 +221,7 @@ class JobManager:
             self.transition(job.id, Transition(
                 "failed", reason=f"could not start the job: {exc}", finished_at=utcnow()))
         session.refresh(job)
+        release(session)
         return job
 
     def list_jobs(self, session: Session, project: Project) -> list[Job]:
