@@ -53,8 +53,8 @@ while time.time() < end:
 
 def add_users(data_dir: Path, count: int) -> None:
     """The members, added as ``mnnwb user add`` adds them (server.users.service.add_user)."""
+    from server import user_cli
     from server.core.config import Settings
-    from server.users import cli as user_cli
     from server.users.service import add_user
 
     with user_cli.database(Settings(data_dir=data_dir, mode="team")) as session:
@@ -63,12 +63,16 @@ def add_users(data_dir: Path, count: int) -> None:
             add_user(session, f"u{n:03d}", f"{PASSWORD}{n}")
 
 
-def start_server(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(data_dir: Path, log: Path, trace: Path | None) -> tuple[subprocess.Popen[bytes], str]:
+    """``mnnwb serve --team``; with ``trace``, under bench/pool_trace.py (its pool report there)."""
     port = free_port()
-    mnnwb = Path(sys.executable).with_name("mnnwb")
+    mnnwb = [str(Path(sys.executable).with_name("mnnwb"))]
+    if trace:
+        mnnwb = [sys.executable, str(Path(__file__).with_name("pool_trace.py")), str(trace)]
     with log.open("wb") as out:
-        proc = subprocess.Popen([str(mnnwb), "serve", "--team", "--port", str(port), "--data-dir",
-                                 str(data_dir)], stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([*mnnwb, "serve", "--team", "--port", str(port), "--data-dir",
+                                 str(data_dir)], stdout=out, stderr=subprocess.STDOUT,
+                                cwd=Path(__file__).resolve().parents[1])
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -232,7 +236,8 @@ def run_level(users: int, args: argparse.Namespace) -> None:
         data_dir = Path(tmp) / "data"
         add_users(data_dir, users)
         log = Path(tmp) / "server.log"
-        proc, base = start_server(data_dir, log)
+        trace = Path(tmp) / "pool.txt" if args.pool_trace else None
+        proc, base = start_server(data_dir, log, trace)
         try:
             asyncio.run(level(base, psutil.Process(proc.pid), users, args))
         finally:
@@ -242,6 +247,8 @@ def run_level(users: int, args: argparse.Namespace) -> None:
                     if "Error" in line or "Traceback" in line]
         for line in sorted(set(failures))[:8]:
             print(f"  server log: {line[:200]}")
+        if trace and trace.exists():
+            print("  pool: " + trace.read_text().replace("\n", "\n  "))
 
 
 def main() -> None:
@@ -251,6 +258,8 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=5, help="seconds between one person's saves")
     parser.add_argument("--arrival", type=float, default=0.2,
                         help="seconds between two people's arrivals (0: everyone signs in at once)")
+    parser.add_argument("--pool-trace", action="store_true",
+                        help="trace the database pool's checkouts (bench/pool_trace.py)")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}, {os.cpu_count()} cores")
     for users in (int(u) for u in args.users.split(",")):
