@@ -1,6 +1,7 @@
 """A person runs a pipeline of three models on a photograph from the file tree and sees the
 boxes drawn on it, what each was read as, and every stage's time; runs it on a paired device;
-compares two configurations and sees the first stage that diverges."""
+stops a run on a device and sees what it did; compares two configurations and sees the first
+stage that diverges."""
 
 import re
 import shutil
@@ -14,10 +15,12 @@ from device_bridge.runtime import pipeline
 from tests.device_bridge.harness import AgentProcess
 from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
+from tests.waiting import wait_until
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
 RUN_TIMEOUT_MS = 60_000
+MANY = 150  # inputs: the run lasts until it is stopped
 
 
 def test_run_a_pipeline_on_a_photo_and_see_boxes_and_text(
@@ -163,3 +166,49 @@ def test_tilted_quads_are_drawn_as_they_were_found(
 
     first = " ".join(f"{js(x)},{js(y)}" for x, y in quads[0])
     expect(drawn.first).to_have_attribute("points", first)
+
+
+def test_stop_a_pipeline_on_a_device_and_see_what_it_did(
+    context: BrowserContext, live_server, coins_pipeline: Path, tmp_path: Path
+) -> None:
+    project = _chain(live_server, coins_pipeline, "device-stop")
+    many = Path(project["path"]) / "many"
+    many.mkdir()
+    for index in range(MANY):
+        shutil.copy(photo(COINS), many / f"{index:03}.png")
+    code = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "pixel"},
+                      headers=live_server.auth, timeout=60).json()["token"]
+    agent = AgentProcess(live_server.url, tmp_path / "agent", code, "pixel")
+    try:
+        page = open_project(context, live_server, project)
+        page.locator("[data-testid=tree-item][data-path='pipeline.toml']").click(button="right")
+        page.get_by_test_id("menu-run-pipeline").click()
+        panel = page.get_by_test_id("pipeline-panel")
+        picker = panel.get_by_test_id("pipeline-device")
+        expect(picker.locator("option", has_text="● pixel")).to_have_count(1, timeout=RUN_TIMEOUT_MS)
+        picker.select_option(label="● pixel")
+        panel.get_by_test_id("pipeline-input-path").fill("many")
+        panel.get_by_test_id("pipeline-run").click()
+        # The agent logs each input it starts: the second started, the first is done.
+        wait_until(lambda: f"input 2 of {MANY}" in agent.log(), timeout=300,
+                   what="the first input to be done")
+        panel.get_by_test_id("pipeline-stop").click()
+        expect(panel).to_have_attribute("data-status", "cancelled", timeout=RUN_TIMEOUT_MS)
+        expect(panel.get_by_test_id("pipeline-stop")).to_have_count(0)
+        said = re.search(rf"stopped after (\d+) of {MANY} inputs", agent.log())
+        assert said is not None, agent.log()
+        done = int(said.group(1))
+        assert 1 <= done < MANY
+        expect(panel.get_by_test_id("pipeline-cancelled")).to_have_text(
+            f"Cancelled after {done} of {MANY} inputs")
+        result = panel.get_by_test_id("pipeline-result")
+        expect(result.get_by_test_id("pipeline-device-name")).to_have_text("On pixel")
+        expect(result.get_by_test_id("pipeline-input")).to_have_count(done)
+        expect(result.get_by_test_id("pipeline-input").first).to_have_attribute("data-input", "many/000.png")
+        # The device takes the next run at once.
+        panel.get_by_test_id("pipeline-input-path").fill(COINS)
+        panel.get_by_test_id("pipeline-run").click()
+        expect(panel).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
+        expect(panel.get_by_test_id("pipeline-result").get_by_test_id("pipeline-input")).to_have_count(1)
+    finally:
+        agent.kill()

@@ -334,6 +334,8 @@ export interface PipelineResult {
   failed: { input: string; reason: string }[];
   summary: Record<string, unknown>;
   device?: { id: string; name: string };
+  /** A run cancelled on a device: the inputs it did of those given (docs/pipelines.md). */
+  stopped?: { done: number; given: number };
 }
 
 /** How one model stage runs instead (docs/pipelines.md#variants-of-a-stage). */

@@ -4,7 +4,7 @@
 // "Evaluate…" scores it on a labelled set; with the input "Camera" it runs per frame of a camera.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
-import { runPipeline, type PipelineResult, type ToolRun } from '../../../api/tools';
+import { cancelRun, runPipeline, type PipelineResult, type ToolRun } from '../../../api/tools';
 import { projectFiles } from '../../quickopen/fileIndex';
 import type { PanelProps } from '../../workbench/panels';
 import { pid } from '../../workbench/session';
@@ -21,6 +21,14 @@ const INPUT_FILE = /\.(jpe?g|png|bmp|wav)$/i; // images, and .wav clips for an a
 const PLAIN: RunConfig = { device: '', variants: '' };
 
 function RunError({ run }: { run: ToolRun }) {
+  if (run.status === 'cancelled') {
+    const stopped = (run.result as unknown as PipelineResult | null)?.stopped;
+    return (
+      <div class="muted" data-testid="pipeline-cancelled">
+        Cancelled{stopped ? ` after ${stopped.done} of ${stopped.given} inputs` : ''}
+      </div>
+    );
+  }
   return <div class="form-error" role="alert" data-testid="pipeline-error">{run.error ?? `Ended ${run.status}`}</div>;
 }
 
@@ -80,7 +88,10 @@ export function PipelinePanel({ params }: PanelProps) {
   const both = pair ? pair.map((id) => runs.value[id]) : [];
   const busy = (!!run && isActive(run)) || both.some((r) => !r || isActive(r));
   const status = pair ? pairStatus(both) : (run?.status ?? '');
-  const result = run?.status === 'succeeded' ? (run.result as unknown as PipelineResult) : null;
+  // a run cancelled on a device keeps the inputs it did
+  const shown = run?.status === 'succeeded' || (run?.status === 'cancelled' && run.result);
+  const result = shown ? (run.result as unknown as PipelineResult) : null;
+  const stop = () => run && cancelRun(run.id).then(putRun, (err) => setError(errorMessage(err)));
   return (
     <div class="tool-panel pipeline-panel" data-testid="pipeline-panel" data-pipeline={pipeline} data-status={status}>
       <form class="try-it-form" onSubmit={(e) => { e.preventDefault(); void go(); }}>
@@ -106,6 +117,9 @@ export function PipelinePanel({ params }: PanelProps) {
           <button class="btn btn-primary" type="submit" data-testid="pipeline-run" disabled={busy || !input}>
             {busy && run ? `Running… ${progress.value[run.id]?.stage ?? ''}` : 'Run pipeline'}
           </button>
+        )}
+        {run && isActive(run) && (
+          <button class="btn" type="button" data-testid="pipeline-stop" onClick={() => void stop()}>Stop</button>
         )}
         <button class="btn" type="button" data-testid="pipeline-compare-open" disabled={onCamera} onClick={() => setComparing(!comparing)}>
           {comparing ? 'Single run' : 'Compare…'}
