@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, delete, select
 
-from server.core.db import utcnow
+from server.core.db import release, utcnow
 from server.core.errors import NotFound, Unauthorized
 from server.users import audit
 from server.users.changes import AccessChange, Notify
@@ -64,7 +64,9 @@ def login(session: Session, throttle: LoginThrottle, body: LoginBody, address: s
     session.add(UserSession(user_id=user.id, secret_hash=digest(secret), address=address,
                             expires_at=expires))
     audit.record(session, "login", actor=user.name, address=address)
-    session.commit()
+    # Committed with the user kept loaded: reading it again for the answer would take a connection
+    # and hold it until the answer is sent, which waits for a worker thread (all may be hashing).
+    release(session)
     return user, secret
 
 
