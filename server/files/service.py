@@ -139,6 +139,7 @@ def apply_op(root: str, op: FileOp, trash_folder: Path | None = None) -> tuple[P
             raise NotFound(f"no such file: {op.path}")
         target = resolve(root, op.to)
         _check_new(target, op.to)
+        # The rename the user asked for, not an atomic write (device_bridge/atomic.py has those).
         os.rename(path, target)
         return target, None
     _make_parents(path, op.path)

@@ -14,10 +14,12 @@ cannot be written is not kept: the walk then runs as it would without it.
 import hashlib
 import logging
 import os
-import tempfile
 from binascii import hexlify, unhexlify
+from pathlib import Path
 
 from dulwich.objects import ObjectID
+
+from server.core.fsutil import write_bytes_atomic
 
 log = logging.getLogger(__name__)
 
@@ -60,17 +62,8 @@ def save(controldir: str, grafts_key: bytes, start: ObjectID, order: tuple[Objec
     if not order or order[0] != start:
         return
     body = _MAGIC + unhexlify(start) + _digest(grafts_key) + unhexlify(b"".join(order))
-    folder = os.path.dirname(_path(controldir))
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix="log-order.", dir=folder)
+        os.makedirs(os.path.dirname(_path(controldir)), exist_ok=True)
+        write_bytes_atomic(Path(_path(controldir)), body + _digest(body), mode=0o600)
     except OSError:
         log.debug("the log order of %s could not be kept", controldir, exc_info=True)
-        return
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(body + _digest(body))
-        os.replace(temp, _path(controldir))
-    except OSError:
-        log.debug("the log order of %s could not be kept", controldir, exc_info=True)
-        os.unlink(temp)
