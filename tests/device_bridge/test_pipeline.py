@@ -10,7 +10,7 @@ from device_bridge.runtime import pipeline
 from device_bridge.runtime.pipeline import PipelineError
 from tests.fakes import pipeline_models
 from tests.fakes.photos import photo
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 
 COINS = "coins.png"  # scikit-image's photo of 24 coins on a dark ground, 384 × 303 greyscale
 

@@ -18,7 +18,7 @@ from tests.device_bridge.harness import AgentProcess, HubServer
 from tests.device_bridge.test_agent_runs import attach, exit_of
 from tests.fakes import ppocr
 from tests.fakes.photos import photo
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 from tests.waiting import wait_until
 
 LINES = ["MNN Workbench 2026", "Pipelines on device"]

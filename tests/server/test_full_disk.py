@@ -20,7 +20,7 @@ from server.gitflow import service as git
 from tests.conftest import make_client
 from tests.fakes.models import conv_net, stacked_net
 from tests.full_disk import can_mount, filled, small_disk
-from tests.server.modeltools.conftest import wait_for_run
+from tests.plugin.tools import wait_for_run
 from tests.server.training.test_jobs_api import read_log, wait_job
 from tests.waiting import wait_until
 

@@ -9,7 +9,7 @@ from playwright.sync_api import BrowserContext, expect
 
 from server.modeltools import mnnfile
 from tests.fakes import layered_models
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 from tests.webui.test_model_tools import RUN_TIMEOUT_MS, tool_from_menu
 from tests.webui.workbench import create_project, open_project
 

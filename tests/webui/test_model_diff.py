@@ -6,7 +6,7 @@ from playwright.sync_api import BrowserContext, expect
 
 from tests.fakes import models
 from tests.fakes.git_remotes import git
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 from tests.webui.test_device_debug import build_tiny_model
 from tests.webui.workbench import create_project, open_project
 

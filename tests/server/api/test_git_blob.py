@@ -7,7 +7,7 @@ from dulwich.objects import Blob
 
 from tests.fakes import models
 from tests.fakes.git_remotes import git
-from tests.server.modeltools.conftest import wait_for_run
+from tests.plugin.tools import wait_for_run
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes import models
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 
 
 @dataclass(frozen=True)

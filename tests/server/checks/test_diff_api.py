@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.plugin.tools import wait_for_run
 from tests.server.checks.conftest import Variants
-from tests.server.modeltools.conftest import wait_for_run
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from pathlib import Path
 from server.checks.measure import measure
 from server.checks.models import Budget
 from tests.fakes import dynamic_models
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 
 
 def test_a_budget_names_its_shapes_or_fails_saying_which_dim(tmp_path: Path) -> None:

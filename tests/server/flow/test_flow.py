@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 
 from device_bridge.runtime import spec as model_spec
 from tests.fakes import models
+from tests.plugin.tools import wait_for_run
 from tests.server.lineage.test_lineage import committed_project, run_tool
-from tests.server.modeltools.conftest import wait_for_run
 from tests.server.training.test_jobs_api import submit, wait_job
 
 # The template's digits classifier: 8 × 8 grey images, ten classes (the dataset here uses two).

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from server.core.config import Settings
 from tests.conftest import make_client
 from tests.fakes import models
-from tests.server.modeltools.conftest import wait_for_run
+from tests.plugin.tools import wait_for_run
 from tests.server.training.test_jobs_api import create_project, submit, wait_job
 
 

@@ -10,7 +10,7 @@ from server.core.db import make_engine
 from server.lineage.models import LineageLink
 from tests.conftest import make_client
 from tests.fakes.models import conv_net
-from tests.server.modeltools.conftest import wait_for_run
+from tests.plugin.tools import wait_for_run
 
 
 def test_a_conversion_is_in_the_lineage(settings: Settings, database_url: str) -> None:

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from device_bridge.llm.runtime import LoadedModel, Sampler
 from tests.fakes.llm import Llms, build_model
-from tests.server.modeltools.conftest import wait_for_run
+from tests.plugin.tools import wait_for_run
 
 pytestmark = pytest.mark.timeout(900)
 MESSAGES = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hello?"}]

@@ -10,7 +10,7 @@ import pytest
 
 from device_bridge.llm.runtime import LoadedModel, Sampler
 from tests.fakes.llm import Llms
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 
 PROMPT = [{"role": "user", "content": "Hello, how are you today?"}]
 # Each export starts a process that imports torch and transformers: slow on a loaded machine.

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from server.core.config import REPO_ROOT, Settings
 from server.llm.prepare import worker_args
 from server.modeltools.schemas import LlmExportArgs
-from tests.server.modeltools.conftest import run_tool
+from tests.plugin.tools import run_tool
 
 # What a model's own code does here: leave a mark in the folder it runs in.
 MARKING_CODE = ("from pathlib import Path\n"

@@ -1,15 +1,15 @@
-"""Real small models, generated once per test session, and a helper to run a tool on them."""
+"""Real small models, generated once per test session. ``run_tool`` and ``wait_for_run`` live in
+tests/plugin/tools.py; they are imported here too, for the modules importing them from here."""
 
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 from server.modeltools.pool import Standby
-from server.modeltools.runner import Limits, Outcome, WorkerSpec, run_worker
+from server.modeltools.runner import WorkerSpec
 from tests.fakes import dynamic_models, models
-from tests.waiting import wait_until
+from tests.plugin.tools import run_tool, wait_for_run  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -34,12 +34,6 @@ class RecordingLauncher:
         if proc is not None:
             self.pids.append(proc.pid)
         return proc
-
-
-def run_tool(tool: str, args: dict, run_dir: Path, timeout: float = 60.0, **kw) -> Outcome:
-    """Run one tool through the real runner (fresh worker process)."""
-    spec = WorkerSpec(tool, args, run_dir, Limits(timeout_s=timeout), **kw)
-    return run_worker(spec)
 
 
 def _convert(source: Path, run_dir: Path) -> Path:
@@ -86,10 +80,6 @@ def dynamic_zoo(tmp_path_factory: pytest.TempPathFactory) -> DynamicModels:
 
 @pytest.fixture
 def run_dir(tmp_path: Path) -> Path:
+    """The folder of one tool run of this test (not made yet)."""
     return tmp_path / "run"
 
-
-def wait_for_run(client: TestClient, run_id: str, timeout: float = 60.0) -> dict:
-    """Poll a run until it is final."""
-    return wait_until(lambda: (run := client.get(f"/api/tool-runs/{run_id}").json())["status"]
-                      not in ("queued", "running") and run, timeout, f"tool run {run_id} to finish")
