@@ -15,7 +15,7 @@ TEST_STAMP := $(VENV)/.test-installed-stamp
 # uv, from the index, wheel folders and constraints pip is configured with (scripts/uv_install.py).
 INSTALL := $(PY) scripts/uv_install.py -q
 
-.PHONY: run test test-load check bench setup setup-all serve-setup ui clean sandbox-tools market wheel
+.PHONY: run test test-load check bench setup setup-all serve-setup ui types clean sandbox-tools market wheel
 
 # Everything `make test` needs; the Python packages and the web UI are installed side by side.
 setup:
@@ -77,6 +77,12 @@ $(UI_OUT): $(NODE_STAMP) $(UI_SRC)
 	cd webui && npm run build
 
 ui: $(UI_OUT)
+
+# The web UI's API types, webui/src/api/schema.gen.ts, from the server's OpenAPI document
+# (scripts/openapi_types.py; no server runs). It takes seconds, so `make ui` does not: the
+# committed file is checked instead (tests/webui/test_api_types.py fails when it is stale).
+types: $(STAMP) $(NODE_STAMP)
+	$(PY) scripts/openapi_types.py
 
 # The wheel, with the built UI inside (setup.py), into dist/: `pip install` it and `mnnwb serve`
 # runs without the repository (docs/quickstart.md).
