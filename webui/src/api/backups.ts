@@ -1,13 +1,11 @@
 // Hot exit (docs/ide.md, "Nothing lost on reload"): the caller's unsaved edits, kept on the server.
 import { request } from './client';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 /** A file's unsaved text and the etag of the file it was edited from. */
-export interface Backup {
-  path: string;
-  content: string;
-  base_etag: string | null;
-  updated_at: string;
-}
+export type Backup = Schemas['BackupOut'];
 
 /** What the project page carries of them: which files have one (their text is fetched). */
 export interface BackupMark {

@@ -1,16 +1,11 @@
 // Model diff, performance budgets and their checks (docs/checks.md).
 import { request } from './client';
 import type { ToolRun } from './tools';
+import type { components } from './schema.gen';
 
-export interface DiffRequest {
-  a: string;
-  b?: string;
-  rev_a?: string | null;
-  rev_b?: string | null;
-  reference?: string;
-  threads?: number;
-  loops?: number;
-}
+type Schemas = components['schemas'];
+
+export type DiffRequest = Schemas['DiffRequest'];
 
 export interface DiffOutput {
   name: string;
@@ -52,30 +47,11 @@ export interface DiffResult {
 
 export type Metric = 'latency_ms' | 'size_mb' | 'cosine' | 'max_abs_error' | 'memory_mb' | 'char_accuracy' | 'accuracy';
 
-export interface CheckResult {
-  model: string;
-  stage?: string | null;
-  device: string;
-  metric: Metric;
-  limit: number;
-  value: number | null;
-  passed: boolean;
-  detail: string | null;
-}
+export type CheckResult = Schemas['CheckResult'];
 
-export interface CheckReport {
-  passed: boolean;
-  results: CheckResult[];
-  commit: string | null;
-  clean: boolean;
-  last_passing: string | null;
-}
+export type CheckReport = Schemas['CheckReport'];
 
-export interface CommitCheck {
-  commit: string;
-  passed: boolean;
-  failures: CheckResult[];
-}
+export type CommitCheck = Schemas['CommitCheck'];
 
 export const startDiff = (pid: string, body: DiffRequest) =>
   request<ToolRun>('POST', `/api/projects/${pid}/tools/diff`, { json: body });
@@ -86,23 +62,10 @@ export const runChecks = (pid: string, device?: string) =>
 export const commitChecks = (pid: string) => request<CommitCheck[]>('GET', `/api/projects/${pid}/checks/commits`);
 
 /** One `[[budget]]` table as the checks read it (docs/checks.md, Performance budgets). */
-export interface Budget {
-  model: string;
-  reference?: string | null;
-  max_latency_ms?: number | null;
-  max_size_mb?: number | null;
-  min_cosine?: number | null;
-  max_abs_error?: number | null;
-  max_memory_mb?: number | null;
-  threads?: number;
-  loops?: number;
-  device?: string;
-}
+export type Budget = Schemas['Budget'];
 
 /** The tables as written in mnnwb.toml, keys the form does not know included. */
-export interface BudgetTables {
-  budgets: Record<string, unknown>[];
-}
+export type BudgetTables = Schemas['BudgetTables'];
 
 export const budgetTables = (pid: string) => request<BudgetTables>('GET', `/api/projects/${pid}/budgets/tables`);
 

@@ -1,30 +1,13 @@
 // Datasets (docs/datasets.md): the ones found in a project, and evaluate runs on them.
 import { request } from './client';
 import type { ToolRun } from './tools';
+import type { components } from './schema.gen';
 
-export interface SkippedFile {
-  file: string;
-  reason: string;
-}
+type Schemas = components['schemas'];
 
-export interface DatasetSummary {
-  path: string;
-  kind: 'image_folder' | 'coco' | 'csv';
-  task: 'classification' | 'detection';
-  input_kind: 'image' | 'audio' | 'tensor';
-  classes: string[];
-  splits: string[];
-  eval_split: string | null;
-  /** split (`all` without splits) → class → samples (boxes for detection) */
-  counts: Record<string, Record<string, number>>;
-  files: Record<string, number>;
-  samples: number;
-  skipped_count: number;
-  skipped: SkippedFile[];
-  /** class → a few of its images, project-relative */
-  thumbnails: Record<string, string[]>;
-  error: string | null;
-}
+export type SkippedFile = Schemas['SkippedFile'];
+
+export type DatasetSummary = Schemas['DatasetSummary'];
 
 const base = (pid: string) => `/api/projects/${encodeURIComponent(pid)}`;
 

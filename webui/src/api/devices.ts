@@ -2,6 +2,9 @@
 // and the tab-facing device events, one function per route.
 import { request } from './client';
 import type { MnnBackend } from './tools';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 export interface DeviceInfo {
   id?: string;
@@ -34,49 +37,16 @@ export interface DoctorCheck {
   required: boolean;
 }
 
-export interface Device {
-  id: string;
-  name: string;
-  online: boolean;
-  info: DeviceInfo;
-  last_seen: string | null;
-  /** The name of the user who paired it. */
-  owner: string;
-  /** The caller paired it. */
-  mine: boolean;
-  /** The caller may rename, remove and share it: its owner or an admin. */
-  manage: boolean;
-}
+/** `info` is free-form in the API (what the agent reports when it connects, docs/protocol.md): read as DeviceInfo. */
+export type Device = Omit<Schemas['DevicePublic'], 'info'> & { info: DeviceInfo };
 
-export interface PairingOption {
-  /** A server address the device may reach the workbench under. */
-  url: string;
-  /** The one line to run on the device for that address. */
-  command: string;
-  /** The command as a QR code: an SVG data URI. */
-  qr: string;
-}
+export type PairingOption = Schemas['PairingOption'];
 
-export interface Pairing {
-  /** The one-time pairing code. */
-  token: string;
-  /** The one line to run on the device, for the address the browser uses. */
-  command: string;
-  expires_at: string;
-  /** sha256 of the agent.pyz the command downloads and checks. */
-  agent_sha256: string;
-  /** The command for every address the server listens on; the browser's first. */
-  options: PairingOption[];
-}
+export type Pairing = Schemas['PairingPublic'];
 
 export type SessionState = 'open' | 'lost' | 'closed';
 
-export interface DeviceSession {
-  sid: string;
-  project: string;
-  device_id: string;
-  state: SessionState;
-}
+export type DeviceSession = Schemas['DeviceSessionPublic'];
 
 export interface SessionStateEvent extends DeviceSession {
   reason: string;
@@ -194,10 +164,7 @@ export const revokeDevice = (did: string) =>
   request<void>('DELETE', `/api/devices/${encodeURIComponent(did)}`);
 
 /** The agent was asked to probe its device again (docs/protocol.md, "Fresh facts"). */
-export interface FactsAsked {
-  device_id: string;
-  status: 'asked';
-}
+export type FactsAsked = Schemas['FactsAsked'];
 
 /** `devices`/`device.facts`: a device's facts probed again, to projects with a session on it. */
 export interface DeviceFactsEvent {

@@ -1,36 +1,19 @@
 // The flow of a project, data to device: each step's state and next action (docs/flow.md).
 import { request } from './client';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 export type FlowStepId = 'data' | 'train' | 'convert' | 'quantize' | 'evaluate' | 'budgets' | 'deploy' | 'measure';
 export type FlowState = 'done' | 'stale' | 'failed' | 'todo';
 export type FlowAction = 'datasets' | 'train' | 'tool' | 'budgets' | 'checks' | 'deploy' | 'measure';
 
-export interface FlowArtifact {
-  path: string;
-  sha256: string | null;
-  /** The lineage route that explains it; null for a folder (a dataset). */
-  lineage: string | null;
-}
+export type FlowArtifact = Schemas['FlowArtifact'];
 
-export interface FlowNext {
-  action: FlowAction;
-  label: string;
-  tool: string | null;
-  /** Filled from the step before (a tool's form fields). */
-  args: Record<string, unknown>;
-}
+export type FlowNext = Schemas['FlowNext'];
 
-export interface FlowStep {
-  id: FlowStepId;
-  title: string;
-  state: FlowState;
-  artifact: FlowArtifact | null;
-  detail: string;
-  next: FlowNext | null;
-}
+export type FlowStep = Schemas['FlowStep'];
 
-export interface Flow {
-  steps: FlowStep[];
-}
+export type Flow = Schemas['Flow'];
 
 export const getFlow = (pid: string) => request<Flow>('GET', `/api/projects/${encodeURIComponent(pid)}/flow`);

@@ -2,194 +2,69 @@
 // function per route under /api/projects/{pid}/git/.
 import { apiUrl, request } from './client';
 import type { ToolRun } from './tools';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 export type ChangeKind = 'added' | 'modified' | 'deleted' | 'renamed' | 'typechange';
 
-export interface GitFileChange {
-  path: string;
-  kind: ChangeKind;
-  old_path?: string | null;
-}
+export type GitFileChange = Schemas['FileChange'];
 
-export interface GitStatus {
-  branch: string | null;
-  head: string | null;
-  staged: GitFileChange[];
-  unstaged: GitFileChange[];
-  untracked: GitFileChange[];
-  conflicted: GitFileChange[];
-}
+export type GitStatus = Schemas['Status'];
 
-export interface GitDiff {
-  path: string;
-  old: string | null;
-  new: string | null;
-  binary: boolean;
-  old_size: number | null;
-  new_size: number | null;
-  old_sha: string | null;
-  new_sha: string | null;
-}
+export type GitDiff = Schemas['Diff'];
 
-export interface CommitInfo {
-  sha: string;
-  parents: string[];
-  author: string;
-  author_email: string;
-  committer: string;
-  committer_email: string;
-  time: number;
-  summary: string;
-  message: string;
-}
+export type CommitInfo = Schemas['CommitInfo'];
 
-export interface CommitDetail extends CommitInfo {
-  files: GitFileChange[];
-}
+export type CommitDetail = Schemas['CommitDetail'];
 
-export interface ConflictChunk {
-  kind: 'merged' | 'conflict';
-  /** For `merged`: the text both sides agree on. */
-  text: string;
-  base: string;
-  ours: string;
-  theirs: string;
-}
+export type ConflictChunk = Schemas['ConflictChunk'];
 
 /** A conflicted file's three versions (index stages 1–3) and its hunks. */
-export interface ConflictFile {
-  path: string;
-  binary: boolean;
-  ours_deleted: boolean;
-  theirs_deleted: boolean;
-  base: string | null;
-  ours: string | null;
-  theirs: string | null;
-  chunks: ConflictChunk[];
-}
+export type ConflictFile = Schemas['ConflictFile'];
 
-export interface BlameRange {
-  /** The first line, counting from 1. */
-  start: number;
-  count: number;
-  commit: string;
-}
+export type BlameRange = Schemas['BlameRange'];
 
 /** Who last changed each line of a file at a commit (`git blame`). */
-export interface Blame {
-  path: string;
-  commit: string;
-  text: string;
-  ranges: BlameRange[];
-  commits: Record<string, CommitInfo>;
-}
+export type Blame = Schemas['Blame'];
 
-export interface Branch {
-  name: string;
-  commit: string;
-  current: boolean;
-  upstream: string | null;
-  ahead: number;
-  behind: number;
-}
+export type Branch = Schemas['Branch'];
 
-export interface Remote {
-  name: string;
-  url: string;
-}
+export type Remote = Schemas['Remote'];
 
 /** A ref as a label on a commit (annotated tags peeled to their commit). */
-export interface RefLabel {
-  name: string;
-  kind: 'head' | 'branch' | 'remote' | 'tag';
-  commit: string;
-}
+export type RefLabel = Schemas['RefLabel'];
 
-export interface StashEntry {
-  index: number;
-  message: string;
-  commit: string;
-}
+export type StashEntry = Schemas['StashEntry'];
 
-export interface StashApplied {
-  index: number;
-  dropped: boolean;
-  files: string[];
-}
+export type StashApplied = Schemas['StashApplied'];
 
 export interface Credentials {
   username?: string;
   password?: string;
 }
 
-export interface SyncBody extends Credentials {
-  remote: string;
-  branch?: string | null;
-  /** Keep the credentials (encrypted, server-side) once the call succeeds. */
-  remember?: boolean;
-}
+export type SyncBody = Schemas['SyncRequest'];
 
 /** A remote with remembered credentials: the username only, the password never comes back. */
-export interface SavedCredential {
-  remote: string;
-  username: string;
-}
+export type SavedCredential = Schemas['SavedCredential'];
 
-export interface FetchResult {
-  remote: string;
-  updated: string[];
-  /** Tags the fetch added. */
-  tags: string[];
-}
+export type FetchResult = Schemas['FetchResult'];
 
-export interface PullResult {
-  remote: string;
-  branch: string;
-  outcome: 'up_to_date' | 'fast_forward' | 'merged' | 'conflicts';
-  commit: string | null;
-  conflicts: string[];
-}
+export type PullResult = Schemas['PullResult'];
 
-export interface MergeResult {
-  branch: string;
-  outcome: 'up_to_date' | 'fast_forward' | 'merged' | 'conflicts';
-  commit: string | null;
-  conflicts: string[];
-  message: string;
-}
+export type MergeResult = Schemas['MergeResult'];
 
-export interface PickResult {
-  /** The new commit; null when it stopped on conflicts. */
-  commit: string | null;
-  outcome: 'committed' | 'conflicts';
-  conflicts: string[];
-  message: string;
-}
+export type PickResult = Schemas['PickResult'];
 
-export interface TagInfo {
-  name: string;
-  commit: string | null;
-  annotated: boolean;
-  message: string;
-}
+export type TagInfo = Schemas['TagInfo'];
 
-export interface TagPushResult {
-  remote: string;
-  tag: string;
-  commit: string;
-}
+export type TagPushResult = Schemas['TagPushResult'];
 
-export interface PushResult {
-  remote: string;
-  branch: string;
-  commit: string;
-}
+export type PushResult = Schemas['PushResult'];
 
 /** The caller's Git identity, used when a repository names none (both null until set). */
-export interface GitIdentity {
-  name: string | null;
-  email: string | null;
-}
+export type GitIdentity = Schemas['GitIdentityOut'];
 
 export type SyncOp = 'fetch' | 'pull' | 'push';
 export type SyncResult = FetchResult | PullResult | PushResult;

@@ -1,33 +1,16 @@
 // Training jobs, the project's interpreter and the PAI-DLC settings (docs/training.md, docs/pai-dlc.md): hand-kept
 // types of server/training/models.py and the cloud routes, one function per route.
 import { request } from './client';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
 export type Backend = 'local' | 'pai-dlc' | 'ray';
 
-export interface Job {
-  id: string;
-  project_id: string;
-  backend: Backend | string;
-  command: string;
-  config: Record<string, unknown>;
-  commit: string | null;
-  status: JobStatus;
-  reason: string | null;
-  exit_code: number | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+export type Job = Schemas['JobPublic'];
 
-export interface JobCreate {
-  backend: Backend;
-  command?: string;
-  config?: Record<string, unknown>;
-  /** PAI-DLC and Ray: stage everything and commit with `message` (PAI-DLC also pushes) first. */
-  commit_and_push?: boolean;
-  message?: string;
-}
+export type JobCreate = Schemas['JobCreate'];
 
 /** The body of a 409 `not_pushed`: what stands between the work tree and a cloud job. */
 export interface NotPushed {
@@ -38,23 +21,13 @@ export interface NotPushed {
   upstream: string | null;
 }
 
-export interface LogChunk {
-  text: string;
-  offset: number;
-  eof: boolean;
-}
+export type LogChunk = Schemas['LogChunk'];
 
 export type MetricPoint = Record<string, unknown>;
 
-export interface JobMetrics {
-  job_id: string;
-  points: MetricPoint[];
-}
+export type JobMetrics = Schemas['JobMetrics'];
 
-export interface Runtime {
-  interpreter: string;
-  source: 'setting' | 'venv' | 'server';
-}
+export type Runtime = Schemas['RuntimePublic'];
 
 /** Websocket payloads on the `jobs` and `log` channels (docs/training.md). */
 export interface JobLogEvent {
@@ -64,10 +37,8 @@ export interface JobLogEvent {
   text: string;
 }
 
-export interface JobMetricEvent {
-  job_id: string;
-  points: MetricPoint[];
-}
+/** The `job.metric` event: new points, in the shape `GET …/metrics` answers with all of them. */
+export type JobMetricEvent = JobMetrics;
 
 export interface ArtifactsProgress {
   job_id: string;
@@ -78,19 +49,9 @@ export interface ArtifactsProgress {
   total: number;
 }
 
-export interface PulledFile {
-  path: string;
-  size: number;
-  crc64: string;
-  skipped: boolean;
-}
+export type PulledFile = Schemas['PulledFile'];
 
-export interface ArtifactsPulled {
-  job_id: string;
-  /** Project-relative folder the files landed in. */
-  folder: string;
-  files: PulledFile[];
-}
+export type ArtifactsPulled = Schemas['ArtifactsPulled'];
 
 /** Where and how cloud jobs run (server/training/cloud_settings.py). */
 export interface PaiDlcOptions {
@@ -114,34 +75,12 @@ export interface PaiDlcOptions {
 
 export type CredentialSource = 'chain' | 'access_key';
 
-export interface PaiDlcSettings extends PaiDlcOptions {
-  configured: boolean;
-  /** Required settings not set yet (`workspace_id`, `oss_bucket`): a cloud job is refused while any is. */
-  missing: string[];
-  credentials: CredentialSource;
-  /** Masked (e.g. `LTAI****abcd`); never sent back. */
-  access_key_id: string | null;
-  has_secret: boolean;
-  has_security_token: boolean;
-}
+export type PaiDlcSettings = Schemas['PaiDlcSettingsPublic'];
 
 /** Replaces the settings. Secrets are write-only: left out (null), the stored ones stay. */
-export interface PaiDlcSettingsUpdate extends PaiDlcOptions {
-  credentials: CredentialSource;
-  access_key_id: string | null;
-  access_key_secret: string | null;
-  security_token: string | null;
-}
+export type PaiDlcSettingsUpdate = Schemas['PaiDlcSettingsUpdate'];
 
-export interface EcsSpec {
-  instance_type: string;
-  cpu: number;
-  memory_gb: number;
-  gpu: number;
-  gpu_type: string;
-  accelerator_type: string;
-  available: boolean;
-}
+export type EcsSpec = Schemas['EcsSpecInfo'];
 
 const seg = encodeURIComponent;
 const projectPath = (pid: string, rest: string) => `/api/projects/${seg(pid)}/${rest}`;
@@ -155,10 +94,7 @@ export const stopJob = (jid: string) => request<Job>('POST', jobPath(jid, '/stop
 export const rerunJob = (jid: string, body: { command?: string; config?: Record<string, unknown> }) =>
   request<Job>('POST', jobPath(jid, '/rerun'), { json: body });
 /** The job whose model the flow continues from ("Use this model"); nulls when none is marked. */
-export interface MarkedModel {
-  job_id: string | null;
-  marked_at: string | null;
-}
+export type MarkedModel = Schemas['MarkedModel'];
 
 export const getMarked = (pid: string) => request<MarkedModel>('GET', projectPath(pid, 'jobs/marked'));
 export const markJob = (pid: string, jobId: string) =>

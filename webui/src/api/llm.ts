@@ -1,41 +1,17 @@
 // MNN-LLM: chat with an exported model (export and bench are tool runs: api/tools.ts).
 import { request } from './client';
 import type { ToolRun } from './tools';
+import type { components } from './schema.gen';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+type Schemas = components['schemas'];
 
-export interface ChatSampler {
-  type: 'greedy' | 'temperature';
-  temperature?: number;
-  top_k?: number;
-}
+export type ChatMessage = Schemas['Message'];
 
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  max_new_tokens?: number;
-  sampler?: ChatSampler;
-  threads?: number;
-  stream?: boolean;
-  chat_id?: string;
-  /** Answer on this paired device, through its agent; absent: on the workbench's machine. */
-  device_id?: string;
-}
+export type ChatSampler = Schemas['Sampler'];
 
-export interface ChatAnswer {
-  text: string;
-  prompt_tokens: number;
-  generated_tokens: number;
-  prefill_ms: number;
-  decode_ms: number;
-  prefill_tps: number;
-  decode_tps: number;
-  ttft_ms: number;
-  finish_reason: 'stop' | 'length' | 'stopped';
-}
+export type ChatRequest = Schemas['ChatRequest'];
+
+export type ChatAnswer = Schemas['ChatAnswer'];
 
 /** `token` events on the tab socket's `llm` channel. */
 export interface LlmTokenEvent {
@@ -54,16 +30,9 @@ export const stopChat = (pid: string, chatId: string) =>
 export const startLlmRun = (pid: string, tool: 'llm-export' | 'llm-bench', args: Record<string, unknown>) =>
   request<ToolRun>('POST', `/api/projects/${encodeURIComponent(pid)}/tools/${tool}`, { json: args });
 
-export interface EmbedRequest {
-  model: string;
-  texts: string[];
-  threads?: number;
-}
+export type EmbedRequest = Schemas['EmbedRequest'];
 
-export interface EmbedAnswer {
-  dimensions: number;
-  similarity: number[][];
-}
+export type EmbedAnswer = Schemas['EmbedAnswer'];
 
 export const embed = (pid: string, body: EmbedRequest) =>
   request<EmbedAnswer>('POST', `/api/projects/${encodeURIComponent(pid)}/llm/embed`, { json: body });

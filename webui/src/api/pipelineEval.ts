@@ -1,16 +1,13 @@
 // A pipeline evaluated on a labelled set (docs/pipelines.md#evaluating-one), as a tool run.
 import { request } from './client';
-import type { StageVariant, ToolRun } from './tools';
+import type { ToolRun } from './tools';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 const projectBase = (pid: string) => `/api/projects/${encodeURIComponent(pid)}`;
 
-export interface PipelineEvaluateRequest {
-  pipeline: string;
-  dataset: string;
-  metric?: string | null;
-  device_id?: string | null;
-  variants?: Record<string, StageVariant> | null;
-}
+export type PipelineEvaluateRequest = Schemas['PipelineEvaluateRequest'];
 
 /** One image of the set: what was expected, what the last stage gave, its score. */
 export interface EvaluatedSample {

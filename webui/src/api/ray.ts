@@ -1,14 +1,11 @@
 // Training backends, the Ray cluster settings and sweeps (docs/ray.md): hand-kept types of
 // server/training/ray/settings.py, server/training/backends.py and server/training/sweeps.py.
 import { request } from './client';
-import type { JobStatus } from './jobs';
+import type { components } from './schema.gen';
 
-export interface BackendInfo {
-  name: string;
-  label: string;
-  available: boolean;
-  hint: string | null;
-}
+type Schemas = components['schemas'];
+
+export type BackendInfo = Schemas['BackendInfo'];
 
 export type RayStorage = 'shared_path' | 's3';
 
@@ -25,44 +22,16 @@ export interface RayOptions {
   poll_seconds: number;
 }
 
-export interface RaySettings extends RayOptions {
-  configured: boolean;
-  /** Whether the project has its own settings or uses the team default. */
-  scope: 'project' | 'default';
-  has_auth_token: boolean;
-  has_s3_secret: boolean;
-}
+export type RaySettings = Schemas['RaySettingsPublic'];
 
 /** Secrets are write-only: null keeps the stored one, "" clears it. */
-export interface RaySettingsUpdate extends RayOptions {
-  auth_token: string | null;
-  s3_secret_key: string | null;
-}
+export type RaySettingsUpdate = Schemas['RaySettingsUpdate'];
 
-export interface SweepRun {
-  job_id: string;
-  args: Record<string, string>;
-  status: JobStatus | null;
-  final: Record<string, unknown>;
-}
+export type SweepRun = Schemas['SweepRun'];
 
-export interface Sweep {
-  id: string;
-  backend: string;
-  command: string;
-  grid: string;
-  created_at: string;
-  runs: SweepRun[];
-}
+export type Sweep = Schemas['SweepPublic'];
 
-export interface SweepCreate {
-  backend: string;
-  command?: string;
-  grid: string;
-  config?: Record<string, unknown>;
-  commit_and_push?: boolean;
-  message?: string;
-}
+export type SweepCreate = Schemas['SweepCreate'];
 
 const seg = encodeURIComponent;
 

@@ -1,38 +1,24 @@
 // Team mode: who is signed in, signing out, project members, users and personal API tokens.
 import { request } from './client';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 export type TeamRole = 'admin' | 'member';
 export type ProjectRole = 'owner' | 'editor' | 'viewer';
 export const PROJECT_ROLES: readonly ProjectRole[] = ['owner', 'editor', 'viewer'];
+/** A role as the API sends it (a string), if it is one of a project's. */
+export const asProjectRole = (role: string): ProjectRole | null => PROJECT_ROLES.find((r) => r === role) ?? null;
 
-export interface Account {
-  id: string;
-  name: string;
-  mode: 'local' | 'team';
-  role: TeamRole;
-}
+export type Account = Schemas['UserPublic'];
 
-export interface Member {
-  user: string;
-  role: ProjectRole;
-}
+export type Member = Schemas['MemberPublic'];
 
-export interface UserInfo {
-  name: string;
-  role: TeamRole;
-  created_at: string;
-}
+export type UserInfo = Schemas['UserInfo'];
 
-export interface ApiToken {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export type ApiToken = Schemas['TokenPublic'];
 
-export interface CreatedToken extends ApiToken {
-  token: string;
-}
+export type CreatedToken = Schemas['TokenCreated'];
 
 export const getAccount = () => request<Account>('GET', '/api/auth/me');
 export const logout = (everywhere: boolean) => request<void>('POST', '/api/auth/logout', { json: { everywhere } });

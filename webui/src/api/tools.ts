@@ -1,32 +1,17 @@
 // Model tools: runs of convert / quantize / inspect / compare / benchmark (docs/model-tools.md).
 import { request } from './client';
+import type { components } from './schema.gen';
+
+type Schemas = components['schemas'];
 
 export type ToolName = 'convert' | 'quantize' | 'inspect' | 'compare' | 'benchmark';
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'crashed' | 'cancelled';
 
 export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running'];
 
-export interface ToolRun {
-  id: string;
-  project_id: string;
-  /** 'diff': a model diff (api/checks.ts), shown in its own panel. */
-  tool: ToolName | 'diff' | 'try' | 'pipeline' | 'evaluate';
-  status: RunStatus;
-  args: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  error: string | null;
-  /** The kind of a failure a client acts on (`input_shape_required`), else null. */
-  error_code?: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
+export type ToolRun = Schemas['ToolRunPublic'];
 
-export interface ToolLog {
-  offset: number;
-  next_offset: number;
-  text: string;
-  complete: boolean;
-}
+export type ToolLog = Schemas['ToolLog'];
 
 /** `progress` events on the `tools` channel. */
 export interface ToolProgress {
@@ -187,16 +172,9 @@ export interface BenchmarkResult {
 }
 
 /** One of MNN's backends on a machine: usable, or why not (`GET /api/tools/backends`, a device's info). */
-export interface MnnBackend {
-  name: string;
-  available: boolean;
-  reason: string;
-}
+export type MnnBackend = Schemas['MnnBackend'];
 
-export interface MnnBackends {
-  mnn: string | null;
-  backends: MnnBackend[];
-}
+export type MnnBackends = Schemas['MnnBackends'];
 
 export const listBackends = () => request<MnnBackends>('GET', '/api/tools/backends');
 
@@ -252,20 +230,10 @@ export interface SpecBody {
   outputs: SpecOutput[];
 }
 
-export interface DeclaredTensor {
-  name: string;
-  shape: number[];
-  labels?: (string | null)[];
-}
+export type DeclaredTensor = Schemas['DeclaredTensor'];
 
-export interface ModelSpecInfo {
-  path: string;
-  spec_path: string;
-  exists: boolean;
-  spec: SpecBody;
-  declared_inputs: DeclaredTensor[];
-  declared_outputs: DeclaredTensor[];
-}
+/** `spec` is free-form in the API (checked by the spec's own reader): read as SpecBody. */
+export type ModelSpecInfo = Omit<Schemas['ModelSpecPublic'], 'spec'> & { spec: SpecBody };
 
 /** One output of a Try it run, read by its kind. */
 export interface TryOutput {
@@ -339,55 +307,26 @@ export interface PipelineResult {
 }
 
 /** How one model stage runs instead (docs/pipelines.md#variants-of-a-stage). */
-export interface StageVariant {
-  model?: string | null;
-  threads?: number | null;
-  backend?: string | null;
-  precision?: string | null;
-}
+export type StageVariant = Schemas['StageVariant'];
 
-export interface PipelineRunRequest {
-  pipeline: string;
-  inputs: string[];
-  device_id?: string | null;
-  variants?: Record<string, StageVariant> | null;
-}
+export type PipelineRunRequest = Schemas['PipelineRunRequest'];
 
 export const runPipeline = (pid: string, body: PipelineRunRequest) =>
   request<ToolRun>('POST', `${projectBase(pid)}/pipelines/run`, { json: body });
 
-export interface StageFigures {
-  median_ms: number;
-  p90_ms: number;
-  /** MB: a model stage's session (null for a step); end to end, the sessions together. */
-  memory_mb?: number | null;
-}
+export type StageFigures = Schemas['StageFigures'];
 
-export interface EndToEndFigures extends StageFigures {
-  /** The process's peak resident memory, MB. */
-  peak_rss_mb?: number | null;
-}
+export type EndToEndFigures = Schemas['EndToEndFigures'];
 
-export interface Divergence { input: string; reason: string }
+export type Divergence = Schemas['Divergence'];
 
-export interface FirstDivergence extends Divergence { stage: string }
+export type FirstDivergence = Schemas['FirstDivergence'];
 
-export interface StageComparison {
-  id: string;
-  a: StageFigures | null;
-  b: StageFigures | null;
-  diverged: Divergence[];
-}
+export type StageComparison = Schemas['StageComparison'];
 
-export interface PipelineEndToEnd { a: EndToEndFigures | null; b: EndToEndFigures | null }
+export type PipelineEndToEnd = Schemas['EndToEnd'];
 
-export interface PipelineComparison {
-  inputs: string[];
-  unmatched: string[];
-  end_to_end: PipelineEndToEnd;
-  stages: StageComparison[];
-  first_divergence: FirstDivergence | null;
-}
+export type PipelineComparison = Schemas['PipelineComparison'];
 
 export const comparePipelineRuns = (pid: string, a: string, b: string) =>
   request<PipelineComparison>('POST', `${projectBase(pid)}/pipelines/compare`, { json: { a, b } });

@@ -1,65 +1,27 @@
 // Hand-kept types for the server's HTTP API v1 and the per-tab websocket envelope.
 import type { BackupMark } from './backups';
+import type { components } from './schema.gen';
 
-export interface Project {
-  id: string;
-  name: string;
-  path: string;
-  template: string | null;
-  owner: string;
-  created_at: string;
-  /** "cloning" while a clone fills the folder (progress on the user socket /api/ws). */
-  state: 'ready' | 'cloning';
-  /** A folder with `app.mnnplayground` is a playground project (docs/playground.md). */
-  kind: 'project' | 'playground';
-  playground: { application_name?: string; entry_file?: string; model_name?: string; error?: string } | null;
-}
+type Schemas = components['schemas'];
 
-export interface Template {
-  name: string;
-  title: string;
-  description: string;
-  default_command: string | null;
-}
+export type Project = Schemas['ProjectPublic'];
 
-export interface Health {
-  status: string;
-  version: string;
-}
+export type Template = Schemas['TemplateInfo'];
 
-export interface Me {
-  id: string;
-  name: string;
-  mode: string;
-}
+export type Health = Schemas['Health'];
+
+export type Me = Schemas['UserPublic'];
 
 export type CreateProjectBody =
   | { name: string; template?: string; git?: boolean }
   | { name: string; path: string }
   | { name: string; git_url: string };
 
-export interface FileEntry {
-  name: string;
-  path: string;
-  type: 'file' | 'dir';
-  size: number;
-  mtime: number;
-}
+export type FileEntry = Schemas['Entry'];
 
-export interface FileContent {
-  path: string;
-  content: string | null;
-  etag: string;
-  encoding: string | null;
-  binary: boolean;
-  size: number;
-}
+export type FileContent = Schemas['FileContent'];
 
-export interface SaveResult {
-  path: string;
-  etag: string;
-  size: number;
-}
+export type SaveResult = Schemas['Saved'];
 
 export interface ConflictBody {
   detail: string;
@@ -69,9 +31,7 @@ export interface ConflictBody {
 
 export type FileOp = 'mkdir' | 'create' | 'rename' | 'delete';
 
-export interface UiState {
-  state: Record<string, unknown>;
-}
+export type UiState = Schemas['UiState'];
 
 export interface PageConfig {
   page: 'home' | 'project' | 'missing';
@@ -94,11 +54,7 @@ export interface PageConfig {
 }
 
 /** `GET /api/sandbox`, also sent with every page. */
-export interface SandboxStatus {
-  state: 'on' | 'off' | 'unavailable';
-  reason: string | null;
-  network: 'none' | 'outbound';
-}
+export type SandboxStatus = Schemas['SandboxStatus'];
 
 export interface Envelope<D = Record<string, unknown>> {
   v: 1;
@@ -108,13 +64,13 @@ export interface Envelope<D = Record<string, unknown>> {
   data: D;
 }
 
-export interface FileChange {
+export interface FileEvent {
   kind: 'added' | 'modified' | 'deleted';
   path: string;
   etag?: string;
 }
 
 export interface FilesChanged {
-  changes: FileChange[];
+  changes: FileEvent[];
   client?: string;
 }

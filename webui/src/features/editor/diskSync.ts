@@ -1,12 +1,12 @@
 // Keeps open documents true to disk: files changed elsewhere reload when clean and ask when dirty.
 import { clientId, errorMessage } from '../../api/client';
 import { readFile } from '../../api/files';
-import type { FileChange, FilesChanged } from '../../api/types';
+import type { FileEvent, FilesChanged } from '../../api/types';
 import { notify } from '../../ui/toast';
 import { pid } from '../workbench/session';
 import { applyDiskContent, getDoc, openDocs, type Doc } from './documents';
 
-async function reconcile(doc: Doc, change: FileChange): Promise<void> {
+async function reconcile(doc: Doc, change: FileEvent): Promise<void> {
   if (change.kind === 'deleted') {
     doc.disk.value = { kind: 'deleted', content: null, etag: null };
     return;

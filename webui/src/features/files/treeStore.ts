@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { listDir } from '../../api/files';
-import type { FileChange, FileEntry } from '../../api/types';
+import type { FileEvent, FileEntry } from '../../api/types';
 import { notify } from '../../ui/toast';
 import { pid } from '../workbench/session';
 
@@ -49,7 +49,7 @@ export function restoreExpanded(paths: string[]): void {
 }
 
 /** A change touches the listing of its parent folder, if that folder is loaded. */
-export function onTreeChanges(changes: FileChange[]): void {
+export function onTreeChanges(changes: FileEvent[]): void {
   const dirs = new Set<string>();
   const gone = changes.filter((c) => c.kind === 'deleted').map((c) => c.path);
   for (const change of changes) {

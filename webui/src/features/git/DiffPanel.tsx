@@ -168,7 +168,7 @@ function TextDiff({ diff, target }: { diff: GitDiff; target: DiffTarget }) {
 
 function Header({ target, same }: { target: DiffTarget; same: boolean }) {
   const side = target.sha ? `commit ${target.sha.slice(0, 7)} vs parent` : target.staged ? 'Index vs HEAD' : 'Working tree vs index';
-  const file = [{ path: target.path, kind: 'modified' as const }];
+  const file = [{ path: target.path, kind: 'modified' as const, old_path: null }];
   return (
     <div class="scm-diff-header">
       <span class="mono scm-diff-path" title={target.path}>{target.path}</span>

@@ -58,7 +58,7 @@ function Preview({ body }: { body: PublishRequest | string }) {
   return (
     <div class="publish-preview" data-testid="publish-preview">
       <strong>Will publish</strong> {body.id} {body.version}: {body.files.length} file(s) ({body.files.join(', ')});
-      license {body.license ?? 'from an algorithm.toml among the files, else none given'}; accuracy {body.accuracy === undefined ? 'none measured' : `${(body.accuracy * 100).toFixed(1)} % on ${body.eval_set}`}.
+      license {body.license ?? 'from an algorithm.toml among the files, else none given'}; accuracy {body.accuracy === undefined || body.accuracy === null ? 'none measured' : `${(body.accuracy * 100).toFixed(1)} % on ${body.eval_set}`}.
       Inputs and outputs come from an algorithm.toml among the files, else from the model's spec.
     </div>
   );

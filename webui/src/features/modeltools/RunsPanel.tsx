@@ -5,7 +5,7 @@ import { formatDuration, formatWhen } from './format';
 import { openModelDiff } from './diff/openDiff';
 import { openEditor } from '../editor/openEditor';
 import { openEvaluate } from '../datasets/open';
-import { baseName, openPipeline, openTool, TOOL_TITLES } from './open';
+import { baseName, isTool, openPipeline, openTool, TOOL_TITLES } from './open';
 import { history, historyError, loadHistory } from './store';
 import { StatusBadge } from './StatusBadge';
 
@@ -14,7 +14,7 @@ function open(run: ToolRun): void {
   else if (run.tool === 'try') openEditor(String(run.args.model ?? ''));
   else if (run.tool === 'pipeline') openPipeline(String(run.args.model ?? ''));
   else if (run.tool === 'evaluate') openEvaluate({ dataset: String(run.args.dataset ?? ''), runId: run.id });
-  else openTool({ tool: run.tool, model: String(run.args.model ?? ''), runId: run.id });
+  else if (isTool(run.tool)) openTool({ tool: run.tool, model: String(run.args.model ?? ''), runId: run.id });
 }
 
 function RunRow({ run }: { run: ToolRun }) {
@@ -22,7 +22,7 @@ function RunRow({ run }: { run: ToolRun }) {
   return (
     <tr class="tool-run-row" data-testid="tool-run-row" data-run={run.id} tabIndex={0}
       onClick={() => open(run)} onKeyDown={(ev) => ev.key === 'Enter' && open(run)}>
-      <td>{run.tool === 'diff' ? 'Model diff' : run.tool === 'try' ? 'Try it' : run.tool === 'pipeline' ? 'Pipeline' : run.tool === 'evaluate' ? 'Evaluate' : TOOL_TITLES[run.tool]}</td>
+      <td>{run.tool === 'diff' ? 'Model diff' : run.tool === 'try' ? 'Try it' : run.tool === 'pipeline' ? 'Pipeline' : run.tool === 'evaluate' ? 'Evaluate' : isTool(run.tool) ? TOOL_TITLES[run.tool] : run.tool}</td>
       <td class="mono" title={model}>{baseName(model)}</td>
       <td><StatusBadge status={run.status} /></td>
       <td class="muted">{formatWhen(run.created_at)}</td>

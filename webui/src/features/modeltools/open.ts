@@ -104,7 +104,7 @@ export function openGraph(path: string, select?: string): void {
   window.open(`/netron/?${query}`, '_blank', 'noopener');
 }
 
-const isTool = (value: string | null): value is ToolName => TOOLS.includes(value as ToolName);
+export const isTool = (value: string | null): value is ToolName => TOOLS.includes(value as ToolName);
 
 /** `/p/{pid}?tool=…&model=…[&run=…]` opens that tool once the dock is up, then tidies the URL. */
 export function openFromQuery(): void {

@@ -2,7 +2,7 @@
 // may leave.
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { listUsers, PROJECT_ROLES, removeMember, setMember, type Member, type ProjectRole } from '../../api/team';
+import { asProjectRole, listUsers, PROJECT_ROLES, removeMember, setMember, type Member, type ProjectRole } from '../../api/team';
 import { Modal } from '../../ui/dialogs';
 import { account, loadProjectRole, projectRole } from './account';
 
@@ -52,6 +52,7 @@ interface RowProps {
 function MemberRow(props: RowProps) {
   const { member, creator, canEdit, pid } = props;
   const self = member.user === account.value?.name;
+  const role = asProjectRole(member.role);
   // Non-admins who remove themselves lose sight of the project: that is leaving it.
   const leaving = self && account.value?.role !== 'admin';
   const mayRemove = !creator && (canEdit || self);
@@ -60,8 +61,8 @@ function MemberRow(props: RowProps) {
     <tr data-testid="member-row" data-user={member.user} data-role={member.role}>
       <td>{member.user}{self && <span class="muted"> (you)</span>}</td>
       <td>
-        {canEdit && !creator
-          ? <RoleSelect value={member.role} testid="member-role" onChange={(role) => void props.run(() => setMember(pid, member.user, role))} />
+        {canEdit && !creator && role
+          ? <RoleSelect value={role} testid="member-role" onChange={(role) => void props.run(() => setMember(pid, member.user, role))} />
           : <span data-testid="member-role-text">{member.role}{creator && <span class="muted"> · creator</span>}</span>}
       </td>
       <td class="row-actions">

@@ -1,7 +1,7 @@
 // Who is signed in (team mode only) and the caller's role on the open project.
 import { computed, signal } from '@preact/signals';
 import { ApiError, redirectToSignInOnUnauthorized } from '../../api/client';
-import { getAccount, listMembers, logout, type Account, type Member, type ProjectRole } from '../../api/team';
+import { asProjectRole, getAccount, listMembers, logout, type Account, type Member, type ProjectRole } from '../../api/team';
 import { closeAllSockets } from '../../ws/socket';
 
 /** The signed-in person in team mode; null in local mode or until known. */
@@ -24,7 +24,8 @@ export async function loadAccount(): Promise<Account | null> {
 /** Admins have owner rights everywhere; everyone else has the role the member list gives them. */
 export function roleFrom(me: Account, members: Member[]): ProjectRole | null {
   if (me.role === 'admin') return 'owner';
-  return members.find((m) => m.user === me.name)?.role ?? null;
+  const role = members.find((m) => m.user === me.name)?.role;
+  return role === undefined ? null : asProjectRole(role);
 }
 
 export async function loadProjectRole(pid: string): Promise<Member[]> {
