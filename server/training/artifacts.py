@@ -7,7 +7,6 @@ events, and ``artifacts.pulled`` follows with the files.
 """
 
 import fcntl
-import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +19,7 @@ from sqlmodel import Session
 
 from server.core.errors import Conflict
 from server.core.events import EventHub
+from server.core.fsutil import publish
 from server.projects import service as projects
 from server.training.cloud import DownloadedFile, DownloadProgress
 from server.training.cloud.artifacts import ProgressCallback
@@ -75,7 +75,7 @@ def _copy(source: Path, target: Path, report: ProgressCallback, base: int, total
             done += len(block)
             report(DownloadProgress(path=rel, file_done=done, file_total=size, done=base + done,
                                     total=total))
-    os.replace(part, target)
+    publish(part, target)
     return PulledFile(path=rel, size=done, crc64=str(crc.sum64()))
 
 

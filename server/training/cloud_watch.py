@@ -7,7 +7,6 @@ cuts the log back to that size and continues from the cursors: no line is lost o
 """
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from pydantic import BaseModel
 
 from server.core.db import utcnow
 from server.core.errors import AppError
+from server.core.fsutil import write_text_atomic
 from server.training.cloud import CloudJob, LogCursor, PaiDlcClient
 from server.training.cloud_settings import Connection
 from server.training.logfile import LOG_FILE, append_metrics, parse_metrics
@@ -49,9 +49,7 @@ def load_state(job_dir: Path) -> CloudState | None:
 
 
 def save_state(job_dir: Path, state: CloudState) -> None:
-    temp = job_dir / (STATE_FILE + ".tmp")
-    temp.write_text(state.model_dump_json())
-    os.replace(temp, job_dir / STATE_FILE)
+    write_text_atomic(job_dir / STATE_FILE, state.model_dump_json())
 
 
 def batches(lines: list[str], limit: int = MAX_BATCH) -> list[str]:

@@ -2,9 +2,10 @@
 
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any
+
+from server.core.fsutil import write_text_atomic
 
 METRIC_PREFIX = "MNNWB_METRIC "
 METRICS_FILE = "metrics.jsonl"
@@ -82,7 +83,5 @@ def rebuild_metrics(job_dir: Path) -> int:
     data = log.read_bytes() if log.exists() else b""
     covered = data.rfind(b"\n") + 1
     points = parse_metrics(data[:covered].decode("utf-8", "replace"))
-    temp = job_dir / (METRICS_FILE + ".tmp")
-    temp.write_text("".join(json.dumps(point) + "\n" for point in points))
-    os.replace(temp, job_dir / METRICS_FILE)
+    write_text_atomic(job_dir / METRICS_FILE, "".join(json.dumps(point) + "\n" for point in points))
     return covered

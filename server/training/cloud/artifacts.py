@@ -9,7 +9,6 @@ from scratch. Files already present with the right checksum are skipped.
 
 import base64
 import hashlib
-import os
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -20,6 +19,7 @@ from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel
 
 from server.core.errors import Conflict, Invalid
+from server.core.fsutil import publish
 
 from .errors import SDK_ERRORS, cloud_error
 from .settings import PaiDlcSettings
@@ -160,7 +160,7 @@ class ArtifactStore:
             if offset == 0:
                 raise Conflict(f"OSS object {key} failed its checksum after download", code="cloud_checksum")
             return self.download_file(key, target, report, label)
-        os.replace(part, target)
+        publish(part, target)
         return DownloadedFile(path=rel, size=size, crc64=_crc64(target), resumed_from=offset)
 
     def _fetch(

@@ -8,7 +8,6 @@ file its sha256 in the manifest, or the file is refused and nothing of it lands 
 
 import hashlib
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
@@ -17,6 +16,7 @@ from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel, ValidationError
 
 from server.core.errors import Conflict, Invalid, Unavailable
+from server.core.fsutil import publish
 from server.training.cloud import DownloadProgress
 from server.training.cloud.artifacts import ProgressCallback
 from server.training.ray.settings import RayCluster
@@ -147,7 +147,7 @@ def _fetch_one(reader: Reader, entry: ManifestEntry, dest: Path, report: Progres
         part.unlink()
         raise Conflict(f"{entry.path} does not match its checksum: refused",
                        code="checksum_mismatch", path=entry.path)
-    os.replace(part, target)
+    publish(part, target)
     return FetchedFile(path=entry.path, size=done, crc64=str(crc.sum64()), sha256=entry.sha256)
 
 

@@ -10,7 +10,6 @@ line.
 
 import asyncio
 import logging
-import os
 import re
 import threading
 import time
@@ -22,6 +21,7 @@ from pydantic import BaseModel
 
 from server.core.db import utcnow
 from server.core.errors import AppError, NotFound
+from server.core.fsutil import write_text_atomic
 from server.training.logfile import LOG_FILE, append_metrics, parse_metrics
 from server.training.ray.client import RayJobInfo, RayJobs
 from server.training.ray.storage import StorageLocation
@@ -59,9 +59,7 @@ def load_state(job_dir: Path) -> RayState | None:
 
 
 def save_state(job_dir: Path, state: RayState) -> None:
-    temp = job_dir / (STATE_FILE + ".tmp")
-    temp.write_text(state.model_dump_json())
-    os.replace(temp, job_dir / STATE_FILE)
+    write_text_atomic(job_dir / STATE_FILE, state.model_dump_json())
 
 
 def byte_batches(data: bytes, limit: int = MAX_BATCH) -> list[bytes]:
