@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 from server.core.config import Settings
-from server.core.fsutil import storage_errors
+from server.core.fsutil import publish, storage_errors
 from server.market.package import FileEntry, TamperedFile
 
 CHUNK = 1 << 20
@@ -36,7 +36,7 @@ def store(settings: Settings, source: Path) -> tuple[str, int]:
             sha = digest.hexdigest()
             final = blob_path(settings, sha)
             final.parent.mkdir(exist_ok=True)
-            os.replace(temp, final)
+            publish(Path(temp), final)
         finally:
             Path(temp).unlink(missing_ok=True)
     return sha, size

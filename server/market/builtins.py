@@ -20,6 +20,7 @@ from pathlib import Path
 
 from server.core.config import Settings
 from server.core.errors import NotFound, Unavailable
+from server.core.fsutil import publish
 from server.market.builtin.real import served as real
 from server.market.package import (
     MANIFEST_NAME,
@@ -83,7 +84,7 @@ def ensure_built(settings: Settings) -> Path:
         try:
             _run_build(scratch / "packages")
             try:
-                os.replace(scratch / "packages", final)
+                publish(scratch / "packages", final)
             except OSError:
                 if not final.is_dir():  # else another server process on this data dir won
                     raise

@@ -6,7 +6,6 @@ and every entry of the fetched folder is safe (``safety``) and every file matche
 then only ``algorithm.toml`` and the files it lists are copied in.
 """
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -15,7 +14,7 @@ from sqlmodel import Session
 
 from server.core.config import Settings
 from server.core.errors import Conflict, Invalid
-from server.core.fsutil import storage_errors
+from server.core.fsutil import publish, storage_errors
 from server.files.paths import resolve
 from server.market import safety, service
 from server.market.package import (
@@ -63,7 +62,7 @@ def _move_in(project: Project, manifest: PackageManifest, folder: Path) -> list[
         partial = Path(tempfile.mkdtemp(prefix=f".{manifest.id}.", suffix=".partial", dir=base))
         try:
             copy_package(folder, manifest, partial)
-            os.replace(partial, target)
+            publish(partial, target)
         except BaseException:
             if made_base:
                 shutil.rmtree(base, ignore_errors=True)

@@ -14,6 +14,7 @@ from urllib3.exceptions import HTTPError
 from urllib3.util import Retry, Timeout
 
 from server.core.errors import BadGateway, Unavailable
+from server.core.fsutil import publish
 from server.market.remote.reasons import reason_of
 
 MAX_DOCUMENT = 8 * 1024 * 1024
@@ -98,7 +99,7 @@ def download_file(pool: urllib3.PoolManager, url: str, target: Path, size: int, 
         have = 0
     if have < size or size == 0:
         _fetch_rest(pool, url, part, have, size, timeout)
-    os.replace(part, target)
+    publish(part, target)
 
 
 def _fetch_rest(pool: urllib3.PoolManager, url: str, part: Path, have: int, size: int,

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from server.core.fsutil import publish
 from server.market.builtin.real import CATALOG
 from server.market.builtin.real.build import build_one
 from server.modeltools.progress import report
@@ -32,7 +33,7 @@ def main(argv: list[str]) -> int:
         manifest = build_one(algorithm, partial)
         # The server lists only whole packages: the finished folder replaces the old one.
         shutil.rmtree(out / listed.id, ignore_errors=True)
-        partial.rename(out / listed.id)
+        publish(partial, out / listed.id)
         print(f"built {manifest.id} in {time.perf_counter() - start:.1f} s: accuracy "
               f"{manifest.metrics.accuracy}, int8 kept {manifest.metrics.model_extra}", flush=True)
     report(1.0, "done")
