@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from sqlmodel import Session
 
 from server.core.errors import Invalid
+from server.core.fsutil import write_bytes_atomic
 from server.gitflow.blobs import read_blob
 from server.modeltools.models import ToolRunPublic
 from server.modeltools.prepare import MODEL_INPUTS
@@ -30,9 +31,7 @@ def blob_file(data_dir: Path, path: str, data: bytes, sha: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     os.utime(folder)  # the folder's mtime is its last use
     if not target.is_file():
-        partial = folder / f".{target.name}.part"
-        partial.write_bytes(data)
-        partial.replace(target)
+        write_bytes_atomic(target, data)
         prune_blobs(folder.parent, keep=folder)
     return target
 

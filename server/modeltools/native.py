@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from server.core.fsutil import disk_full
+from server.core.fsutil import disk_full, publish
 from server.modeltools.errors import ToolFailed
 
 NATIVE_LOG = "native.log"
@@ -134,7 +134,7 @@ def atomic_output(final: Path) -> Iterator[Path]:
         yield partial
         full = disk_full(final.parent)
         if not full:
-            os.replace(partial, final)
+            publish(partial, final)
     except Exception:
         full = disk_full(final.parent)
         if not full:

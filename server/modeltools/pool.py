@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.core.fsutil import publish
 from server.modeltools.runner import (
     Limits,
     LineHandler,
@@ -150,7 +151,7 @@ def _move(slot: Path | None, run_dir: Path) -> bool:
     if slot is None:
         return True
     try:
-        os.rename(slot, run_dir)
+        publish(slot, run_dir)
     except OSError:
         return False
     return True
