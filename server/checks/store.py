@@ -1,10 +1,10 @@
 """Check reports kept per commit (``<data_dir>/checks/<project>/<commit>.json``), for the pass /
 fail badges in the history and the last passing commit a failure is diffed against."""
 
-import os
 from pathlib import Path
 
 from server.checks.models import CheckReport, CommitCheck
+from server.core.fsutil import write_text_atomic
 
 MAX_KEPT = 500
 
@@ -19,9 +19,7 @@ def save(data_dir: Path, project_id: str, report: CheckReport) -> None:
         return
     folder = _folder(data_dir, project_id)
     folder.mkdir(parents=True, exist_ok=True)
-    partial = folder / f".{report.commit}.part"
-    partial.write_text(report.model_dump_json())
-    os.replace(partial, folder / f"{report.commit}.json")
+    write_text_atomic(folder / f"{report.commit}.json", report.model_dump_json())
     for old in _newest_first(folder)[MAX_KEPT:]:
         old.unlink(missing_ok=True)
 

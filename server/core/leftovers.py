@@ -35,8 +35,8 @@ IN_DATA_DIR = (
     "market/staging/*",  # a market install's download, checked before it is copied in
     "market/builtin/.build-*",  # a build of the built-in packages
     "market/blobs/.blob-*",  # a registry blob being stored
-    "checks/*/.*.part",  # a check report being written
-    "tool-runs/blobs/*/.*.part",  # a model file taken from a Git blob
+    "checks/*/.*.tmp",  # a check report being written (an atomic write)
+    "tool-runs/blobs/*/.*.tmp",  # a model file taken from a Git blob (an atomic write)
     "tool-runs/*/.inspect-*",  # a model converted for Inspect
     "tool-runs/.spare-*",  # the folder of a spare tool worker the server had started
 )

@@ -10,7 +10,6 @@ Python's zip reader never yields more than an entry's declared size (a lie fails
 so the declared sizes bound what is written.
 """
 
-import os
 import shutil
 import stat
 import tempfile
@@ -21,6 +20,7 @@ from typing import BinaryIO, NoReturn
 
 from device_bridge.playground.app import APP_FILE
 from server.core.errors import Invalid, TooLarge
+from server.core.fsutil import publish
 from server.files.paths import is_git_part
 
 CHUNK = 1024 * 1024
@@ -101,7 +101,7 @@ def unpack(upload: BinaryIO, dest: Path, max_entries: int, max_bytes: int) -> No
             staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
             try:
                 _write(archive, entries, root, staging)
-                os.rename(staging, dest)
+                publish(staging, dest)
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise

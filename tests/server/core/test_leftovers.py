@@ -37,8 +37,8 @@ def plant_leftovers(data: Path, project: Path, dead: int) -> list[Path]:
         plant(data / "market" / "staging" / "tmpk3j2h1g0", folder=True),  # a market install's download
         plant(data / "market" / "builtin" / ".build-a1b2c3d4", folder=True),
         plant(data / "market" / "blobs" / ".blob-a1b2c3d4"),
-        plant(data / "checks" / "p1" / f".{'ab' * 20}.part"),
-        plant(data / "tool-runs" / "blobs" / "f00d" / ".model@f00d123.onnx.part"),
+        plant(data / "checks" / "p1" / f".{'ab' * 20}.json.a1b2c3d4.tmp"),
+        plant(data / "tool-runs" / "blobs" / "f00d" / ".model@f00d123.onnx.a1b2c3d4.tmp"),
         plant(data / "tool-runs" / "r1" / ".inspect-a1b2c3d4", folder=True),
         plant(data / "tool-runs" / ".spare-0123456789abcdef", folder=True),  # a spare worker's
         plant(project / "src" / ".train.py.a1b2c3d4.tmp"),  # an atomic save
