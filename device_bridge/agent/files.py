@@ -6,11 +6,11 @@ program's own outputs survive a re-deploy.
 """
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
+from device_bridge.atomic import publish, write_json_atomic
 from device_bridge.sync import UnsafePath, confined, sha256_file
 
 PART_SUFFIX = ".mnnwb-part"
@@ -42,9 +42,7 @@ class SyncReceiver:
         return data if isinstance(data, dict) else {}
 
     def _save(self) -> None:
-        tmp = self._ledger_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self._ledger))
-        os.replace(tmp, self._ledger_path)
+        write_json_atomic(self._ledger_path, self._ledger)
 
     def _current_hash(self, entry: Entry, target: Path) -> str | None:
         try:
@@ -119,7 +117,7 @@ class SyncReceiver:
             part.unlink()
             self._failed.append(path)
             return
-        os.replace(part, target)
+        publish(part, target)
         stat = target.stat()
         self._ledger[path] = [stat.st_size, stat.st_mtime_ns, entry["sha256"]]
         self._written.append(path)

@@ -14,6 +14,7 @@ from typing import Any
 
 import psutil
 
+from device_bridge.atomic import write_json_atomic
 from device_bridge.playground import cameras
 
 AGENT_VERSION = "1"
@@ -41,11 +42,7 @@ class AgentState:
         return loaded if isinstance(loaded, dict) else {}
 
     def _save(self) -> None:
-        tmp = self._file.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            json.dump(self._data, handle)
-        os.replace(tmp, self._file)
+        write_json_atomic(self._file, self._data, mode=0o600)
 
     @property
     def device_id(self) -> str:

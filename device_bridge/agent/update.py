@@ -14,6 +14,7 @@ from typing import NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 from device_bridge import wire
+from device_bridge.atomic import write_bytes_atomic
 
 AGENT_PATH = "/bridge/v1/agent.pyz"
 SHA_HEADER = "X-MNNWB-Agent-SHA256"
@@ -50,9 +51,7 @@ def install(pyz: Path, data: bytes, expected: str) -> None:
     if actual != expected:
         raise UpdateRefused(f"the downloaded agent has sha256 {actual}, not the announced "
                             f"{expected}: not running it, keeping this version")
-    fresh = pyz.with_name(pyz.name + ".new")
-    fresh.write_bytes(data)
-    os.replace(fresh, pyz)
+    write_bytes_atomic(pyz, data)
 
 
 def restart(pyz: Path) -> NoReturn:

@@ -130,7 +130,8 @@ def test_only_a_pairing_code_or_a_device_token_downloads_the_agent(
     try:
         [paired] = wait_until(lambda: [d for d in devices(live_server) if d["online"]], 60,
                               f"the device to come online: {device.log()}")
-        device_token = json.loads((home / ".mnnwb-agent" / "device.json").read_text())["token"]
+        # Online comes with the agent's hello; it keeps the token the welcome brings just after.
+        device_token = wait_until(lambda: _stored_token(home), 60, "the agent to keep its device token")
         assert download(live_server, device_token).status_code == 200
         removed = httpx.delete(f"{live_server.url}/api/devices/{paired['id']}", headers=live_server.auth)
         assert removed.status_code == 204
@@ -138,6 +139,12 @@ def test_only_a_pairing_code_or_a_device_token_downloads_the_agent(
         assert refused.status_code == 401 and refused.json()["code"] == "bad_token"
     finally:
         device.kill()
+
+
+
+def _stored_token(home: Path) -> str | None:
+    """The device token the agent has written to its state, if it has yet."""
+    return json.loads((home / ".mnnwb-agent" / "device.json").read_text()).get("token")
 
 
 def older_build(data: bytes) -> bytes:
