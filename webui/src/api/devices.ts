@@ -1,5 +1,5 @@
-// Devices and their sessions (docs/protocol.md §9): hand-kept types of server/devices/models.py
-// and the tab-facing device events, one function per route.
+// Devices and their sessions (docs/protocol.md §9): the types of server/devices/models.py (from
+// schema.gen.ts) and the tab-facing device events, one function per route.
 import { request } from './client';
 import type { MnnBackend } from './tools';
 import type { components } from './schema.gen';

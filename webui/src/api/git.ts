@@ -1,4 +1,4 @@
-// The Git flow's HTTP API (docs/git.md): hand-kept types of server/gitflow/models.py and one
+// The Git flow's HTTP API (docs/git.md): the types of server/gitflow/models.py and one
 // function per route under /api/projects/{pid}/git/.
 import { apiUrl, request } from './client';
 import type { ToolRun } from './tools';

@@ -1,4 +1,4 @@
-// Training jobs, the project's interpreter and the PAI-DLC settings (docs/training.md, docs/pai-dlc.md): hand-kept
+// Training jobs, the project's interpreter and the PAI-DLC settings (docs/training.md, docs/pai-dlc.md): the
 // types of server/training/models.py and the cloud routes, one function per route.
 import { request } from './client';
 import type { components } from './schema.gen';

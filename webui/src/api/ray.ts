@@ -1,4 +1,4 @@
-// Training backends, the Ray cluster settings and sweeps (docs/ray.md): hand-kept types of
+// Training backends, the Ray cluster settings and sweeps (docs/ray.md): the types of
 // server/training/ray/settings.py, server/training/backends.py and server/training/sweeps.py.
 import { request } from './client';
 import type { components } from './schema.gen';

@@ -1,4 +1,4 @@
-// Hand-kept types for the server's HTTP API v1 and the per-tab websocket envelope.
+// Types of the server's HTTP API v1 (aliases of schema.gen.ts) and the per-tab websocket envelope.
 import type { BackupMark } from './backups';
 import type { components } from './schema.gen';
 
