@@ -148,6 +148,9 @@ async def person(n: int, base: str, args: argparse.Namespace, samples: Samples,
         samples.errors[f"{exc.request.method} {exc.request.url.path.split('/')[2]} "
                        f"{exc.response.status_code}"] += 1
         setup_done[n].set()
+    except httpx.TransportError as exc:  # a timeout or a dropped connection, counted likewise
+        samples.errors[f"{type(exc).__name__}"] += 1
+        setup_done[n].set()
 
 
 async def work(n: int, base: str, args: argparse.Namespace, samples: Samples,
