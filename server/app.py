@@ -12,6 +12,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from sqlmodel import Session
 
 from server import __version__
+from server.api.body_limit import BodyLimit
 from server.api.errors import install_error_handlers
 from server.api.openapi import install_openapi
 from server.api.routes import ROUTERS
@@ -136,5 +137,6 @@ def create_app(settings: Settings) -> FastAPI:
     # Level 1: dynamic answers (search streams, file reads) compress nearly as small as at 9 for a
     # fraction of the CPU; the UI's bundles are served precompressed.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
+    app.add_middleware(BodyLimit, max_bytes=settings.json_body_max_bytes)
     app.add_middleware(SecurityMiddleware, settings=settings, token=token, credential=request_credential)
     return app

@@ -10,7 +10,9 @@ machinery can answer for it:
   that may not do this, or a cross-site request; a team-mode route called in local mode);
 * 404 and 422 for every operation that takes parameters or a body (what they name does not
   exist; they do not validate, or a file name is longer than 255 bytes);
-* 409 and 507 for every operation that changes state (a conflicting change; a full disk).
+* 409 and 507 for every operation that changes state (a conflicting change; a full disk);
+* 413 for every operation that takes a body (over the cap of ``server/api/body_limit.py``, or
+  an upload over its limit).
 
 Statuses only some operations answer (413, 429, 503, …) are declared on those routes with
 ``errors(...)``; a route's own declaration is kept and given the error shape.
@@ -65,6 +67,8 @@ def _generic_statuses(path: str, method: str, operation: dict[str, Any]) -> set[
         statuses |= {404, 422}
     if method in UNSAFE:
         statuses |= {409, 422, 507}
+    if operation.get("requestBody"):
+        statuses.add(413)
     return statuses
 
 

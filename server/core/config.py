@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     zip_max_unpacked_bytes: int = Field(default=4 * 1024 * 1024 * 1024, ge=1)
     zip_max_entries: int = Field(default=20_000, ge=1)
     file_read_max_bytes: int = 20 * 1024 * 1024
+    # A JSON (or any non-upload) request body, read whole before a route runs (server/api/body_limit.py):
+    # room for a file of file_read_max_bytes saved as JSON text, with its escapes.
+    json_body_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
     watch_files: bool = True
     # Status keeps tracked files' stats and re-stats only what inotify reports changed.
     git_status_watch: bool = True
