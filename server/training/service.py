@@ -239,8 +239,10 @@ class JobManager:
     def stop(self, session: Session, user: User, job_id: str) -> Job:
         job = self.get_job(session, user, job_id)
         projects.get_project(session, user, job.project_id, "run")
+        release(session)  # stopping waits for the process to end
         self._backend_of(job).stop(job.id)
         session.refresh(job)
+        release(session)
         return job
 
     def logs(self, session: Session, user: User, job_id: str, offset: int) -> LogChunk:
