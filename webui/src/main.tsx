@@ -3,7 +3,7 @@
 import { render } from 'preact';
 import './styles/base.css';
 import type { PageConfig, SandboxStatus } from './api/types';
-import { prefetchWorkbench } from './features/workbench/prefetch';
+import { prefetchWorkbench } from './kernel/prefetch';
 
 function readConfig(): PageConfig {
   const node = document.getElementById('mnnwb-config');

@@ -1,5 +1,5 @@
 // Monaco arrives by a dynamic import that the entry asks for beside the workbench's code
-// (features/workbench/prefetch.ts), so the workbench draws its first frame and lays out its dock
+// (kernel/prefetch.ts), so the workbench draws its first frame and lays out its dock
 // while Monaco's 2.2 MB core chunk is still being downloaded and parsed. Code that only runs
 // once an editor or a model exists takes the API from `monacoApi()`; the rest waits for
 // `loadMonaco()`, or renders under `monacoReady`.

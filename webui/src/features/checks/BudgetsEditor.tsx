@@ -8,7 +8,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { openEditor } from '../editor/openEditor';
 import { filesVersion, projectFiles } from '../quickopen/fileIndex';
 import { isViewer } from '../team/account';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import './checks.css';
 import { budgetDraft } from './openBudgets';
 import { budgetOf, LIMITS, rowOf, SETTINGS, templateRow, unknownKeys, type BudgetField, type Row } from './budgetRows';

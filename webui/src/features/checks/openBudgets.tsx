@@ -2,9 +2,9 @@
 // caller may hand it budgets to start from (the flow's template): the form shows them, unsaved.
 import { signal } from '@preact/signals';
 import type { Budget } from '../../api/checks';
-import { mainGroup } from '../workbench/areas';
-import { lazyPanel } from '../workbench/lazyPanel';
-import { dock, registerPanel, showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { dock, registerPanel, showPanel } from '../../kernel/panels';
 
 export const BUDGETS_PANEL = 'budgets';
 

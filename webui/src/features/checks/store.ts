@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { commitChecks, runChecks, type CheckReport, type CommitCheck } from '../../api/checks';
 import { errorMessage } from '../../api/client';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 export const report = signal<CheckReport | null>(null);
 export const running = signal(false);

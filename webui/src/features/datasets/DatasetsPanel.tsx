@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { listDatasets, type DatasetSummary } from '../../api/datasets';
 import { rawUrl } from '../../api/files';
 import { isViewer } from '../team/account';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { openEvaluate } from './open';
 
 const KINDS: Record<DatasetSummary['kind'], string> = { image_folder: 'ImageFolder', coco: 'COCO', csv: 'CSV' };

@@ -16,8 +16,8 @@ import { RunLog } from '../modeltools/RunLog';
 import { StatusBadge } from '../modeltools/StatusBadge';
 import { fetchRun, history, isActive, loadHistory, progress, putRun, runs } from '../modeltools/store';
 import { isViewer } from '../team/account';
-import type { PanelProps } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import type { PanelProps } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { EvaluateView } from './EvaluateResult';
 import type { EvaluateParams } from './open';
 

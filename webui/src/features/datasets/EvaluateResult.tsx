@@ -6,7 +6,7 @@ import type { EvaluatedModel, EvaluateResult } from '../../api/datasets';
 import { rawUrl } from '../../api/files';
 import { formatMs, formatShape } from '../modeltools/format';
 import { Section, Stats } from '../modeltools/results/common';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 const percent = (value: number | null | undefined): string =>
   value === null || value === undefined ? '—' : `${(100 * value).toFixed(1)}%`;

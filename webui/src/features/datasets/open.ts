@@ -4,9 +4,9 @@ import { errorMessage } from '../../api/client';
 import { listDatasets, type DatasetSummary } from '../../api/datasets';
 import { notify } from '../../ui/toast';
 import { baseName } from '../modeltools/open';
-import { pid } from '../workbench/session';
-import { mainGroup } from '../workbench/areas';
-import { dock, showPanel } from '../workbench/panels';
+import { pid } from '../../kernel/session';
+import { mainGroup } from '../../kernel/areas';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const DATASETS_PANEL = 'datasets';
 export const EVALUATE_PANEL = 'evaluate';

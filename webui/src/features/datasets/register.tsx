@@ -1,7 +1,7 @@
 // Datasets: a view of the project's datasets (the title bar's ▦ button, "Datasets" in the command
 // palette) and an Evaluate panel per dataset; their code loads on first show.
-import { lazyPanel } from '../workbench/lazyPanel';
-import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { DATASETS_PANEL, EVALUATE_PANEL, openDatasets } from './open';
 
 export function registerDatasetsFeature(): void {

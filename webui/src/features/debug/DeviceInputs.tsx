@@ -6,7 +6,7 @@ import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { DeclaredTensor } from '../../api/tools';
 import { getModelSpec } from '../../api/tools';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 export interface DeviceFeeds {
   inputs: Record<string, { file: string }>;

@@ -6,7 +6,7 @@ import { NoDevice } from '../devices/NoDevice';
 import { deviceById } from '../devices/store';
 import { BackendSelect } from '../modeltools/BackendSelect';
 import { DeviceInputs, feedsOf, RanWith } from './DeviceInputs';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { bench, benchRunning, download, dropped, latencies, latencyCsv, opsCsv, perfVersion, samples, samplesCsv } from './perf';
 import { PerfBoard } from './perfCharts';
 import { ModelSelect, useProjectModels } from './projectModels';

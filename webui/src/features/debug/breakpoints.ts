@@ -3,8 +3,8 @@
 import { signal } from '@preact/signals';
 import { monacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
-import { dock } from '../workbench/panels';
-import { loadUiState, registerStateSection, scheduleSave } from '../workbench/uiState';
+import { dock } from '../../kernel/panels';
+import { loadUiState, registerStateSection, scheduleSave } from '../../kernel/uiState';
 
 export type BreakpointMap = Record<string, number[]>;
 

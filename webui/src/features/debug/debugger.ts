@@ -2,7 +2,7 @@
 // stopped thread's frames, the selected frame's scopes, watch values and the evaluate log.
 import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { breakpointListeners, breakpoints, DEFAULT_EXCEPTION_FILTERS, exceptionFilters, type ExceptionFilter } from './breakpoints';
 import { DapClient, type DapMessage } from './dap';
 import { systemLine } from './output';

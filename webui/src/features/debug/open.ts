@@ -2,7 +2,7 @@
 // like an IDE's side bar), the consoles and the Perf panel together below the editor area.
 import type { AddPanelPositionOptions } from 'dockview';
 import { sideBar, widestGroup } from '../devices/open';
-import { dock, showPanel } from '../workbench/panels';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const RUN_PANEL = 'run-debug';
 export const CONSOLE_PANEL = 'device-console';

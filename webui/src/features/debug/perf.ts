@@ -3,7 +3,7 @@
 // on-device benchmark. Views subscribe to `perfVersion` and read the arrays.
 import { signal } from '@preact/signals';
 import type { BenchResult, PerfSample, RunLog } from '../../api/devices';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { sid } from './run';
 
 // Ten minutes at the agent's 10 Hz.

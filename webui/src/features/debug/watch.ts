@@ -2,7 +2,7 @@
 // output (its shape, statistics, histogram and first values come back) until continued.
 import { signal } from '@preact/signals';
 import type { DeviceError, SessionStateEvent, WatchDone, WatchHit } from '../../api/devices';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { feedsOf } from './DeviceInputs';
 import { deploy, sid } from './run';
 

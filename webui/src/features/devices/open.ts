@@ -1,7 +1,7 @@
 // Where the Devices panel opens: as a tab beside the file tree, like an IDE's side bar.
 import type { AddPanelPositionOptions } from 'dockview';
 import { FILES_PANEL } from '../editor/openEditor';
-import { dock, showPanel } from '../workbench/panels';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const DEVICES_PANEL = 'devices';
 

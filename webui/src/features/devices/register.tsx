@@ -1,7 +1,7 @@
 // The Devices feature: its panel, its title-bar button, its palette commands and the live online
 // state of devices.
 import { registerCommand } from '../palette/commands';
-import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { DevicesPanel } from './DevicesPanel';
 import { DEVICES_PANEL, openDevices } from './open';
 import { pairOpen } from './PairDialog';

@@ -4,7 +4,7 @@
 import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { listDevices, type Device, type DeviceFactsEvent } from '../../api/devices';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 
 const POLL_MS = 3000;
 

@@ -2,7 +2,7 @@
 // and a close button that asks first.
 import { useEffect } from 'preact/hooks';
 import { confirmDialog } from '../../ui/dialogs';
-import type { PanelProps } from '../workbench/panels';
+import type { PanelProps } from '../../kernel/panels';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
 import { docsVersion, getDoc, saveDoc } from './documents';

@@ -3,7 +3,7 @@ import { clientId, errorMessage } from '../../api/client';
 import { readFile } from '../../api/files';
 import type { FileEvent, FilesChanged } from '../../api/types';
 import { notify } from '../../ui/toast';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { applyDiskContent, getDoc, openDocs, type Doc } from './documents';
 
 async function reconcile(doc: Doc, change: FileEvent): Promise<void> {

@@ -7,8 +7,8 @@ import type { ConflictBody, FileContent } from '../../api/types';
 import { loadMonaco } from '../../monaco/load';
 import { languageFor } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
-import { takePrefetchedContent } from '../workbench/prefetch';
-import { pid } from '../workbench/session';
+import { takePrefetchedContent } from '../../kernel/prefetch';
+import { pid } from '../../kernel/session';
 import { changed, forget, restore, takeBackup } from './hotExit';
 
 export type SaveState = 'clean' | 'dirty' | 'saving' | 'error';

@@ -6,7 +6,7 @@ import { signal } from '@preact/signals';
 import { dropBackup, keepBackup, listBackups, type Backup, type BackupMark } from '../../api/backups';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import type { Doc } from './documents';
 
 const KEEP_DELAY_MS = 300;

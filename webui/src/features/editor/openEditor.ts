@@ -1,7 +1,7 @@
 import { loadMonaco } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
-import { mainGroup } from '../workbench/areas';
-import { dock, showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { dock, showPanel } from '../../kernel/panels';
 import { openDoc } from './documents';
 import { editorPanelId } from './EditorPanel';
 import { keepPanel, previewEnabled, replaceablePreview } from './preview';

@@ -5,8 +5,8 @@
 import { signal } from '@preact/signals';
 import type { DockviewGroupPanel, IDockviewPanel } from 'dockview';
 import { registerCommand } from '../palette/commands';
-import { dock } from '../workbench/panels';
-import { loadUiState, registerStateSection, scheduleSave } from '../workbench/uiState';
+import { dock } from '../../kernel/panels';
+import { loadUiState, registerStateSection, scheduleSave } from '../../kernel/uiState';
 import { getDoc } from './documents';
 import { editedEarly } from './EarlyEditor';
 import { editorPanelId } from './EditorPanel';

@@ -8,7 +8,7 @@ import { lineageMenuItems } from '../lineage/menu';
 import { publishMenuItems } from '../market/menu';
 import { llmMenuItems } from '../llm/menu';
 import { isViewer } from '../team/account';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { deleteEntry, download, moveEntry, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
 import { gitMarks } from './gitColors';
 import { expanded, listings, parentOf, reloadTree, selected, toggleDir } from './treeStore';

@@ -6,8 +6,8 @@ import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { closeDoc, getDoc } from '../editor/documents';
 import { openEditor } from '../editor/openEditor';
-import { dock } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import { dock } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { joinPath, loadDir, parentOf, selected, setExpanded } from './treeStore';
 
 async function run<T>(work: () => Promise<T>): Promise<T | undefined> {

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { listDir } from '../../api/files';
 import type { FileEvent, FileEntry } from '../../api/types';
 import { notify } from '../../ui/toast';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 export const listings = signal<Record<string, FileEntry[]>>({});
 export const expanded = signal<ReadonlySet<string>>(new Set());

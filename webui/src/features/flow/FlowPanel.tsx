@@ -10,8 +10,8 @@ import { openBudgetsEditor } from '../checks/openBudgets';
 import { openDatasets } from '../datasets/open';
 import { watchDevices } from '../devices/store';
 import { openLineage } from '../lineage/open';
-import type { PanelFactory } from '../workbench/panels';
-import { pid, session } from '../workbench/session';
+import type { PanelFactory } from '../../kernel/panels';
+import { pid, session } from '../../kernel/session';
 import { budgetsToml, runNext, withDevice } from './actions';
 import './flow.css';
 

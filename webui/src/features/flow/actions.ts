@@ -14,7 +14,7 @@ import { deviceById, devices } from '../devices/store';
 import { initialValues } from '../modeltools/fields';
 import { openTool, TOOL_TITLES } from '../modeltools/open';
 import { openTraining } from '../training/open';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 const isTool = (tool: unknown): tool is ToolName => typeof tool === 'string' && tool in TOOL_TITLES;
 

@@ -1,6 +1,6 @@
 // Where the Flow panel opens: one panel, in the main area.
-import { mainGroup } from '../workbench/areas';
-import { dock, showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const FLOW_PANEL = 'flow';
 

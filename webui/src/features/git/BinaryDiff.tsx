@@ -3,7 +3,7 @@
 import { rawUrl } from '../../api/files';
 import { blobUrl, type GitDiff } from '../../api/git';
 import { ModelDiffSummary } from '../modeltools/ModelDiffSummary';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 /** The revision of each side (`HEAD`, `:0`, a commit, `<commit>^`); null for the working tree. */
 export type SideRevs = [string | null, string | null];

@@ -6,8 +6,8 @@ import { getBlame, type Blame, type CommitInfo } from '../../api/git';
 import { AfterMonaco } from '../../monaco/AfterMonaco';
 import { monacoApi } from '../../monaco/load';
 import { EDITOR_OPTIONS, languageFor } from '../../monaco/options';
-import type { PanelProps } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import type { PanelProps } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 

@@ -9,7 +9,7 @@ import { promptDialog } from '../../ui/dialogs';
 import { checkout, createBranch, deleteBranch, deleteTag, mergeBranch, pushTag } from './actions';
 import { GitDialogHost } from './dialogs';
 import { busy, repoState, startGitSync, status } from './store';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { isViewer, viewerReason } from '../team/account';
 
 interface ItemProps {

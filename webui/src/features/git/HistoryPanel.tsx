@@ -8,7 +8,7 @@ import { errorMessage } from '../../api/client';
 import { getCommit, getLog, listRefs, type CommitDetail, type CommitInfo, type RefLabel } from '../../api/git';
 import { CheckBadge } from '../checks/CheckBadge';
 import { loadCommitChecks } from '../checks/store';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { badgeFor } from './badges';
 import { GraphCell } from './GraphCell';
 import { childrenFirst, laneCount, layoutGraph } from './graph';

@@ -8,8 +8,8 @@ import { AfterMonaco } from '../../monaco/AfterMonaco';
 import { monacoApi } from '../../monaco/load';
 import { EDITOR_OPTIONS, languageFor } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
-import type { PanelProps } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import type { PanelProps } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { buildResult, MARKER, type Choice } from './merge';
 import { busy, refresh, setStatus } from './store';
 

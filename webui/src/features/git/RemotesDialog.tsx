@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { addRemote, listRemotes, listSavedCredentials, removeRemote, type Remote } from '../../api/git';
 import { Modal } from '../../ui/dialogs';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { forgetCredentials } from './credentials';
 
 export function RemotesDialog({ onClose }: { onClose: () => void }) {

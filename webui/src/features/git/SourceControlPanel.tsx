@@ -7,13 +7,13 @@ import { commit, createTag, initRepository, startTracking, stashPush, syncOp } f
 import { askMerge } from './commands';
 import { ChangeGroup, type GroupSpec } from './ChangeGroup';
 import { askIdentity, showRemotes } from './dialogs';
-import { activePath } from '../workbench/active';
+import { activePath } from '../../kernel/active';
 import { notify } from '../../ui/toast';
 import { openBlame, openHistory } from './open';
 import { ChecksSection } from '../checks/ChecksSection';
 import { StashList } from './StashList';
 import { busy, draftMessage, progress, refresh, repoError, repoState, status, syncNow } from './store';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { isViewer, viewerReason } from '../team/account';
 
 function ToolButton(props: { label: string; glyph: string; testid: string; onClick: (ev: MouseEvent) => void; disabled?: boolean; reason?: string }) {

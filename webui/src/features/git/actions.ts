@@ -6,7 +6,7 @@ import type { GitDiff, GitFileChange, SyncOp, SyncResult } from '../../api/git';
 import { applyPick, type LineChange, type Pick } from './hunks';
 import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { signedIn } from './credentials';
 import { askCredentials, askIdentity, askStash, showBlocked, showRemotes } from './dialogs';
 import { openMerge } from './open';

@@ -2,7 +2,7 @@
 import { notify } from '../../ui/toast';
 import { registerCommand } from '../palette/commands';
 import { isViewer } from '../team/account';
-import { activePath } from '../workbench/active';
+import { activePath } from '../../kernel/active';
 import { promptDialog } from '../../ui/dialogs';
 import { createTag, mergeBranch, stashPush, syncOp } from './actions';
 import { askIdentity, showRemotes } from './dialogs';

@@ -2,7 +2,7 @@
 // browser storage; the server keeps them (encrypted) only when the person ticked "Remember".
 import type { Credentials } from '../../api/git';
 import { forgetSavedCredentials } from '../../api/git';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 export const signedIn = new Map<string, Credentials>();
 

@@ -9,7 +9,7 @@ import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
 import type { Doc } from '../editor/documents';
 import { isViewer } from '../team/account';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { applyPick, diffLines, pickChanges, type LineChange } from './hunks';
 import { openDiff } from './open';
 import { refresh, repoState, setStatus, status } from './store';

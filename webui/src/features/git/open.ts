@@ -3,8 +3,8 @@
 import { signal } from '@preact/signals';
 import type { AddPanelPositionOptions } from 'dockview';
 import { FILES_PANEL } from '../editor/openEditor';
-import { mainGroup } from '../workbench/areas';
-import { dock, showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const SCM_PANEL = 'git';
 export const DIFF_PANEL = 'git-diff';

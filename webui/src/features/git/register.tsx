@@ -1,7 +1,7 @@
 // The Git flow's dock panels, its title-bar button (Ctrl+Shift+G), its palette commands and the
 // change markers in every editor.
 import { registerEditorExtension } from '../editor/extensions';
-import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { registerBudgetsEditor } from '../checks/openBudgets';
 import { gitGutter } from './gutter';
 import { DiffPanel } from './DiffPanel';

@@ -4,7 +4,7 @@
 import { signal } from '@preact/signals';
 import { ApiError, clientId, errorMessage } from '../../api/client';
 import { getStatus, listStashes, type GitStatus, type StashEntry } from '../../api/git';
-import { pid, session } from '../workbench/session';
+import { pid, session } from '../../kernel/session';
 
 export type RepoState = 'loading' | 'ready' | 'none' | 'error';
 

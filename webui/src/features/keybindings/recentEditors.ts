@@ -3,7 +3,7 @@
 // letting go of the modifiers keeps it, as in VS Code. Ctrl+Shift+Tab goes back.
 import { signal } from '@preact/signals';
 import type { DockviewApi, IDockviewPanel } from 'dockview';
-import { dock, registeredPanel } from '../workbench/panels';
+import { dock, registeredPanel } from '../../kernel/panels';
 
 const isWork = (panel: IDockviewPanel): boolean => registeredPanel(panel.api.component)?.options.area === 'main';
 

@@ -4,9 +4,9 @@
 // counts where it now is. Hidden groups stay hidden in the saved layout, and which toggle hid
 // each one is kept in the UI state, so the same key brings them back after a reload.
 import type { DockviewGroupPanel } from 'dockview';
-import { isMainGroup } from '../workbench/areas';
-import { dock } from '../workbench/panels';
-import { loadUiState, registerStateSection, scheduleSave } from '../workbench/uiState';
+import { isMainGroup } from '../../kernel/areas';
+import { dock } from '../../kernel/panels';
+import { loadUiState, registerStateSection, scheduleSave } from '../../kernel/uiState';
 
 export type Bar = 'side' | 'bottom';
 

@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getLineage, type LineageGraph } from '../../api/lineage';
-import type { PanelFactory, PanelProps } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import type { PanelFactory, PanelProps } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { LineageView } from './LineageView';
 import { openNode } from './open';
 

@@ -8,8 +8,8 @@ import { openCommit } from '../git/open';
 import { baseName, openTool, TOOL_TITLES } from '../modeltools/open';
 import { openTraining } from '../training/open';
 import { selectedId } from '../training/store';
-import { mainGroup } from '../workbench/areas';
-import { dock, showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const LINEAGE_PANEL = 'lineage';
 

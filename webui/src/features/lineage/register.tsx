@@ -1,6 +1,6 @@
 // The lineage graph of a file, as a dock panel in the main area (its code loads on first show).
-import { lazyPanel } from '../workbench/lazyPanel';
-import { registerPanel } from '../workbench/panels';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { registerPanel } from '../../kernel/panels';
 import { LINEAGE_PANEL } from './open';
 
 export function registerLineageFeature(): void {

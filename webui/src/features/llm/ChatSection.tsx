@@ -6,7 +6,7 @@ import { chat, stopChat, type ChatAnswer, type ChatMessage, type ChatSampler, ty
 import { DevicePicker } from '../debug/RunToolbar';
 import { pickedDevice } from '../debug/run';
 import { devices } from '../devices/store';
-import { pid, session } from '../workbench/session';
+import { pid, session } from '../../kernel/session';
 import type { SectionProps } from './LlmPanel';
 
 interface Turn extends ChatMessage {

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { embed, type EmbedAnswer } from '../../api/llm';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import type { SectionProps } from './LlmPanel';
 
 export function EmbedSection({ folder, params, update }: SectionProps) {

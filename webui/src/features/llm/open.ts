@@ -1,7 +1,7 @@
 // The MNN-LLM panel of a folder: export it (a Hugging Face-format folder), or chat with and
 // benchmark it (an exported folder). One panel per folder, in the main area.
-import { mainGroup } from '../workbench/areas';
-import { showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { showPanel } from '../../kernel/panels';
 
 export const LLM_PANEL = 'llm';
 

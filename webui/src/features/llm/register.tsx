@@ -1,6 +1,6 @@
 // MNN-LLM: the per-folder panel (export, chat, benchmark) and its context-menu entry.
-import { lazyPanel } from '../workbench/lazyPanel';
-import { registerPanel } from '../workbench/panels';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { registerPanel } from '../../kernel/panels';
 import { LLM_PANEL } from './open';
 
 export function registerLlmFeature(): void {

@@ -4,7 +4,7 @@
 import type { LspDiagnostic } from './convert';
 import { counts, problems } from './problems';
 import { revealMatch } from '../search/reveal';
-import { dock, showPanel } from '../workbench/panels';
+import { dock, showPanel } from '../../kernel/panels';
 import { widestGroup } from '../devices/open';
 
 export const PROBLEMS_PANEL = 'problems';

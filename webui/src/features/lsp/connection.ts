@@ -1,7 +1,7 @@
 // The project's language server connection, opened with the first Python editor (or the first
 // request that needs it), and the position of an editor's cursor in the server's terms.
 import type { monaco } from '../../monaco/setup';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { LspClient } from './client';
 import { toPosition } from './convert';
 import { docForModel, reopenAll, uriOf } from './documents';

@@ -3,7 +3,7 @@
 // `mnnwb/diagnostics`: the server lints the file as it is on disk), by project path.
 import { signal } from '@preact/signals';
 import type { FilesChanged } from '../../api/types';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import type { LspClient } from './client';
 import type { LspDiagnostic } from './convert';
 import { isSynced, pathOf, uriOf } from './documents';

@@ -9,7 +9,7 @@ import { openDoc } from '../editor/documents';
 import { registerEditorExtension } from '../editor/extensions';
 import { registerCommand } from '../palette/commands';
 import { revealMatch } from '../search/reveal';
-import { registerPanel } from '../workbench/panels';
+import { registerPanel } from '../../kernel/panels';
 import type { LspTextEdit } from './api';
 import type { LspClient } from './client';
 import { connected, currentClient, onNotification, where } from './connection';

@@ -8,7 +8,7 @@ import { monacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
 import { getDoc, saveDoc, type Doc } from '../editor/documents';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { applyEdits, previewEdits, type FileEdited, type FileSkipped, type LineChange, type LspTextEdit } from './api';
 import { where } from './connection';
 import { toRange } from './convert';

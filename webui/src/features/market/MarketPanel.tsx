@@ -1,6 +1,6 @@
 // The market as a project's dock panel: "Add to this project" installs here.
-import type { PanelFactory } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import type { PanelFactory } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { MarketBrowser } from './MarketBrowser';
 
 export const marketPanel: PanelFactory = () => (

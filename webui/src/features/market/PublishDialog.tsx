@@ -8,7 +8,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { publishModel, type PublishRequest } from '../../api/market';
 import { Modal } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { draftFor, type PublishDraft } from './draft';
 import './market.css';
 

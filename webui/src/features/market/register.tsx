@@ -1,7 +1,7 @@
 // The market in a project: a dock panel in the main area, opened from the title bar.
-import { mainGroup } from '../workbench/areas';
-import { lazyPanel } from '../workbench/lazyPanel';
-import { dock, registerPanel, registerTitleAction, showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { dock, registerPanel, registerTitleAction, showPanel } from '../../kernel/panels';
 
 export const MARKET_PANEL = 'market';
 

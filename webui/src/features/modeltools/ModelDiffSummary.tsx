@@ -7,7 +7,7 @@ import { rawUrl } from '../../api/files';
 import { inspectBlob, type GitDiff } from '../../api/git';
 import { getRun, startRun, type InspectResult, type TensorInfo, type ToolRun } from '../../api/tools';
 import type { SideRevs } from '../git/BinaryDiff';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { formatNumber, formatShape } from './format';
 import { openModelDiff } from './diff/openDiff';
 import { isModelFile } from './menu';

@@ -4,9 +4,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { startRun, type InspectResult, type ModelSpecInfo } from '../../api/tools';
-import type { PanelFactory, PanelProps } from '../workbench/panels';
+import type { PanelFactory, PanelProps } from '../../kernel/panels';
 import { isViewer } from '../team/account';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { formatBytes } from './format';
 import { modelMenuItems } from './menu';
 import { Card, type Summary } from './ModelDiffSummary';

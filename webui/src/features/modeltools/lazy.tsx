@@ -1,5 +1,5 @@
 // The panels' code, loaded on first show (see register.tsx).
-import type { PanelFactory } from '../workbench/panels';
+import type { PanelFactory } from '../../kernel/panels';
 import { ModelDiffPanel } from './diff/ModelDiffPanel';
 import { PipelinePanel } from './pipeline/PipelinePanel';
 import { RunsPanel } from './RunsPanel';

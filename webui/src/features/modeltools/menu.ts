@@ -5,7 +5,7 @@ import { promptDialog } from '../../ui/dialogs';
 import { openModelDiff } from './diff/openDiff';
 import { repoState, status as gitStatus } from '../git/store';
 import { isViewer } from '../team/account';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { evaluateModel } from '../datasets/open';
 import { openGraph, openPipeline, openTool } from './open';
 

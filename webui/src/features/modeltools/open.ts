@@ -3,9 +3,9 @@
 import type { AddPanelPositionOptions } from 'dockview';
 import { rawUrl } from '../../api/files';
 import type { ToolName } from '../../api/tools';
-import { mainGroup } from '../workbench/areas';
-import { dock, showPanel } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import { mainGroup } from '../../kernel/areas';
+import { dock, showPanel } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 
 export const TOOL_PANEL = 'model-tool';
 export const RUNS_PANEL = 'tool-runs';

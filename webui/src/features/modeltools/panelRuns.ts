@@ -4,7 +4,7 @@
 import { computed } from '@preact/signals';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ToolName, ToolRun } from '../../api/tools';
-import type { PanelProps } from '../workbench/panels';
+import type { PanelProps } from '../../kernel/panels';
 import type { ToolPanelParams } from './open';
 import { history, loadHistory } from './store';
 

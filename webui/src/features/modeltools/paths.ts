@@ -1,7 +1,7 @@
 // The project's folders and model files, for the pickers of the tool forms (calibration folder,
 // model, reference). Read breadth-first and bounded, so a huge project cannot stall the form.
 import { listDir } from '../../api/files';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { isModelFile } from './menu';
 
 const MAX_DIRS = 300;

@@ -1,7 +1,7 @@
 // The model tools: a dock panel per tool run, the run history panel and its title-bar button,
 // the `tools` events, and the tool named in the page's URL (a tool opened in a new tab).
-import { lazyPanel } from '../workbench/lazyPanel';
-import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { DIFF_PANEL } from './diff/openDiff';
 import { openFromQuery, openRuns, PIPELINE_PANEL, RUNS_PANEL, TOOL_PANEL } from './open';
 import { wireToolEvents } from './store';

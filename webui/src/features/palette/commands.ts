@@ -3,7 +3,7 @@
 // really has (a person's own, else its defaults) and the dispatcher that runs them live in
 // features/keybindings/.
 import { computed, signal } from '@preact/signals';
-import { titleActions } from '../workbench/panels';
+import { titleActions } from '../../kernel/panels';
 
 export interface Command {
   id: string;

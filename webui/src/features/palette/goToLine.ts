@@ -2,7 +2,7 @@
 import { monacoApi, monacoReady } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { getDoc } from '../editor/documents';
-import { activePath } from '../workbench/active';
+import { activePath } from '../../kernel/active';
 import { notify } from '../../ui/toast';
 
 export function currentEditor(): monaco.editor.ICodeEditor | undefined {

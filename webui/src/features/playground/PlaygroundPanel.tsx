@@ -9,7 +9,7 @@ import { notify } from '../../ui/toast';
 import { devices, watchDevices } from '../devices/store';
 import { openDevices } from '../devices/open';
 import { pickDevice, pickedDevice } from '../debug/run';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import {
   cameraOn, cameraSource, canStart, captureWidth, deviceCameras, fedByDevice, labels, onThisMachine, playgroundState,
   scriptError, sendPhoto, shown, startCamera, startPlayground, stats, stopCamera, stopPlayground, wants, type Shown,

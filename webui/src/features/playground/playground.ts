@@ -13,7 +13,7 @@ import { breakpoints } from '../debug/breakpoints';
 import { kitLineFilter } from '../debug/kitLines';
 import { revealConsoleQuietly } from '../debug/open';
 import { errorText, systemLine, writeConsole } from '../debug/output';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { pickedDevice, runState, sendStdin, sid, startWith, stop, type RunState } from '../debug/run';
 
 export interface KitCall {

@@ -1,9 +1,9 @@
 // The Playground (docs/playground.md): the title bar's ◉ and "Playground" in the command palette
 // open its panel; a playground project opens it when the page first loads.
-import { mainGroup } from '../workbench/areas';
-import { lazyPanel } from '../workbench/lazyPanel';
-import { dock, dockReady, registerPanel, registerTitleAction, showPanel } from '../workbench/panels';
-import { session } from '../workbench/session';
+import { mainGroup } from '../../kernel/areas';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { dock, dockReady, registerPanel, registerTitleAction, showPanel } from '../../kernel/panels';
+import { session } from '../../kernel/session';
 import { wirePlaygroundEvents } from './playground';
 
 export const PLAYGROUND_PANEL = 'playground';

@@ -1,7 +1,7 @@
 // An image file opened from the tree: shown as an image, with its size in pixels and bytes.
 import { useState } from 'preact/hooks';
 import { rawUrl } from '../../api/files';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import './preview.css';
 
 function formatSize(bytes: number): string {

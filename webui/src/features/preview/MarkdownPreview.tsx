@@ -6,8 +6,8 @@ import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
 import { openDoc } from '../editor/documents';
 import { joinPath, parentOf } from '../files/treeStore';
-import type { PanelFactory, PanelProps } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import type { PanelFactory, PanelProps } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { safeMarkdown } from './markdown';
 import './preview.css';
 

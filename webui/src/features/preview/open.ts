@@ -1,7 +1,7 @@
 // Where a Markdown preview opens: beside its editor (to the right), or in the main area.
 import { editorPanelId } from '../editor/EditorPanel';
-import { mainGroup } from '../workbench/areas';
-import { dock, showPanel } from '../workbench/panels';
+import { mainGroup } from '../../kernel/areas';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const MARKDOWN_PREVIEW = 'markdown-preview';
 

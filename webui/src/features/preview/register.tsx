@@ -3,9 +3,9 @@
 import { monacoApi } from '../../monaco/load';
 import { registerEditorExtension } from '../editor/extensions';
 import { registerCommand } from '../palette/commands';
-import { activePath } from '../workbench/active';
-import { lazyPanel } from '../workbench/lazyPanel';
-import { registerPanel } from '../workbench/panels';
+import { activePath } from '../../kernel/active';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { registerPanel } from '../../kernel/panels';
 import { isMarkdown, MARKDOWN_PREVIEW, openMarkdownPreview } from './open';
 
 export function registerPreviewFeature(): void {

@@ -3,7 +3,7 @@ import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { openEditor } from '../editor/openEditor';
-import { registerTitleAction } from '../workbench/panels';
+import { registerTitleAction } from '../../kernel/panels';
 import { projectFiles, search, watchFileIndex } from './fileIndex';
 
 const visible = signal(false);

@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { listDir } from '../../api/files';
 import type { FilesChanged } from '../../api/types';
-import { pid, session } from '../workbench/session';
+import { pid, session } from '../../kernel/session';
 
 const MAX_FILES = 20_000;
 let index: Promise<string[]> | null = null;

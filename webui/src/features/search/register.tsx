@@ -1,7 +1,7 @@
 // Search across files: the side-bar panel and its command (Ctrl+Shift+F).
 import { sideBar } from '../devices/open';
 import { registerCommand } from '../palette/commands';
-import { dock, registerPanel, showPanel } from '../workbench/panels';
+import { dock, registerPanel, showPanel } from '../../kernel/panels';
 import { SearchPanel } from './SearchPanel';
 import './search.css';
 

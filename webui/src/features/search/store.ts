@@ -1,7 +1,7 @@
 // The search panel's state: the query, the streamed results by file, and a replace preview.
 import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { applyReplace, previewReplace, streamSearch, type FilePreview, type SearchMatch, type SearchOptions } from './api';
 
 export const options = signal<SearchOptions>({ q: '', regex: false, case: false, word: false, glob: '' });

@@ -3,11 +3,11 @@
 import { docsVersion, getDoc, type SaveState } from '../editor/documents';
 import { BranchSwitcher } from '../git/BranchSwitcher';
 import { TeamStatus } from '../team/TeamStatus';
-import { activePath } from '../workbench/active';
+import { activePath } from '../../kernel/active';
 import { languageServerRefusal } from '../lsp/refusal';
 import { ProblemCounts } from '../lsp/ProblemsPanel';
 import { editorInfo } from './editorInfo';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 
 const CONNECTION_LABELS = {
   connecting: 'Connecting…',

@@ -2,8 +2,8 @@
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
 import { registerEditorExtension } from '../editor/extensions';
-import { registerTitleAction } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import { registerTitleAction } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { loadAccount, loadProjectRole } from './account';
 import { openMembers } from './dialogs';
 import { readOnlyForViewers } from './readOnly';

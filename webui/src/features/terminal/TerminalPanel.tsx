@@ -2,8 +2,8 @@
 // terminal's id in its params (saved with the layout), so a reload reattaches to the same shell.
 import { makeXterm } from '../../ui/xterm';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PanelProps } from '../workbench/panels';
-import { pid } from '../workbench/session';
+import type { PanelProps } from '../../kernel/panels';
+import { pid } from '../../kernel/session';
 import { TerminalConnection } from './connection';
 
 const makeTerminal = (host: HTMLElement) => makeXterm(host, { cursorBlink: true, fontSize: 13, scrollback: 10_000 });

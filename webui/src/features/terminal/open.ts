@@ -1,7 +1,7 @@
 // Terminals open together below the editor area, each as its own tab: Terminal 1, 2, …
 import type { AddPanelPositionOptions } from 'dockview';
 import { widestGroup } from '../devices/open';
-import { dock, showPanel } from '../workbench/panels';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const TERMINAL_PANEL = 'terminal';
 const BOTTOM_SHARE = 0.32;

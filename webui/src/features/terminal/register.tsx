@@ -1,7 +1,7 @@
 // The integrated terminal: its panel and its commands (Ctrl+` shows it, Ctrl+Shift+` opens another).
 import { registerCommand } from '../palette/commands';
-import { lazyPanel } from '../workbench/lazyPanel';
-import { dock, registerPanel, registerTitleAction } from '../workbench/panels';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { dock, registerPanel, registerTitleAction } from '../../kernel/panels';
 import { openTerminal, TERMINAL_PANEL, toggleTerminal } from './open';
 import './terminal.css';
 

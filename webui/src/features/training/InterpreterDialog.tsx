@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { createVenv, setRuntime, type Runtime } from '../../api/jobs';
 import { Modal } from '../../ui/dialogs';
-import { pid, session } from '../workbench/session';
+import { pid, session } from '../../kernel/session';
 import { describeError } from './actions';
 import { openDialog } from './dialogState';
 import { loadRuntime, runtime } from './runtime';

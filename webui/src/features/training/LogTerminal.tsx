@@ -4,7 +4,7 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'preact/hooks';
 import type { JobLogEvent } from '../../api/jobs';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { LogFollower } from './logStream';
 
 const THEME = { background: '#1e1e1e', foreground: '#cccccc', selectionBackground: '#264f78' };

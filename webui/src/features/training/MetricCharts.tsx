@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getMetrics, type JobMetricEvent, type MetricPoint } from '../../api/jobs';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { ChartBoard } from './charts';
 
 class MetricFollower {

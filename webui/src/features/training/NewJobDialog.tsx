@@ -5,7 +5,7 @@ import { getPaiSettings, type Backend, type JobCreate, type NotPushed } from '..
 import { listTemplates } from '../../api/projects';
 import { Modal } from '../../ui/dialogs';
 import { EmptyState } from '../../ui/EmptyState';
-import { session } from '../workbench/session';
+import { session } from '../../kernel/session';
 import { startJob } from './actions';
 import { openDialog } from './dialogState';
 import { EcsSpecPicker } from './EcsSpecPicker';

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getRaySettings, putRaySettings, type RayOptions, type RaySettings } from '../../api/ray';
 import { Modal } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { describeError } from './actions';
 import { openDialog } from './dialogState';
 

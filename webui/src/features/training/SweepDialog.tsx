@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../../api/client';
 import { createSweep } from '../../api/ray';
 import { Modal } from '../../ui/dialogs';
-import { session, pid } from '../workbench/session';
+import { session, pid } from '../../kernel/session';
 import { describeError } from './actions';
 import { openDialog } from './dialogState';
 import { useDefaultCommand } from './NewJobDialog';

@@ -4,7 +4,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { pullArtifacts, stopJob, submitJob, type Job, type JobCreate, type NotPushed } from '../../api/jobs';
 import { notify } from '../../ui/toast';
 import { selected, setExpanded } from '../files/treeStore';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { selectedId, setPull, upsertJob } from './store';
 
 /** The message, with the request id a cloud error carries, so a support ticket can quote it. */

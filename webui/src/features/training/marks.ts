@@ -2,7 +2,7 @@
 // (`PUT|DELETE /api/projects/{pid}/jobs/marked`); every tab follows the `job.marked` event.
 import { markJob, unmarkJob, type Job } from '../../api/jobs';
 import { notify } from '../../ui/toast';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 import { describeError } from './actions';
 import { markedId } from './store';
 

@@ -1,7 +1,7 @@
 // Where the Training panel opens: below the editor area, across its width, like an IDE's bottom
 // panel, so code and a running job stay in view together.
 import type { AddPanelPositionOptions } from 'dockview';
-import { dock, showPanel } from '../workbench/panels';
+import { dock, showPanel } from '../../kernel/panels';
 
 export const TRAINING_PANEL = 'training';
 

@@ -2,8 +2,8 @@
 // events it follows.
 import { registerCommand } from '../palette/commands';
 import { isViewer } from '../team/account';
-import { lazyPanel } from '../workbench/lazyPanel';
-import { registerPanel, registerTitleAction } from '../workbench/panels';
+import { lazyPanel } from '../../kernel/lazyPanel';
+import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { openDialog, type TrainingDialog } from './dialogState';
 import { openTraining, TRAINING_PANEL } from './open';
 import { loadJobs, wireJobEvents } from './store';

@@ -1,7 +1,7 @@
 // The project's interpreter as the Training panel shows it.
 import { signal } from '@preact/signals';
 import { getRuntime, type Runtime } from '../../api/jobs';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 export const runtime = signal<Runtime | null>(null);
 

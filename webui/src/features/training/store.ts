@@ -3,7 +3,7 @@
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { getMarked, listJobs, type ArtifactsProgress, type ArtifactsPulled, type Job, type MarkedModel } from '../../api/jobs';
-import { pid, session } from '../workbench/session';
+import { pid, session } from '../../kernel/session';
 
 export const jobs = signal<Job[]>([]);
 export const jobsError = signal<string | null>(null);

@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { listSweeps, type Sweep } from '../../api/ray';
-import { pid } from '../workbench/session';
+import { pid } from '../../kernel/session';
 
 export const view = signal<'jobs' | 'sweeps'>('jobs');
 export const sweeps = signal<Sweep[]>([]);

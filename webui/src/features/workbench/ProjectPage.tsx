@@ -13,15 +13,15 @@ import { closeDoc, getDoc, readForDoc } from '../editor/documents';
 import { forgetEarlyEdits } from '../editor/EarlyEditor';
 import { saveWithNotice } from '../editor/EditorPanel';
 import { FILES_PANEL } from '../editor/openEditor';
-import { loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../files/treeStore';
+import { expanded, loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../files/treeStore';
 import { titleWithKeys } from '../keybindings/store';
 import { StatusBar } from '../status/StatusBar';
-import { activePath } from './active';
+import { activePath } from '../../kernel/active';
 import { createDock, restoreLayout } from './dock';
-import { dockReady, setDockApi, titleActions } from './panels';
-import { visibleEditorPaths } from './prefetch';
-import { session } from './session';
-import { loadUiState, persistUiState } from './uiState';
+import { dockReady, setDockApi, titleActions } from '../../kernel/panels';
+import { visibleEditorPaths } from '../../kernel/prefetch';
+import { session } from '../../kernel/session';
+import { loadUiState, persistUiState, registerStateSection } from '../../kernel/uiState';
 
 const TREE_WIDTH = 260;
 
@@ -82,6 +82,7 @@ function afterNextPaint(run: () => void): void {
 
 async function startWorkbench(element: HTMLElement): Promise<DockviewApi> {
   try {
+    registerStateSection('expanded', () => [...expanded.value]);
     const saved = await loadUiState();
     const api = createDock(element);
     setDockApi(api);
@@ -89,7 +90,7 @@ async function startWorkbench(element: HTMLElement): Promise<DockviewApi> {
     restoreExpanded(saved.expanded ?? []);
     if (!restoreLayout(api, saved.layout)) api.clear();
     addDefaultPanels(api);
-    persistUiState(api);
+    persistUiState(api, [expanded]);
     dockReady.value = true;
     await Promise.allSettled(visibleEditorPaths(api.toJSON()).map(readForDoc));
     return api;

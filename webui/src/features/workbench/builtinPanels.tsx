@@ -9,7 +9,7 @@ import { reloadTree } from '../files/treeStore';
 import { registerCommand } from '../palette/commands';
 import { isViewer } from '../team/account';
 import { registerEditorInfo } from '../status/editorInfo';
-import { dock, registerPanel, registerTab, registerTitleAction, showPanel } from './panels';
+import { dock, registerPanel, registerTab, registerTitleAction, showPanel } from '../../kernel/panels';
 
 /** Brings the file tree back (on the far left) after it was closed. */
 function showFiles(): void {

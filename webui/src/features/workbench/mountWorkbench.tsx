@@ -10,9 +10,9 @@ import { notify } from '../../ui/toast';
 import { editorPanelId } from '../editor/EditorPanel';
 import { startHotExit } from '../editor/hotExit';
 import { openEditor } from '../editor/openEditor';
-import { dock, dockReady, holdShortcutsUntilDockReady } from './panels';
+import { dock, dockReady, holdShortcutsUntilDockReady } from '../../kernel/panels';
 import { ProjectPage } from './ProjectPage';
-import { startSession } from './session';
+import { startSession } from '../../kernel/session';
 
 export function mountProject(root: HTMLElement, config: PageConfig): void {
   startSession(config.project!, config.ws_path!, config.git ?? true);

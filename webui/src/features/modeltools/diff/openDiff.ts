@@ -1,7 +1,7 @@
 // Where a model diff opens: a dock panel in the tools' group, one per pair of sides (reused).
 import type { DiffRequest } from '../../../api/checks';
-import { mainGroup } from '../../workbench/areas';
-import { dock, showPanel } from '../../workbench/panels';
+import { mainGroup } from '../../../kernel/areas';
+import { dock, showPanel } from '../../../kernel/panels';
 
 export const DIFF_PANEL = 'model-diff';
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { comparePipelineRuns, type PipelineComparison, type PipelineResult, type StageFigures, type ToolRun } from '../../../api/tools';
-import { pid } from '../../workbench/session';
+import { pid } from '../../../kernel/session';
 import { InputView } from './InputView';
 
 const ms = (f: StageFigures | null, key: 'median_ms' | 'p90_ms') => (f ? f[key].toFixed(2) : '–');

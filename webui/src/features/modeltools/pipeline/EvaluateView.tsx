@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { evaluatePipeline, type PipelineEvaluation } from '../../../api/pipelineEval';
 import { projectFiles } from '../../quickopen/fileIndex';
-import { pid } from '../../workbench/session';
+import { pid } from '../../../kernel/session';
 import { isActive, progress, putRun, runs } from '../store';
 import { DeviceSelect } from './config';
 

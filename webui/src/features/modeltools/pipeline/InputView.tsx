@@ -3,7 +3,7 @@
 // stage's MNN session) and the timeline.
 import { rawUrl } from '../../../api/files';
 import type { PipelineInputResult, PipelineStage } from '../../../api/tools';
-import { pid } from '../../workbench/session';
+import { pid } from '../../../kernel/session';
 
 type Item = Record<string, unknown> & { outputs?: Record<string, Record<string, unknown>>; boxes?: Box[] };
 interface Box { box: number[]; quad?: number[][]; score: number; label: string }

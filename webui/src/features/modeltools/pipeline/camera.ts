@@ -9,7 +9,7 @@ import { signal } from '@preact/signals';
 import type { DeviceError, RunLog } from '../../../api/devices';
 import type { PipelineInputResult } from '../../../api/tools';
 import { pickDevice, runState, sendStdin, sid as deviceSid, startWith, stop as stopDeviceRun } from '../../debug/run';
-import { session } from '../../workbench/session';
+import { session } from '../../../kernel/session';
 
 const MARK = 'MNNWB_PIPELINE ';
 export const LIVE_ARGV = ['-m', 'device_bridge.runtime.pipeline_live'];

@@ -7,7 +7,7 @@ import { rawUrl } from '../../../api/files';
 import { startRun, type ModelSpecInfo, type TryOutput, type TryResult } from '../../../api/tools';
 import { projectFiles } from '../../quickopen/fileIndex';
 import { isViewer } from '../../team/account';
-import { pid } from '../../workbench/session';
+import { pid } from '../../../kernel/session';
 import { isActive, progress, putRun, runs } from '../store';
 import { listText, numbersOf } from './values';
 

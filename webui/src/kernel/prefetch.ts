@@ -2,9 +2,9 @@
 // Monaco's load (it starts once the workbench has drawn the open files, monaco/load.ts) and
 // hands out the saved layout and the files its visible editors show — sent with the page,
 // or fetched here — so none of it waits for the workbench's code.
-import { getUiState, readFile } from '../../api/files';
-import type { FileContent, PageConfig } from '../../api/types';
-import { loadMonaco } from '../../monaco/load';
+import { getUiState, readFile } from '../api/files';
+import type { FileContent, PageConfig } from '../api/types';
+import { loadMonaco } from '../monaco/load';
 
 export interface SavedState {
   layout?: unknown;

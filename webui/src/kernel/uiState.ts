@@ -1,8 +1,8 @@
-// The dock layout, its open editors and the expanded folders live in the project's server-side UI
+// The dock layout, its open editors, the expanded folders and each feature's own keys live in the project's server-side UI
 // state, so a refresh (or another machine) finds the workbench as it was left.
+import type { ReadonlySignal } from '@preact/signals';
 import type { DockviewApi } from 'dockview';
-import { getUiState, putUiState } from '../../api/files';
-import { expanded } from '../files/treeStore';
+import { getUiState, putUiState } from '../api/files';
 import { prefetchedState, type SavedState } from './prefetch';
 import { pid } from './session';
 
@@ -45,7 +45,7 @@ function snapshot(api: DockviewApi): SavedState {
     const value = read();
     if (value !== undefined) extra[key] = value;
   }
-  return { ...loaded, ...extra, layout: api.toJSON(), expanded: [...expanded.value] };
+  return { ...loaded, ...extra, layout: api.toJSON() };
 }
 
 function save(api: DockviewApi, keepalive: boolean): void {
@@ -62,16 +62,16 @@ export function scheduleSave(api: DockviewApi): void {
   timer = window.setTimeout(() => save(api, false), SAVE_DELAY_MS);
 }
 
-/** Saves on every layout change and whenever a folder is expanded or collapsed. */
-export function persistUiState(api: DockviewApi): () => void {
+/** Saves on every layout change and whenever one of `watched` changes (e.g. the expanded folders). */
+export function persistUiState(api: DockviewApi, watched: ReadonlySignal<unknown>[] = []): () => void {
   const layout = api.onDidLayoutChange(() => scheduleSave(api));
-  const folders = expanded.subscribe(() => scheduleSave(api));
+  const stops = watched.map((value) => value.subscribe(() => scheduleSave(api)));
   // A refresh right after a change must not lose it.
   const flush = () => pending && save(api, true);
   window.addEventListener('pagehide', flush);
   return () => {
     layout.dispose();
-    folders();
+    stops.forEach((stop) => stop());
     window.removeEventListener('pagehide', flush);
   };
 }

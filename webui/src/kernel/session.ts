@@ -1,6 +1,6 @@
 // The project this tab works on and its websocket: one of each per browser tab.
-import type { Project } from '../../api/types';
-import { ProjectSocket } from '../../ws/socket';
+import type { Project } from '../api/types';
+import { ProjectSocket } from '../ws/socket';
 
 export interface Session {
   project: Project;
