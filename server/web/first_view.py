@@ -1,6 +1,6 @@
 """What a project page shows first, sent inside its HTML: the person's saved layout and the
 files its visible editors show, so the page asks the server for neither before drawing them
-(``webui/src/features/workbench/prefetch.ts`` takes them from the page's config). On a cold
+(``webui/src/kernel/prefetch.ts`` takes them from the page's config). On a cold
 page those two requests otherwise queue behind the page's own scripts on the browser's six
 connections to the server."""
 
