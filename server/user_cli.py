@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from server.core.config import Settings
 from server.core.db import make_engine, migrate
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Invalid
 from server.projects.owners import remove_user
 from server.users import service
@@ -44,7 +45,7 @@ def read_password(from_stdin: bool) -> str:
         return sys.stdin.readline().rstrip("\r\n")
     first = getpass.getpass("Password: ")
     if getpass.getpass("Again: ") != first:
-        raise Invalid("the passwords differ", code="mismatch")
+        raise Invalid("the passwords differ", code=ErrorCode.MISMATCH)
     return first
 
 

@@ -11,6 +11,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from server.core.error_codes import ErrorCode
+
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -73,7 +75,7 @@ class BodyLimit:
     async def _refuse(self, send: Send, size: int) -> None:
         detail = (f"the request body is over {self.max_bytes} bytes ({size} bytes or more); "
                   "upload large files as files")
-        body = json.dumps({"detail": detail, "code": "body_too_large"}).encode()
+        body = json.dumps({"detail": detail, "code": ErrorCode.BODY_TOO_LARGE}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()),

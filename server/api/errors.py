@@ -18,12 +18,14 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.core.db import database_full
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, InsufficientStorage, Invalid
 from server.core.fsutil import FULL_DISK_ERRNOS
 
 log = logging.getLogger("mnnwb")
-_HTTP_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
-INTERNAL = {"detail": "internal server error", "code": "internal"}
+_HTTP_CODES = {401: ErrorCode.UNAUTHORIZED, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND,
+               405: ErrorCode.METHOD_NOT_ALLOWED}
+INTERNAL = {"detail": "internal server error", "code": ErrorCode.INTERNAL}
 
 
 def _describe(exc: RequestValidationError) -> str:
@@ -41,12 +43,12 @@ async def app_error(_: Request, exc: Exception) -> JSONResponse:
 
 async def validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return JSONResponse({"detail": _describe(exc), "code": "invalid"}, status_code=422)
+    return JSONResponse({"detail": _describe(exc), "code": ErrorCode.INVALID}, status_code=422)
 
 
 async def http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    code = _HTTP_CODES.get(exc.status_code, "error")
+    code = _HTTP_CODES.get(exc.status_code, ErrorCode.ERROR)
     return JSONResponse({"detail": str(exc.detail), "code": code}, status_code=exc.status_code,
                         headers=exc.headers)
 
@@ -56,7 +58,7 @@ def domain_error(exc: OSError) -> AppError | None:
     if exc.errno in FULL_DISK_ERRNOS:
         return InsufficientStorage("the disk is full: the change was not written")
     if exc.errno == errno.ENAMETOOLONG:
-        return Invalid("a file name is longer than 255 bytes", code="name_too_long")
+        return Invalid("a file name is longer than 255 bytes", code=ErrorCode.NAME_TOO_LONG)
     return None
 
 

@@ -27,6 +27,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.routing import Match
 
+from server.core.error_codes import ErrorCode
 from server.core.security import PUBLIC_PATHS
 
 ERROR_REF = "#/components/schemas/Error"
@@ -201,7 +202,7 @@ def allowed_methods(request: Request) -> str:
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse({"detail": "method not allowed", "code": "method_not_allowed"},
+    return JSONResponse({"detail": "method not allowed", "code": ErrorCode.METHOD_NOT_ALLOWED},
                         status_code=405, headers={"Allow": allowed_methods(request)})
 
 

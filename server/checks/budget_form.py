@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from server.checks.budget_toml import write_budgets
 from server.checks.budgets import CONFIG_FILE
 from server.checks.models import Budget, BudgetFieldError
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files import service as files
 
@@ -26,7 +27,7 @@ def _config_text(root: Path) -> str:
     try:
         return path.read_text(encoding="utf-8") if path.is_file() else ""
     except UnicodeDecodeError as exc:
-        raise Invalid(f"{CONFIG_FILE}: {exc}", code="bad_budgets") from None
+        raise Invalid(f"{CONFIG_FILE}: {exc}", code=ErrorCode.BAD_BUDGETS) from None
 
 
 def budget_tables(root: Path) -> list[dict[str, Any]]:
@@ -34,10 +35,10 @@ def budget_tables(root: Path) -> list[dict[str, Any]]:
     try:
         data = tomllib.loads(_config_text(root))
     except tomllib.TOMLDecodeError as exc:
-        raise Invalid(f"{CONFIG_FILE}: {exc}", code="bad_budgets") from None
+        raise Invalid(f"{CONFIG_FILE}: {exc}", code=ErrorCode.BAD_BUDGETS) from None
     tables = data.get("budget", [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise Invalid(f"{CONFIG_FILE}: budgets are [[budget]] tables", code="bad_budgets")
+        raise Invalid(f"{CONFIG_FILE}: budgets are [[budget]] tables", code=ErrorCode.BAD_BUDGETS)
     return tables
 
 
@@ -61,7 +62,7 @@ def save_budgets(root: Path, budgets: list[dict[str, Any]]) -> list[Budget]:
     if errors:
         first = errors[0]
         where = f"budget {first.budget}: {first.field or 'budget'}"
-        raise Invalid(f"{CONFIG_FILE}: {where}: {first.detail}", code="bad_budgets",
+        raise Invalid(f"{CONFIG_FILE}: {where}: {first.detail}", code=ErrorCode.BAD_BUDGETS,
                       errors=[e.model_dump() for e in errors])
     text = write_budgets(_config_text(root), budgets)
     files.save_file(str(root), CONFIG_FILE, text, None, None)

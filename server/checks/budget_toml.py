@@ -12,6 +12,7 @@ import re
 import tomllib
 from typing import Any
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 
 HEADER = re.compile(r"^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -27,7 +28,7 @@ def toml_value(value: Any) -> str:
         return str(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise Invalid(f"{value} is not a number a budget can hold", code="bad_budgets")
+            raise Invalid(f"{value} is not a number a budget can hold", code=ErrorCode.BAD_BUDGETS)
         return repr(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
@@ -35,7 +36,7 @@ def toml_value(value: Any) -> str:
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    raise Invalid(f"a budget cannot hold {type(value).__name__} values", code="bad_budgets")
+    raise Invalid(f"a budget cannot hold {type(value).__name__} values", code=ErrorCode.BAD_BUDGETS)
 
 
 def toml_key(key: str) -> str:
@@ -131,7 +132,7 @@ def write_budgets(text: str, budgets: list[dict[str, Any]]) -> str:
     lines = text.splitlines()
     blocks = _blocks(lines)
     if not isinstance(old, list) or len(blocks) != len(old):
-        raise Invalid(_NOT_EDITABLE, code="budgets_not_editable")
+        raise Invalid(_NOT_EDITABLE, code=ErrorCode.BUDGETS_NOT_EDITABLE)
     # The text around the tables: before the first, between each and the next, after the last.
     edges = [0, *(i for block in blocks for i in block), len(lines)]
     gaps = [lines[edges[2 * m]:edges[2 * m + 1]] for m in range(len(blocks) + 1)]
@@ -167,6 +168,6 @@ def _verify(written: str, before: dict[str, Any], budgets: list[dict[str, Any]])
     try:
         got = tomllib.loads(written)
     except tomllib.TOMLDecodeError:
-        raise Invalid(_NOT_EDITABLE, code="budgets_not_editable") from None
+        raise Invalid(_NOT_EDITABLE, code=ErrorCode.BUDGETS_NOT_EDITABLE) from None
     if got != expected:
-        raise Invalid(_NOT_EDITABLE, code="budgets_not_editable")
+        raise Invalid(_NOT_EDITABLE, code=ErrorCode.BUDGETS_NOT_EDITABLE)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from server.checks.models import Budget
 from server.checks.pipeline_budgets import PipelineBudget
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 
 CONFIG_FILE = "mnnwb.toml"
@@ -34,11 +35,11 @@ def _tables(root: Path, key: str, model: type[T]) -> list[T]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise Invalid(f"{CONFIG_FILE}: {exc}", code="bad_budgets") from None
+        raise Invalid(f"{CONFIG_FILE}: {exc}", code=ErrorCode.BAD_BUDGETS) from None
     entries = data.get(key, [])
     name = key.replace("_", " ")
     if not isinstance(entries, list):
-        raise Invalid(f"{CONFIG_FILE}: {name}s are [[{key}]] tables", code="bad_budgets")
+        raise Invalid(f"{CONFIG_FILE}: {name}s are [[{key}]] tables", code=ErrorCode.BAD_BUDGETS)
     found = []
     for number, entry in enumerate(entries, start=1):
         try:
@@ -47,7 +48,7 @@ def _tables(root: Path, key: str, model: type[T]) -> list[T]:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or key
             raise Invalid(
-                f"{CONFIG_FILE}: {name} {number}: {where}: {first['msg']}", code="bad_budgets"
+                f"{CONFIG_FILE}: {name} {number}: {where}: {first['msg']}", code=ErrorCode.BAD_BUDGETS
             ) from None
     return found
 

@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel import Session
 
 from server.checks.models import DiffRequest
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import resolve
 from server.gitflow.blobs import read_blob
@@ -26,7 +27,7 @@ def _checked(path: Path, allowed: tuple[str, ...]) -> str:
     try:
         check_model_file(path, allowed)
     except BadModelFile as exc:
-        raise Invalid(str(exc), code="bad_model_file") from None
+        raise Invalid(str(exc), code=ErrorCode.BAD_MODEL_FILE) from None
     return str(path)
 
 
@@ -34,7 +35,7 @@ def _side(data_dir: Path, project: Project, rel: str, rev: str | None) -> str:
     if rev is None:
         return _checked(resolve(project.path, rel), (".mnn",))
     if not rel.lower().endswith(".mnn"):
-        raise Invalid(f"{rel}: a diff takes .mnn models", code="bad_model_file")
+        raise Invalid(f"{rel}: a diff takes .mnn models", code=ErrorCode.BAD_MODEL_FILE)
     data, sha = read_blob(project.path, rev, rel)
     return _checked(blob_file(data_dir, rel, data, sha), (".mnn",))
 
@@ -42,7 +43,7 @@ def _side(data_dir: Path, project: Project, rel: str, rev: str | None) -> str:
 def _existing(root: str, rel: str) -> str:
     path = resolve(root, rel)
     if not path.is_file():
-        raise Invalid(f"{rel}: file not found", code="bad_input_file")
+        raise Invalid(f"{rel}: file not found", code=ErrorCode.BAD_INPUT_FILE)
     return str(path)
 
 

@@ -9,6 +9,7 @@ from server.checks.measure import DeviceRun, measure, worker_tool
 from server.checks.models import Budget, CheckReport, CommitCheck
 from server.checks.pipeline_budgets import DeviceSide, files_read, measure_pipeline
 from server.checks.state import commit_state
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.modeltools.runner import Limits
 from server.projects.models import Project
@@ -24,7 +25,7 @@ def run_checks(
     if not budgets and not pipelines:
         where = f" for device {device!r}" if device else ""
         raise Invalid(f"no budgets{where}: add [[budget]] or [[pipeline_budget]] tables to {CONFIG_FILE}",
-                      code="no_budgets")
+                      code=ErrorCode.NO_BUDGETS)
     results = [result for budget in budgets for result in measure(root, budget, limits, on_device=on_device)]
     run = worker_tool(limits or Limits())
     side = on_device if isinstance(on_device, DeviceSide) else None

@@ -2,12 +2,14 @@
 
 from typing import Any
 
+from server.core.error_codes import ErrorCode
+
 
 class AppError(Exception):
     """A failure a client can act on. ``extra`` fields are merged into the error body."""
 
     status = 400
-    code = "bad_request"
+    code: str = ErrorCode.BAD_REQUEST
 
     def __init__(self, detail: str, *, code: str | None = None, **extra: Any) -> None:
         super().__init__(detail)
@@ -22,46 +24,46 @@ class AppError(Exception):
 
 class Invalid(AppError):
     status = 422
-    code = "invalid"
+    code = ErrorCode.INVALID
 
 
 class Unauthorized(AppError):
     status = 401
-    code = "unauthorized"
+    code = ErrorCode.UNAUTHORIZED
 
 
 class Forbidden(AppError):
     status = 403
-    code = "forbidden"
+    code = ErrorCode.FORBIDDEN
 
 
 class NotFound(AppError):
     status = 404
-    code = "not_found"
+    code = ErrorCode.NOT_FOUND
 
 
 class Conflict(AppError):
     status = 409
-    code = "conflict"
+    code = ErrorCode.CONFLICT
 
 
 class TooLarge(AppError):
     status = 413
-    code = "too_large"
+    code = ErrorCode.TOO_LARGE
 
 
 class BadGateway(AppError):
     """A remote service answered with something unusable (e.g. a Git remote missing objects)."""
 
     status = 502
-    code = "bad_gateway"
+    code = ErrorCode.BAD_GATEWAY
 
 
 class Unavailable(AppError):
     status = 503
-    code = "unavailable"
+    code = ErrorCode.UNAVAILABLE
 
 
 class InsufficientStorage(AppError):
     status = 507
-    code = "insufficient_storage"
+    code = ErrorCode.INSUFFICIENT_STORAGE

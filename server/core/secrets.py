@@ -10,6 +10,7 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict
 
 KEY_FILE = "secrets.key"
@@ -53,5 +54,5 @@ class SecretBox:
             raise Conflict(
                 f"the stored secret cannot be decrypted ({KEY_FILE} was replaced?); "
                 "enter the credentials again",
-                code="secret_unreadable",
+                code=ErrorCode.SECRET_UNREADABLE,
             ) from None

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from device_bridge.runtime import datasets
 from device_bridge.runtime.datasets import Dataset
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.datasets.models import DatasetSummary, SkippedFile
 from server.files.paths import relative, resolve
@@ -65,6 +66,6 @@ def read_dataset(project: Project, rel: str) -> DatasetSummary:
     try:
         return _summary(project.path, path, datasets.read(path))
     except datasets.DatasetError as exc:
-        raise Invalid(f"{rel}: {exc.reason}", code="not_a_dataset") from None
+        raise Invalid(f"{rel}: {exc.reason}", code=ErrorCode.NOT_A_DATASET) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise Invalid(f"{rel}: cannot be read ({exc})", code="not_a_dataset") from None
+        raise Invalid(f"{rel}: cannot be read ({exc})", code=ErrorCode.NOT_A_DATASET) from None

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from charset_normalizer import from_bytes
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Invalid, NotFound, TooLarge
 from server.core.fsutil import atomic_write
 from server.files import trash
@@ -73,7 +74,7 @@ def read_file(root: str, rel: str, max_bytes: int) -> FileContent:
     path = _existing_file(root, rel)
     size = path.stat().st_size
     if size > max_bytes:
-        raise TooLarge(f"the file is {size} bytes; download it instead", code="too_large")
+        raise TooLarge(f"the file is {size} bytes; download it instead", code=ErrorCode.TOO_LARGE)
     data = path.read_bytes()
     content, encoding = decode(data)
     return FileContent(
@@ -93,7 +94,7 @@ def save_file(root: str, rel: str, content: str, etag: str | None, encoding: str
     """Save atomically; a stale ``etag`` gets a 409 carrying the current content."""
     path = resolve(root, rel)
     if path.is_dir() or not path.parent.is_dir():
-        raise Invalid(f"cannot save {rel}: not a file in an existing folder", code="bad_path")
+        raise Invalid(f"cannot save {rel}: not a file in an existing folder", code=ErrorCode.BAD_PATH)
     with _lock_for(path):
         if path.exists():
             current = path.read_bytes()
@@ -107,11 +108,11 @@ def save_file(root: str, rel: str, content: str, etag: str | None, encoding: str
                 encoding = decode(current)[1]
         elif etag is not None:
             # The editor had the file open: writing would bring back what someone deleted.
-            raise Conflict("the file was deleted since you opened it", code="deleted")
+            raise Conflict("the file was deleted since you opened it", code=ErrorCode.DELETED)
         try:
             data = content.encode(encoding or "utf-8")
         except (LookupError, UnicodeEncodeError) as exc:
-            raise Invalid(f"cannot encode the text as {encoding}: {exc}", code="encoding") from exc
+            raise Invalid(f"cannot encode the text as {encoding}: {exc}", code=ErrorCode.ENCODING) from exc
         atomic_write(path, [data])
     return Saved(path=relative(root, path), etag=etag_of(data), size=len(data))
 
@@ -121,7 +122,7 @@ def apply_op(root: str, op: FileOp, trash_folder: Path | None = None) -> tuple[P
     for a delete into ``trash_folder``, the trash entry's id."""
     path = resolve(root, op.path)
     if os.path.realpath(root) == str(path):
-        raise Invalid("the project folder itself cannot be changed", code="bad_path")
+        raise Invalid("the project folder itself cannot be changed", code=ErrorCode.BAD_PATH)
     if op.op == "delete":
         if not os.path.lexists(path):
             raise NotFound(f"no such file: {op.path}")
@@ -134,7 +135,7 @@ def apply_op(root: str, op: FileOp, trash_folder: Path | None = None) -> tuple[P
         return path, None
     if op.op == "rename":
         if not op.to:
-            raise Invalid("rename needs 'to'", code="bad_request")
+            raise Invalid("rename needs 'to'", code=ErrorCode.BAD_REQUEST)
         if not os.path.lexists(path):
             raise NotFound(f"no such file: {op.path}")
         target = resolve(root, op.to)
@@ -156,12 +157,12 @@ def _make_parents(path: Path, rel: str) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError) as exc:
-        raise Conflict(f"a file stands where a folder of {rel} would be", code="exists") from exc
+        raise Conflict(f"a file stands where a folder of {rel} would be", code=ErrorCode.EXISTS) from exc
 
 
 def _check_new(path: Path, rel: str) -> None:
     if os.path.lexists(path):
-        raise Conflict(f"{rel} already exists", code="exists")
+        raise Conflict(f"{rel} already exists", code=ErrorCode.EXISTS)
     if not path.parent.is_dir():
         raise NotFound(f"the folder of {rel} does not exist")
 
@@ -169,13 +170,13 @@ def _check_new(path: Path, rel: str) -> None:
 def store_upload(root: str, folder_rel: str, name: str, chunks: Iterable[bytes], limit: int) -> Path:
     """Stream one uploaded file into the project, refusing it past ``limit`` bytes."""
     if not name or "/" in name or "\\" in name or name in (".", ".."):
-        raise Invalid(f"invalid file name {name!r}", code="bad_path")
+        raise Invalid(f"invalid file name {name!r}", code=ErrorCode.BAD_PATH)
     folder = resolve(root, folder_rel)
     if not folder.is_dir():
         raise NotFound(f"no such folder: {folder_rel or '/'}")
     target = resolve(root, f"{folder_rel}/{name}" if folder_rel else name)
     if target.is_dir():
-        raise Conflict(f"{name} is a folder", code="exists")
+        raise Conflict(f"{name} is a folder", code=ErrorCode.EXISTS)
     try:
         atomic_write(target, chunks, limit=limit)
     except OverflowError as exc:

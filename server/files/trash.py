@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, NotFound
 from server.files.paths import relative, resolve
 
@@ -43,11 +44,12 @@ def restore(trash: Path, root: str, entry_id: str) -> Path:
     home = trash / entry_id
     if not _ID.match(entry_id) or not (home / "meta.json").is_file():
         raise NotFound("nothing in the trash by that id (it was restored, or is older than the "
-                       f"trash keeps: {KEEP} entries, {MAX_AGE_S // 86400} days)", code="not_in_trash")
+                       f"trash keeps: {KEEP} entries, {MAX_AGE_S // 86400} days)",
+                       code=ErrorCode.NOT_IN_TRASH)
     rel = json.loads((home / "meta.json").read_text())["path"]
     target = resolve(root, rel)
     if os.path.lexists(target):
-        raise Conflict(f"{rel} exists again: rename or delete it first", code="exists")
+        raise Conflict(f"{rel} exists again: rename or delete it first", code=ErrorCode.EXISTS)
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.move(str(home / "entry"), str(target))
     shutil.rmtree(home, ignore_errors=True)

@@ -14,6 +14,7 @@ from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.repo import Repo
 
 from server.core.cache import BoundedCache
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, NotFound
 from server.gitflow.commits import commit_info
 from server.gitflow.models import Blame, BlameRange
@@ -61,7 +62,7 @@ class _Walk:
         if sha not in self.texts:
             data = self.repo.object_store[sha].as_raw_string()
             if b"\0" in data[:8000]:
-                raise Invalid(f"{self.path} is binary", code="binary_file")
+                raise Invalid(f"{self.path} is binary", code=ErrorCode.BINARY_FILE)
             self.texts[sha] = data.splitlines(True)
         return self.texts[sha]
 
@@ -114,7 +115,7 @@ def _matching_blocks(old: list[bytes], new: list[bytes]) -> list[tuple[int, int,
 def _compute(repo: Repo, start: Commit, raw: bytes, path: str) -> Blame:
     blob = _blob_id(repo, start, raw)
     if blob is None:
-        raise NotFound(f"{path} is not in {start.id.decode()[:7]}", code="blob_not_found")
+        raise NotFound(f"{path} is not in {start.id.decode()[:7]}", code=ErrorCode.BLOB_NOT_FOUND)
     walk = _Walk(repo, raw, path)
     owner: list[ObjectID | None] = [None] * len(walk.lines_of(blob))
     walk.give(start, blob, {i: [i] for i in range(len(owner))})

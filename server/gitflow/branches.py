@@ -12,6 +12,7 @@ from dulwich.objects import ObjectID
 from dulwich.refs import Ref, check_ref_format
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow.models import Branch
 from server.gitflow.trees import current_branch, get_commit, head_id, head_tree_id, resolve_commit
@@ -27,7 +28,7 @@ MAX_COUNT = 1000
 def branch_ref(name: str) -> Ref:
     ref = Ref(HEADS + name.encode("utf-8"))
     if not check_ref_format(ref) or name.startswith("-"):
-        raise Invalid(f"invalid branch name: {name!r}", code="invalid_branch_name")
+        raise Invalid(f"invalid branch name: {name!r}", code=ErrorCode.INVALID_BRANCH_NAME)
     return ref
 
 
@@ -77,13 +78,13 @@ def list_branches(repo: Repo) -> list[Branch]:
 def create_branch(repo: Repo, name: str, start_point: str | None = None) -> Branch:
     ref = branch_ref(name)
     if ref in repo.refs:
-        raise Conflict(f"branch already exists: {name}", code="branch_exists")
+        raise Conflict(f"branch already exists: {name}", code=ErrorCode.BRANCH_EXISTS)
     if start_point:
         start = resolve_commit(repo, start_point).id
     else:
         head = head_id(repo)
         if head is None:
-            raise Invalid("make a first commit before creating branches", code="no_commits")
+            raise Invalid("make a first commit before creating branches", code=ErrorCode.NO_COMMITS)
         start = head
     message = f"branch: Created from {start_point or 'HEAD'}".encode()
     repo.refs.add_if_new(Ref(ref), start, message=message)
@@ -143,7 +144,7 @@ def _tracked_remote(repo: Repo, name: str) -> bytes:
     remote_refs = repo.refs.keys(base=Ref(REMOTES))
     matches = [r for r in remote_refs if r.split(b"/", 1)[-1] == name.encode()]
     if len(matches) != 1:
-        raise NotFound(f"no such branch: {name}", code="branch_not_found")
+        raise NotFound(f"no such branch: {name}", code=ErrorCode.BRANCH_NOT_FOUND)
     return matches[0].split(b"/", 1)[0]
 
 
@@ -159,14 +160,14 @@ def _create_tracking_branch(repo: Repo, name: str, remote: bytes, target: Object
 def delete_branch(repo: Repo, name: str, force: bool = False) -> None:
     ref = branch_ref(name)
     if Ref(ref) not in repo.refs:
-        raise NotFound(f"no such branch: {name}", code="branch_not_found")
+        raise NotFound(f"no such branch: {name}", code=ErrorCode.BRANCH_NOT_FOUND)
     if name == current_branch(repo):
-        raise Conflict("cannot delete the branch you are on", code="current_branch")
+        raise Conflict("cannot delete the branch you are on", code=ErrorCode.CURRENT_BRANCH)
     tip = repo.refs[ref]
     if not force and not _is_merged(repo, name.encode(), tip):
         raise Conflict(
             f"branch {name} has commits not merged into HEAD; delete with force to drop them",
-            code="unmerged_branch",
+            code=ErrorCode.UNMERGED_BRANCH,
         )
     repo.refs.remove_if_equals(Ref(ref), tip, message=b"branch: deleted")
     config = repo.get_config()

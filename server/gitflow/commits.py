@@ -24,6 +24,7 @@ from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow.history import topo_order, topo_order_many
 from server.gitflow.indexfile import NO_STAT, IndexView, encode_entry, read_index, rewrite_index
@@ -222,7 +223,7 @@ def identity(repo: Repo, author: str | None, fallback: str | None = None) -> byt
 
 def _checked(author: str) -> bytes:
     if not _IDENTITY.match(author):
-        raise Invalid("author must look like 'Name <email>'", code="invalid_author")
+        raise Invalid("author must look like 'Name <email>'", code=ErrorCode.INVALID_AUTHOR)
     return author.encode("utf-8")
 
 
@@ -238,7 +239,7 @@ def _configured(config: Config) -> bytes | None:
 def _no_identity() -> bytes:
     raise Invalid(
         "no author: set your name and email, or the repository's user.name and user.email",
-        code="no_identity",
+        code=ErrorCode.NO_IDENTITY,
     )
 
 
@@ -255,13 +256,13 @@ def commit(
 ) -> CommitInfo:
     view = read_index(repo.index_path())
     if view.conflicted:
-        raise Invalid("resolve and stage the conflicted files first", code="unresolved_conflicts")
+        raise Invalid("resolve and stage the conflicted files first", code=ErrorCode.UNRESOLVED_CONFLICTS)
     who = identity(repo, author, fallback)
     old_head = head_id(repo)
     parents, merge_head = _parents(repo, old_head, amend)
     tree = _index_tree(repo, view)
     if tree == head_tree_id(repo) and not amend and merge_head is None:
-        raise Invalid("nothing to commit: stage some changes first", code="nothing_to_commit")
+        raise Invalid("nothing to commit: stage some changes first", code=ErrorCode.NOTHING_TO_COMMIT)
     picked = None if amend else _picked(repo)
     new = write_commit(repo, tree, parents, who, message, author_of=picked)
     summary = message.strip().splitlines()[0] if message.strip() else ""
@@ -338,7 +339,7 @@ def _parents(repo: Repo, old_head: ObjectID | None, amend: bool) -> tuple[list[O
     merge_head = _merge_head(repo)
     if amend:
         if old_head is None:
-            raise Invalid("there is no commit to amend", code="nothing_to_amend")
+            raise Invalid("there is no commit to amend", code=ErrorCode.NOTHING_TO_AMEND)
         return list(get_commit(repo, old_head).parents), None
     parents = [old_head] if old_head else []
     return (parents + [merge_head] if merge_head else parents), merge_head
@@ -375,7 +376,7 @@ def move_head(
     else:
         moved = repo.refs.set_if_equals(Ref(b"HEAD"), old, new, message=message, committer=who)
     if not moved:
-        raise Conflict("the branch moved meanwhile; try again", code="head_moved")
+        raise Conflict("the branch moved meanwhile; try again", code=ErrorCode.HEAD_MOVED)
 
 
 def _name_and_email(who: bytes) -> tuple[str, str]:

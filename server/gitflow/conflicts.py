@@ -14,6 +14,7 @@ from dulwich.objects import Blob
 from dulwich.repo import Repo
 from merge3 import Merge3
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, NotFound
 from server.gitflow.commits import stage
 from server.gitflow.diff import _is_binary
@@ -27,7 +28,7 @@ def _stages(repo: Repo, raw: bytes) -> ConflictedIndexEntry:
     index = repo.open_index()
     entry = index[raw] if raw in index else None
     if not isinstance(entry, ConflictedIndexEntry):
-        raise NotFound(f"{decode(raw)} has no conflict", code="not_conflicted")
+        raise NotFound(f"{decode(raw)} has no conflict", code=ErrorCode.NOT_CONFLICTED)
     return entry
 
 
@@ -87,12 +88,12 @@ def resolve(repo: Repo, path: str, content: str | None, take: str | None) -> Non
     elif content is not None:
         data = content.encode("utf-8")
     else:
-        raise Invalid("give the resolved content or the side to take", code="invalid_resolution")
+        raise Invalid("give the resolved content or the side to take", code=ErrorCode.INVALID_RESOLUTION)
     root = os.fsencode(repo.path)
     ensure_safe_parent(root, raw)
     full = os.path.join(root, raw)
     if os.path.islink(full) or os.path.isdir(full):
-        raise Invalid(f"{path} is not a regular file", code="invalid_resolution")
+        raise Invalid(f"{path} is not a regular file", code=ErrorCode.INVALID_RESOLUTION)
     with open(full, "wb") as f:
         f.write(data)
     stage(repo, [path])

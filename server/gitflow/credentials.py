@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound
 from server.core.secrets import SecretBox
 from server.gitflow.models import GitCredential, SavedCredential, SyncRequest
@@ -69,6 +70,6 @@ class CredentialStore:
         if row is None:
             if missing_ok:
                 return
-            raise NotFound(f"no saved credentials for remote {remote}", code="credentials_not_found")
+            raise NotFound(f"no saved credentials for remote {remote}", code=ErrorCode.CREDENTIALS_NOT_FOUND)
         self.session.delete(row)
         self.session.commit()

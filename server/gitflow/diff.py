@@ -6,6 +6,7 @@ import stat
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound
 from server.gitflow.indexfile import read_index
 from server.gitflow.models import Diff
@@ -106,7 +107,7 @@ def blob_at(repo: Repo, rev: str, path: str) -> tuple[bytes, str]:
     raw = user_path(path)
     side = _from_index(repo, raw) if rev in (":0", "index") else _from_tree(repo, _tree_of(repo, rev), raw)
     if side is None:
-        raise NotFound(f"{path} is not in {rev}", code="blob_not_found")
+        raise NotFound(f"{path} is not in {rev}", code=ErrorCode.BLOB_NOT_FOUND)
     return side[0], _sha(side) or ""
 
 

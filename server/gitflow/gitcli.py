@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import BadGateway, Forbidden, NotFound, Unavailable
 from server.gitflow.tether import tethered
 from server.gitflow.transport import redact
@@ -121,7 +122,7 @@ class GitRun:
                 raise Cancelled()
             if not ready:
                 if time.monotonic() - last > self.timeout:
-                    raise Unavailable("the remote did not answer in time", code="timeout")
+                    raise Unavailable("the remote did not answer in time", code=ErrorCode.TIMEOUT)
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
@@ -151,13 +152,13 @@ def transfer_error(lines: list[str], *secrets: str | None) -> Exception:
     if missing or "corrupt" in text:
         objects = f": object {', '.join(missing)} is missing" if missing else ""
         detail = f"the remote repository is corrupt{objects}"
-        return BadGateway(detail, code="remote_corrupt", objects=missing)
+        return BadGateway(detail, code=ErrorCode.REMOTE_CORRUPT, objects=missing)
     if "Authentication failed" in text or "could not read Username" in text:
-        return Forbidden("the remote refused the credentials", code="auth_failed")
+        return Forbidden("the remote refused the credentials", code=ErrorCode.AUTH_FAILED)
     if ("not found" in text or "does not appear to be a git repository" in text
             or "not a git repository" in text or "not exported" in text):
-        return NotFound("no Git repository at the remote URL", code="remote_not_found")
+        return NotFound("no Git repository at the remote URL", code=ErrorCode.REMOTE_NOT_FOUND)
     if "timed out" in text:
-        return Unavailable("the remote did not answer in time", code="timeout")
+        return Unavailable("the remote did not answer in time", code=ErrorCode.TIMEOUT)
     last = " ".join(line for line in lines[-3:] if not _PROGRESS.match(line))
-    return Unavailable(f"could not reach the remote: {redact(last, *secrets)}", code="remote_error")
+    return Unavailable(f"could not reach the remote: {redact(last, *secrets)}", code=ErrorCode.REMOTE_ERROR)

@@ -13,6 +13,7 @@ import stat
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.gitflow.commits import _write_index_updates, add_blobs
 from server.gitflow.indexfile import NO_STAT, read_index
@@ -26,7 +27,7 @@ EXECUTABLE = 0o100755
 def _stale(path: str) -> Conflict:
     return Conflict(
         f"{path} changed since its diff was shown; look at the diff again and pick the lines again",
-        code="stale_diff",
+        code=ErrorCode.STALE_DIFF,
         files=[path],
     )
 
@@ -34,7 +35,7 @@ def _stale(path: str) -> Conflict:
 def _text(text: str) -> bytes:
     data = text.encode("utf-8")
     if b"\0" in data:
-        raise Invalid("only text can be staged by lines", code="not_text")
+        raise Invalid("only text can be staged by lines", code=ErrorCode.NOT_TEXT)
     return data
 
 
@@ -45,7 +46,8 @@ def set_index_text(repo: Repo, path: str, text: str, base: str | None) -> None:
     data = _text(text)
     view = read_index(repo.index_path())
     if raw in view.conflicted:
-        raise Conflict("resolve the conflict in the merge editor first", code="conflicted", files=[path])
+        raise Conflict("resolve the conflict in the merge editor first",
+                       code=ErrorCode.CONFLICTED, files=[path])
     entry = view.entries.get(raw)
     current = entry.sha.decode("ascii") if entry else None
     if current != base:
@@ -60,10 +62,10 @@ def set_index_text(repo: Repo, path: str, text: str, base: str | None) -> None:
         except (FileNotFoundError, NotADirectoryError):
             raise _stale(path) from None
         if not stat.S_ISREG(st.st_mode):
-            raise Invalid(f"{path} is not a regular file: stage it whole", code="not_text")
+            raise Invalid(f"{path} is not a regular file: stage it whole", code=ErrorCode.NOT_TEXT)
         mode = EXECUTABLE if st.st_mode & 0o100 else REGULAR
     if not stat.S_ISREG(mode):
-        raise Invalid(f"{path} is not a regular file: stage it whole", code="not_text")
+        raise Invalid(f"{path} is not a regular file: stage it whole", code=ErrorCode.NOT_TEXT)
     blob = Blob.from_string(data)
     add_blobs(repo, [blob])
     # Stat data unknown: the next status hashes the file, as after ``git apply --cached``.
@@ -84,7 +86,7 @@ def set_worktree_text(repo: Repo, path: str, text: str, base: str) -> None:
     except (FileNotFoundError, NotADirectoryError):
         raise _stale(path) from None
     if not stat.S_ISREG(st.st_mode):
-        raise Invalid(f"{path} is not a regular file: discard it whole", code="not_text")
+        raise Invalid(f"{path} is not a regular file: discard it whole", code=ErrorCode.NOT_TEXT)
     with open(full, "rb") as f:
         if Blob.from_string(f.read()).id.decode("ascii") != base:
             raise _stale(path)

@@ -17,6 +17,7 @@ from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.gitflow.commits import move_head, write_commit
 from server.gitflow.indexfile import read_index
@@ -65,11 +66,12 @@ def merge_label(repo: Repo, name: str) -> str:
 def merge_ref(repo: Repo, name: str, who: Callable[[], bytes]) -> MergeOutcome:
     """``git merge <name>``: a branch, remote branch, tag or commit into HEAD's branch."""
     if any(os.path.exists(os.path.join(repo.controldir(), name)) for name in IN_PROGRESS):
-        raise Conflict("a merge is in progress: resolve and commit it first", code="merge_in_progress")
+        raise Conflict("a merge is in progress: resolve and commit it first",
+                       code=ErrorCode.MERGE_IN_PROGRESS)
     if read_index(repo.index_path()).conflicted:
-        raise Invalid("resolve and stage the conflicted files first", code="unresolved_conflicts")
+        raise Invalid("resolve and stage the conflicted files first", code=ErrorCode.UNRESOLVED_CONFLICTS)
     if current_branch(repo) is None:
-        raise Conflict("HEAD is detached: switch to a branch to merge into", code="detached_head")
+        raise Conflict("HEAD is detached: switch to a branch to merge into", code=ErrorCode.DETACHED_HEAD)
     theirs = resolve_commit(repo, name).id
     return merge_into_head(repo, theirs, merge_label(repo, name), who, op="merge")
 

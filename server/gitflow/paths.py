@@ -13,6 +13,7 @@ from dulwich.index import validate_path_element_hfs, validate_path_element_ntfs
 from dulwich.object_store import BaseObjectStore
 from dulwich.objects import ObjectID
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import MAX_NAME_BYTES, check_name_lengths
 
@@ -52,7 +53,7 @@ def check_entries(store: BaseObjectStore, entries: Iterable[tuple[bytes, int, by
         names = sorted(p.decode("utf-8", "replace") for p in refused)
         raise Invalid(
             "refused: the repository contains unsafe paths or symlinks leaving the work tree",
-            code="unsafe_paths",
+            code=ErrorCode.UNSAFE_PATHS,
             files=names,
         )
 
@@ -63,5 +64,5 @@ def user_path(path: str) -> bytes:
     check_name_lengths(tuple(clean.split("/")))
     raw = clean.encode("utf-8")
     if not clean or clean == "." or not tree_path_is_safe(raw):
-        raise Invalid(f"invalid path: {path!r}", code="invalid_path")
+        raise Invalid(f"invalid path: {path!r}", code=ErrorCode.INVALID_PATH)
     return raw

@@ -15,6 +15,7 @@ from dulwich.merge import Merger, recursive_merge
 from dulwich.objects import Commit, ObjectID
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.gitflow.commits import move_head, write_commit
 from server.gitflow.indexfile import read_index
@@ -28,12 +29,13 @@ def _check_idle(repo: Repo) -> ObjectID:
     for name in IN_PROGRESS:
         if os.path.exists(os.path.join(control, name)):
             what = name.removesuffix("_HEAD").lower().replace("_", "-")
-            raise Conflict(f"a {what} is in progress: resolve and commit it first", code="merge_in_progress")
+            raise Conflict(f"a {what} is in progress: resolve and commit it first",
+                           code=ErrorCode.MERGE_IN_PROGRESS)
     if read_index(repo.index_path()).conflicted:
-        raise Invalid("resolve and stage the conflicted files first", code="unresolved_conflicts")
+        raise Invalid("resolve and stage the conflicted files first", code=ErrorCode.UNRESOLVED_CONFLICTS)
     head = head_id(repo)
     if head is None:
-        raise Invalid("there is no commit to apply it to yet", code="no_commits")
+        raise Invalid("there is no commit to apply it to yet", code=ErrorCode.NO_COMMITS)
     return head
 
 
@@ -49,10 +51,10 @@ def pick(repo: Repo, spec: str, who: bytes, revert: bool = False) -> tuple[Merge
     op = "revert" if revert else "cherry-pick"
     if len(target.parents) > 1:
         short = target.id[:7].decode()
-        raise Invalid(f"{short} is a merge commit: it cannot be a {op} here", code="merge_commit")
+        raise Invalid(f"{short} is a merge commit: it cannot be a {op} here", code=ErrorCode.MERGE_COMMIT)
     parent = get_commit(repo, target.parents[0]) if target.parents else None
     if revert and parent is None:
-        raise Invalid("the first commit cannot be reverted", code="root_commit")
+        raise Invalid("the first commit cannot be reverted", code=ErrorCode.ROOT_COMMIT)
     ours = get_commit(repo, head)
     base, theirs = (target, parent) if revert else (parent, target)
     assert theirs is not None
@@ -62,7 +64,7 @@ def pick(repo: Repo, spec: str, who: bytes, revert: bool = False) -> tuple[Merge
     )
     message = revert_message(target) if revert else target.message.decode("utf-8", "replace")
     if merged.id == ours.tree and not conflicts:
-        raise Invalid(f"nothing to {op}: HEAD already has this change", code="nothing_to_commit")
+        raise Invalid(f"nothing to {op}: HEAD already has this change", code=ErrorCode.NOTHING_TO_COMMIT)
     repo.object_store.add_object(merged)
     changes = list(tree_changes(repo.object_store, ours.tree, merged.id))
     check_incoming(repo, changes)

@@ -22,6 +22,7 @@ from pathlib import Path
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict
 from server.core.leftovers import scratch_prefix
 from server.gitflow.gitcli import git_env, git_options
@@ -106,4 +107,4 @@ def move(repo: Repo, old_tree: ObjectID, new_tree: ObjectID, action: str) -> Non
         text = done.stderr.decode("utf-8", "replace")
         files = sorted({line.strip() for line in text.splitlines() if line.startswith(("\t", "    "))})
         raise Conflict(f"{action} could not update the work tree: {text.strip().splitlines()[0]}",
-                       code="local_changes", files=files)
+                       code=ErrorCode.LOCAL_CHANGES, files=files)

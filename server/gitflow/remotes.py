@@ -23,6 +23,7 @@ from dulwich.objects import ZERO_SHA, ObjectID
 from dulwich.refs import Ref, check_ref_format
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import BadGateway, Conflict, Forbidden, Invalid, NotFound, Unavailable
 from server.gitflow.branches import HEADS, REMOTES, branch_ref
 from server.gitflow.cliclone import Cancelled, clone_with_git
@@ -53,7 +54,7 @@ def remote_url(repo: Repo, name: str) -> str:
     try:
         return repo.get_config().get((b"remote", name.encode()), b"url").decode()
     except KeyError:
-        raise NotFound(f"no such remote: {name}", code="remote_not_found") from None
+        raise NotFound(f"no such remote: {name}", code=ErrorCode.REMOTE_NOT_FOUND) from None
 
 
 def list_remotes(repo: Repo) -> list[Remote]:
@@ -72,14 +73,14 @@ def list_remotes(repo: Repo) -> list[Remote]:
 def add_remote(repo: Repo, name: str, url: str, policy: UrlPolicy = UNRESTRICTED) -> Remote:
     plain = name.replace("-", "").replace("_", "").replace(".", "").isalnum()
     if not plain or not check_ref_format(Ref(REMOTES + name.encode() + b"/x")):
-        raise Invalid(f"invalid remote name: {name!r}", code="invalid_remote_name")
+        raise Invalid(f"invalid remote name: {name!r}", code=ErrorCode.INVALID_REMOTE_NAME)
     url = check_url(url)
     policy.check(url)
     clean, _, _ = split_credentials(url)
     config = repo.get_config()
     section = (b"remote", name.encode())
     if config.has_section(section):
-        raise Conflict(f"remote already exists: {name}", code="remote_exists")
+        raise Conflict(f"remote already exists: {name}", code=ErrorCode.REMOTE_EXISTS)
     config.set(section, b"url", clean.encode())
     config.set(section, b"fetch", f"+refs/heads/*:refs/remotes/{name}/*".encode())
     config.write_to_path()
@@ -102,20 +103,21 @@ def network_errors(client: GitClient, *secrets: str | None) -> Iterator[None]:
     try:
         yield
     except HTTPUnauthorized:
-        raise Forbidden("the remote refused the credentials", code="auth_failed") from None
+        raise Forbidden("the remote refused the credentials", code=ErrorCode.AUTH_FAILED) from None
     except NotGitRepository:
-        raise NotFound("no Git repository at the remote URL", code="remote_not_found") from None
+        raise NotFound("no Git repository at the remote URL", code=ErrorCode.REMOTE_NOT_FOUND) from None
     except TimeoutError:
-        raise Unavailable("the remote did not answer in time", code="timeout") from None
+        raise Unavailable("the remote did not answer in time", code=ErrorCode.TIMEOUT) from None
     except KeyError as e:  # a local remote's object store lacks an object it refers to
         raise _missing_object(e) from None
     except (GitProtocolError, HangupException, OSError) as e:
         if _timed_out(e):
-            raise Unavailable("the remote did not answer in time", code="timeout") from None
+            raise Unavailable("the remote did not answer in time", code=ErrorCode.TIMEOUT) from None
         text = redact(str(e), *secrets)
         if "corrupt" in text:
-            raise BadGateway(f"the remote repository is corrupt: {text}", code="remote_corrupt") from None
-        raise Unavailable(f"could not reach the remote: {text}", code="remote_error") from None
+            raise BadGateway(f"the remote repository is corrupt: {text}",
+                             code=ErrorCode.REMOTE_CORRUPT) from None
+        raise Unavailable(f"could not reach the remote: {text}", code=ErrorCode.REMOTE_ERROR) from None
     finally:
         client.close()
 
@@ -125,7 +127,7 @@ def _missing_object(error: KeyError) -> BadGateway:
     missing = sha.decode("ascii", "replace") if isinstance(sha, bytes) else str(sha)
     return BadGateway(
         f"the remote repository is corrupt: object {missing} is missing",
-        code="remote_corrupt",
+        code=ErrorCode.REMOTE_CORRUPT,
         objects=[missing],
     )
 
@@ -181,7 +183,7 @@ def _branch_name(repo: Repo, branch: str | None, verb: str) -> str:
     """The named branch, else the current one; a detached HEAD must name it."""
     name = branch or current_branch(repo)
     if name is None:
-        raise Invalid(f"HEAD is detached: name the branch to {verb}", code="detached_head")
+        raise Invalid(f"HEAD is detached: name the branch to {verb}", code=ErrorCode.DETACHED_HEAD)
     return name
 
 
@@ -202,7 +204,7 @@ def pull(
     fetch(repo, remote, credentials, timeout, progress, lock, policy)
     tracking = REMOTES + f"{remote}/{name}".encode()
     if Ref(tracking) not in repo.refs:
-        raise NotFound(f"the remote has no branch {name}", code="branch_not_found")
+        raise NotFound(f"the remote has no branch {name}", code=ErrorCode.BRANCH_NOT_FOUND)
     with lock:
         who = partial(identity, repo, author, fallback_author)
         return name, merge_into_head(repo, repo.refs[Ref(tracking)], f"{remote}/{name}", who)
@@ -220,7 +222,7 @@ def push(
     name = _branch_name(repo, branch, "push")
     ref = branch_ref(name)
     if Ref(ref) not in repo.refs:
-        raise NotFound(f"no such branch: {name}", code="branch_not_found")
+        raise NotFound(f"no such branch: {name}", code=ErrorCode.BRANCH_NOT_FOUND)
     local = repo.refs[Ref(ref)]
     _send_ref(repo, remote, credentials, timeout, progress, policy, ref, _updater(repo, ref, local))
     tracking = REMOTES + f"{remote}/{name}".encode()
@@ -241,7 +243,7 @@ def push_tag(
     """``git push REMOTE tag NAME``: a tag the remote has pointing elsewhere is never moved."""
     ref = tag_ref(tag)
     if ref not in repo.refs:
-        raise NotFound(f"no such tag: {tag}", code="tag_not_found")
+        raise NotFound(f"no such tag: {tag}", code=ErrorCode.TAG_NOT_FOUND)
     local = repo.refs[ref]
 
     def update_refs(remote_refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
@@ -249,7 +251,7 @@ def push_tag(
         if theirs and theirs != ZERO_SHA and theirs != local:
             raise Conflict(
                 f"push rejected: the remote's tag {tag} names another object; tags are never moved",
-                code="push_rejected",
+                code=ErrorCode.PUSH_REJECTED,
             )
         return {ref: local}
 
@@ -304,7 +306,7 @@ def _updater(repo: Repo, ref: Ref, local: ObjectID) -> Callable[[dict[Ref, Objec
             if not known or not can_fast_forward(repo, theirs, local):
                 raise Conflict(
                     "push rejected: the remote has commits you do not have (non-fast-forward); pull first",
-                    code="push_rejected",
+                    code=ErrorCode.PUSH_REJECTED,
                 )
         return {ref: local}
 
@@ -317,7 +319,7 @@ def _check_push(result: SendPackResult, ref: bytes, messages: list[str], passwor
         return
     remote_says = " ".join(m for m in messages if m).strip()
     detail = redact(f"push rejected by the remote: {reason}. {remote_says}".strip(), password)
-    raise Conflict(detail, code="push_rejected")
+    raise Conflict(detail, code=ErrorCode.PUSH_REJECTED)
 
 
 def clone(
@@ -343,7 +345,7 @@ def clone(
     clean, url_user, url_password = split_credentials(url)
     folder = Path(dest)
     if folder.exists() and any(folder.iterdir()):
-        raise Conflict("the destination folder is not empty", code="folder_not_empty")
+        raise Conflict("the destination folder is not empty", code=ErrorCode.FOLDER_NOT_EMPTY)
     created = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
     credentials = (username or url_user, password or url_password)

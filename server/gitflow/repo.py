@@ -20,6 +20,7 @@ from dulwich.file import FileLocked, _GitFile
 from dulwich.filters import FilterContext, FilterDriver, FilterRegistry
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, InsufficientStorage, Invalid, NotFound
 from server.core.fsutil import storage_errors
 
@@ -71,11 +72,11 @@ def open_repo(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
     """Open the repository whose work tree is ``path`` (never a parent folder's)."""
     root = Path(path)
     if not root.is_dir():
-        raise NotFound(f"folder not found: {root.name}", code="not_found")
+        raise NotFound(f"folder not found: {root.name}", code=ErrorCode.NOT_FOUND)
     try:
         repo = SafeRepo(str(root))
     except NotGitRepository:
-        raise NotFound("this project is not a Git repository", code="not_a_repository") from None
+        raise NotFound("this project is not a Git repository", code=ErrorCode.NOT_A_REPOSITORY) from None
     try:
         yield repo
     finally:
@@ -97,7 +98,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[SafeRepo]:
             raise Conflict(
                 f"another Git process is writing this repository ({name} exists); if none is "
                 "running, delete that file and try again",
-                code="repository_locked",
+                code=ErrorCode.REPOSITORY_LOCKED,
             ) from None
 
 
@@ -106,9 +107,9 @@ def init_repo(path: str | os.PathLike[str], branch: str = "main") -> None:
     creating it fails (a full disk), nothing at all."""
     root = Path(path)
     if not root.is_dir():
-        raise NotFound("folder not found", code="not_found")
+        raise NotFound("folder not found", code=ErrorCode.NOT_FOUND)
     if (root / ".git").exists():
-        raise Invalid("this folder is already a Git repository", code="already_a_repository")
+        raise Invalid("this folder is already a Git repository", code=ErrorCode.ALREADY_A_REPOSITORY)
     with write_lock(root):
         try:
             with full_disk_released("the new repository"):

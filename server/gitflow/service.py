@@ -10,6 +10,7 @@ import threading
 from functools import partial
 from pathlib import Path
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.gitflow import blame as blame_ops
 from server.gitflow import branches as branch_ops
@@ -99,7 +100,7 @@ def stage_text(folder: Folder, path: str, text: str, base: str | None) -> Status
 def discard_text(folder: Folder, path: str, text: str, base: str | None) -> Status:
     """Discard part of a file's changes: the work-tree file (still blob ``base``) holds ``text``."""
     if base is None:
-        raise Invalid("base: the work-tree file's blob id is needed", code="stale_diff")
+        raise Invalid("base: the work-tree file's blob id is needed", code=ErrorCode.STALE_DIFF)
     with writing(folder) as repo:
         hunk_ops.set_worktree_text(repo, path, text, base)
         return read_status(repo)

@@ -19,6 +19,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 from dulwich.stash import Stash
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow.commits import blob_from_file, write_commit
 from server.gitflow.models import StashApplied, StashEntry
@@ -53,7 +54,7 @@ def list_stashes(repo: Repo) -> list[StashEntry]:
 def _stash_commit(repo: Repo, index: int) -> Commit:
     entries = list_stashes(repo)
     if not 0 <= index < len(entries):
-        raise NotFound(f"no stash {index}", code="stash_not_found")
+        raise NotFound(f"no stash {index}", code=ErrorCode.STASH_NOT_FOUND)
     return get_commit(repo, entries[index].commit.encode())
 
 
@@ -66,12 +67,12 @@ def _labels(repo: Repo, head: bytes) -> tuple[str, str]:
 def push(repo: Repo, message: str, include_untracked: bool, who: bytes) -> StashEntry:
     head = head_id(repo)
     if head is None:
-        raise Invalid("make a first commit before stashing", code="no_commits")
+        raise Invalid("make a first commit before stashing", code=ErrorCode.NO_COMMITS)
     st = raw_status(repo, untracked=include_untracked)
     if st.conflicted:
-        raise Invalid("resolve the conflicted files before stashing", code="unresolved_conflicts")
+        raise Invalid("resolve the conflicted files before stashing", code=ErrorCode.UNRESOLVED_CONFLICTS)
     if not st.staged and not st.unstaged and not st.untracked:
-        raise Invalid("no local changes to save", code="nothing_to_stash")
+        raise Invalid("no local changes to save", code=ErrorCode.NOTHING_TO_STASH)
     branch, label = _labels(repo, head)
     index_tree = repo.open_index().commit(repo.object_store)
     index_commit = write_commit(repo, index_tree, [head], who, f"index on {branch}: {label}")
@@ -136,7 +137,7 @@ def apply(repo: Repo, index: int, pop: bool = False) -> StashApplied:
     stash = _stash_commit(repo, index)
     head = head_id(repo)
     if head is None:
-        raise Invalid("make a first commit before applying a stash", code="no_commits")
+        raise Invalid("make a first commit before applying a stash", code=ErrorCode.NO_COMMITS)
     head_tree = get_commit(repo, head).tree
     merged = _merge_stash(repo, stash, head_tree)
     changes = list(tree_changes(repo.object_store, head_tree, merged))
@@ -162,7 +163,7 @@ def _merge_stash(repo: Repo, stash: Commit, head_tree: ObjectID) -> ObjectID:
     if conflicts:
         raise Conflict(
             "the stash conflicts with the current files; it was kept",
-            code="stash_conflict",
+            code=ErrorCode.STASH_CONFLICT,
             files=sorted(decode(p) for p in conflicts),
         )
     repo.object_store.add_object(merged)
@@ -180,7 +181,7 @@ def _untracked_entries(repo: Repo, stash: Commit) -> list[tuple[bytes, int, Obje
     if existing:
         raise Conflict(
             "the stash's untracked files already exist; it was kept",
-            code="local_changes",
+            code=ErrorCode.LOCAL_CHANGES,
             files=existing,
         )
     return entries

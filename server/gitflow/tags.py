@@ -13,6 +13,7 @@ from dulwich.objects import ZERO_SHA, Commit, ObjectID, Tag
 from dulwich.refs import Ref, check_ref_format
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow.models import TagInfo
 from server.gitflow.trees import head_id, resolve_commit
@@ -24,7 +25,7 @@ PEELED = b"^{}"
 def tag_ref(name: str) -> Ref:
     ref = Ref(TAGS + name.encode("utf-8"))
     if not name or not check_ref_format(ref) or name.startswith("-"):
-        raise Invalid(f"invalid tag name: {name!r}", code="invalid_tag_name")
+        raise Invalid(f"invalid tag name: {name!r}", code=ErrorCode.INVALID_TAG_NAME)
     return ref
 
 
@@ -33,11 +34,11 @@ def create_tag(repo: Repo, name: str, target: str | None, message: str, who: byt
     is then the tagger). An existing tag is never moved."""
     ref = tag_ref(name)
     if ref in repo.refs:
-        raise Conflict(f"the tag {name} exists already", code="tag_exists")
+        raise Conflict(f"the tag {name} exists already", code=ErrorCode.TAG_EXISTS)
     commit = resolve_commit(repo, target) if target else None
     sha = commit.id if commit is not None else head_id(repo)
     if sha is None:
-        raise Invalid("there is no commit to tag yet", code="no_commits")
+        raise Invalid("there is no commit to tag yet", code=ErrorCode.NO_COMMITS)
     if message.strip():
         assert who is not None
         tag = Tag()
@@ -50,14 +51,14 @@ def create_tag(repo: Repo, name: str, target: str | None, message: str, who: byt
         repo.object_store.add_object(tag)
         sha = tag.id
     if not repo.refs.add_if_new(ref, sha, message=b"tag: " + name.encode("utf-8")):
-        raise Conflict(f"the tag {name} exists already", code="tag_exists")
+        raise Conflict(f"the tag {name} exists already", code=ErrorCode.TAG_EXISTS)
     return _info(repo, ref[len(TAGS) :])
 
 
 def delete_tag(repo: Repo, name: str) -> None:
     ref = tag_ref(name)
     if ref not in repo.refs:
-        raise NotFound(f"no such tag: {name}", code="tag_not_found")
+        raise NotFound(f"no such tag: {name}", code=ErrorCode.TAG_NOT_FOUND)
     repo.refs.remove_if_equals(ref, repo.refs[ref])
 
 

@@ -30,6 +30,7 @@ from dulwich.protocol import (
     Protocol,
 )
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 
@@ -68,7 +69,7 @@ def check_url(url: str) -> str:
         return PurePosixPath(url).as_uri()
     scheme = urlsplit(url).scheme.lower()
     if scheme not in ALLOWED_SCHEMES:
-        raise Invalid("remote URLs must use http(s)://, git:// or file://", code="unsupported_url")
+        raise Invalid("remote URLs must use http(s)://, git:// or file://", code=ErrorCode.UNSUPPORTED_URL)
     return url
 
 
@@ -152,7 +153,7 @@ def open_client(
         policy.guard(client.pool_manager)
         return client, path
     if not isinstance(client, LocalGitClient):
-        raise Invalid("unsupported remote transport", code="unsupported_url")
+        raise Invalid("unsupported remote transport", code=ErrorCode.UNSUPPORTED_URL)
     return client, path
 
 

@@ -8,6 +8,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from server.core.cache import BoundedCache
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, NotFound
 
 FlatTree = dict[bytes, tuple[int, ObjectID]]
@@ -101,7 +102,7 @@ def resolve_commit(repo: Repo, spec: str) -> Commit:
 
 
 def _no_commits(spec: str) -> NotFound:
-    return NotFound(f"{spec} names no commit: the branch has no commits yet", code="no_commits")
+    return NotFound(f"{spec} names no commit: the branch has no commits yet", code=ErrorCode.NO_COMMITS)
 
 
 def peeled_id(store: BaseObjectStore, sha: ObjectID) -> ObjectID:

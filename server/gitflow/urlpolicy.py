@@ -22,6 +22,7 @@ from urllib3 import HTTPConnectionPool, HTTPSConnectionPool, PoolManager
 from urllib3.connection import HTTPConnection, HTTPSConnection
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import Forbidden
 
 NETWORK_SCHEMES = ("http", "https", "git")
@@ -55,11 +56,11 @@ class UrlPolicy:
         scheme = parts.scheme.lower()
         if scheme not in NETWORK_SCHEMES or not parts.hostname:
             raise Forbidden("only an admin may use file:// or a folder on the server as a Git remote",
-                            code="git_url_forbidden")
+                            code=ErrorCode.GIT_URL_FORBIDDEN)
         try:
             port = parts.port or DEFAULT_PORTS[scheme]
         except ValueError:
-            raise Forbidden("the Git URL has an invalid port", code="git_url_forbidden") from None
+            raise Forbidden("the Git URL has an invalid port", code=ErrorCode.GIT_URL_FORBIDDEN) from None
         for address in _resolve(parts.hostname, port):
             self.check_address(parts.hostname, address)
 
@@ -77,7 +78,7 @@ class UrlPolicy:
             return
         raise Forbidden(
             f"{host} resolves to {ip}, a loopback, link-local or private address; an admin must "
-            "allow it in MNNWB_GIT_ALLOWED_HOSTS", code="git_host_forbidden",
+            "allow it in MNNWB_GIT_ALLOWED_HOSTS", code=ErrorCode.GIT_HOST_FORBIDDEN,
         )
 
     def check_socket(self, host: str, sock: socket.socket) -> None:

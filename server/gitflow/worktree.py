@@ -13,6 +13,7 @@ from dulwich.index import InvalidPathError, update_working_tree, verify_leading_
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.gitflow import gitlinks, readtree
 from server.gitflow.paths import check_entries, element_is_safe
@@ -27,7 +28,7 @@ def ensure_safe_parent(root: bytes, path: bytes) -> None:
         verify_leading_dirs(path, [], root)
     except InvalidPathError:
         raise Invalid(
-            "refused: the path goes through a symlink", code="unsafe_paths", files=[decode(path)]
+            "refused: the path goes through a symlink", code=ErrorCode.UNSAFE_PATHS, files=[decode(path)]
         ) from None
     except NotADirectoryError:
         pass
@@ -90,7 +91,7 @@ def refuse_paths(repo: Repo, touched: set[bytes], action: str) -> None:
     if blocked:
         raise Conflict(
             f"{action} would overwrite local changes; commit or stash them first",
-            code="local_changes",
+            code=ErrorCode.LOCAL_CHANGES,
             files=sorted(decode(p) for p in blocked),
         )
 
@@ -132,6 +133,6 @@ def write_changes(
             gitlinks.record(root, index, links)
             index.write()
     except InvalidPathError as e:
-        raise Invalid("refused: unsafe path in the tree", code="unsafe_paths") from e
+        raise Invalid("refused: unsafe path in the tree", code=ErrorCode.UNSAFE_PATHS) from e
     except OSError as e:
         raise Conflict(f"could not update the work tree: {e.strerror or e}") from e

@@ -5,6 +5,7 @@ import json
 from sqlmodel import Session
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, TooLarge
 from server.keybindings.keys import BadKey, normalize
 from server.keybindings.models import MAX_BYTES, Keybindings, KeybindingsBody, KeybindingsOut
@@ -27,7 +28,7 @@ def _normalized(body: KeybindingsBody) -> dict[str, list[str]]:
             try:
                 one = normalize(key)
             except BadKey as exc:
-                raise Invalid(f"the key {key!r} of {command}: {exc}", code="bad_key",
+                raise Invalid(f"the key {key!r} of {command}: {exc}", code=ErrorCode.BAD_KEY,
                               command=command, key=key) from None
             if one not in spelled:
                 spelled.append(one)

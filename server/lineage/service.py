@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, NotFound
 from server.files.paths import resolve
 from server.lineage.commits import commit_facts
@@ -138,7 +139,7 @@ def lineage_of(session: Session, project: Project, path: str) -> LineageGraph:
     """The chain that made the project file ``path``, and the runs measured on it."""
     full = resolve(project.path, path)
     if not full.is_file():
-        raise NotFound(f"{path}: no such file", code="file_not_found")
+        raise NotFound(f"{path}: no such file", code=ErrorCode.FILE_NOT_FOUND)
     sha = file_sha256(full)
     builder = _Builder(session, project)
     builder.file(sha, path, full.stat().st_size, True)

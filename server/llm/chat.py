@@ -22,6 +22,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, Unavailable
 from server.modeltools.runner import Limits, environment, kill_group, limit_address_space
 from server.sandbox import Sandbox
@@ -70,7 +71,7 @@ class _Answer:
                 self._on_token(reply["token"])
             return False
         if "error" in reply:
-            raise Invalid(reply["error"], code="llm_failed")
+            raise Invalid(reply["error"], code=ErrorCode.LLM_FAILED)
         self.result = dict(reply["done"])
         return True
 
@@ -80,7 +81,7 @@ def _line(message: dict[str, Any]) -> bytes:
 
 
 def _crashed() -> Unavailable:
-    return Unavailable("the model's process ended; see the server log", code="llm_crashed")
+    return Unavailable("the model's process ended; see the server log", code=ErrorCode.LLM_CRASHED)
 
 
 @dataclass
@@ -251,7 +252,7 @@ class ChatManager:
                 idle = [p for p in self._processes if not p.busy]
                 if not idle:
                     raise Unavailable("every model process is busy; try again when a chat ends",
-                                      code="llm_busy")
+                                      code=ErrorCode.LLM_BUSY)
                 self._processes.remove(oldest := min(idle, key=lambda p: p.last_used))
                 _stop(oldest.proc)
             process = _Process(key, self._spawn(key), busy=True)
@@ -281,7 +282,7 @@ class ChatManager:
         if not reply.get("ready"):
             self._end(process)
             raise Invalid(reply.get("error", "the model did not load"),
-                          code=reply.get("code", "llm_load_failed"))
+                          code=reply.get("code", ErrorCode.LLM_LOAD_FAILED))
 
     def _end(self, process: _Process) -> None:
         with self._lock:

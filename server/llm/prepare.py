@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import resolve
 from server.modeltools.schemas import LlmBenchArgs, LlmExportArgs, ToolArgs
@@ -20,7 +21,7 @@ NAMED = 20  # files named in a refusal's text; its ``files`` field lists them al
 
 
 class RemoteCodeRefused(Invalid):
-    code = "remote_code_refused"
+    code = ErrorCode.REMOTE_CODE_REFUSED
 
 
 def exported_folder(root: str, rel: str) -> Path:
@@ -29,7 +30,7 @@ def exported_folder(root: str, rel: str) -> Path:
     folder = path.parent if path.is_file() and path.name.endswith(".json") else path
     if not (folder / "config.json").is_file() or not (folder / "llm_config.json").is_file():
         raise Invalid(f"{rel} is not an exported MNN-LLM folder (no config.json and llm_config.json)",
-                      code="bad_llm_model")
+                      code=ErrorCode.BAD_LLM_MODEL)
     return folder
 
 
@@ -41,11 +42,11 @@ def _export_output(root: str, args: LlmExportArgs) -> str:
     rel = args.output or default_output(args.model, args)
     path = resolve(root, rel)
     if path.is_file():
-        raise Invalid(f"{rel} is a file; the export writes a folder", code="bad_output")
+        raise Invalid(f"{rel} is a file; the export writes a folder", code=ErrorCode.BAD_OUTPUT)
     if path.is_dir() and any(path.iterdir()) and not (path / "llm_config.json").is_file():
-        raise Invalid(f"{rel} holds other files; choose an empty or new folder", code="bad_output")
+        raise Invalid(f"{rel} holds other files; choose an empty or new folder", code=ErrorCode.BAD_OUTPUT)
     if not path.parent.is_dir():
-        raise Invalid(f"output folder {Path(rel).parent} does not exist", code="bad_output")
+        raise Invalid(f"output folder {Path(rel).parent} does not exist", code=ErrorCode.BAD_OUTPUT)
     path.mkdir(exist_ok=True)
     return str(path)
 
@@ -91,7 +92,7 @@ def _export_args(root: str, args: LlmExportArgs, allow_remote_code: bool) -> dic
                                 "not a field of a request")
     source = resolve(root, args.model)
     if not (source / "config.json").is_file():
-        raise Invalid(f"{args.model} is not a model folder (no config.json)", code="bad_llm_model")
+        raise Invalid(f"{args.model} is not a model folder (no config.json)", code=ErrorCode.BAD_LLM_MODEL)
     found = remote_code(source)
     if found and not allow_remote_code:
         raise remote_code_refusal(args.model, found)

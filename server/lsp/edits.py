@@ -10,6 +10,7 @@ with the previewed etag (checked again under the save lock), and answers the edi
 
 from anyio import to_thread
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Invalid
 from server.core.events import EventHub
 from server.files import service as files
@@ -42,11 +43,11 @@ def _read(root: str, rel: str) -> tuple[str, str | None, str]:
     """(text, encoding, etag) of a text file of the project."""
     path = resolve(root, rel)
     if not path.is_file():
-        raise Invalid(f"no such file: {rel}", code="not_found")
+        raise Invalid(f"no such file: {rel}", code=ErrorCode.NOT_FOUND)
     data = path.read_bytes()
     text, encoding = files.decode(data)
     if text is None:
-        raise Invalid("a binary file is not edited", code="binary")
+        raise Invalid("a binary file is not edited", code=ErrorCode.BINARY)
     return text, encoding, files.etag_of(data)
 
 
@@ -54,13 +55,13 @@ def _edited(text: str, target: FileEdits) -> tuple[str, list[dict]]:
     try:
         return apply_edits(text, [edit.model_dump() for edit in target.edits])
     except BadEdit as exc:
-        raise Invalid(f"the edits do not fit the file: {exc}", code="bad_edit") from exc
+        raise Invalid(f"the edits do not fit the file: {exc}", code=ErrorCode.BAD_EDIT) from exc
 
 
 def _skipped(path: str, exc: AppError | OSError) -> FileSkipped:
     if isinstance(exc, AppError):
         return FileSkipped(path=path, detail=exc.detail, code=exc.code)
-    return FileSkipped(path=path, detail=exc.strerror or str(exc), code="io")
+    return FileSkipped(path=path, detail=exc.strerror or str(exc), code=ErrorCode.IO)
 
 
 def _preview(root: str, request: EditsPreviewRequest) -> EditsPreview:
@@ -86,7 +87,7 @@ def _apply(root: str, request: EditsApplyRequest) -> EditsResult:
         try:
             text, encoding, etag = _read(root, target.path)
             if etag != target.etag:
-                raise Conflict("the file changed since the preview", code="changed")
+                raise Conflict("the file changed since the preview", code=ErrorCode.CHANGED)
             after, undo = _edited(text, target)
         except (AppError, OSError) as exc:
             skipped.append(_skipped(target.path, exc))

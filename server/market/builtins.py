@@ -19,6 +19,7 @@ from importlib.metadata import version as dist_version
 from pathlib import Path
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound, Unavailable
 from server.core.fsutil import publish
 from server.market.builtin.real import served as real
@@ -61,7 +62,7 @@ def _run_build(out: Path) -> None:
                               timeout=BUILD_TIMEOUT_S, check=False)
     except subprocess.TimeoutExpired:
         raise Unavailable("building the built-in algorithms took too long",
-                          code="builtin_build_failed") from None
+                          code=ErrorCode.BUILTIN_BUILD_FAILED) from None
     for line in done.stdout.splitlines():
         progress = parse_progress(line)
         if progress is not None:
@@ -70,7 +71,7 @@ def _run_build(out: Path) -> None:
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1][:500]
         raise Unavailable(f"building the built-in algorithms failed: {tail}",
-                          code="builtin_build_failed")
+                          code=ErrorCode.BUILTIN_BUILD_FAILED)
 
 
 def ensure_built(settings: Settings) -> Path:
@@ -111,7 +112,7 @@ class BuiltinSource:
             return real.folder(id, version)
         folder = ensure_built(self.settings) / id
         if not (folder / MANIFEST_NAME).is_file() or read_manifest(folder).version != version:
-            raise NotFound(f"no built-in algorithm {id} {version}", code="package_not_found")
+            raise NotFound(f"no built-in algorithm {id} {version}", code=ErrorCode.PACKAGE_NOT_FOUND)
         return folder
 
     def readme(self, id: str, version: str) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from sqlmodel import Session
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.core.fsutil import publish, storage_errors
 from server.files.paths import resolve
@@ -38,14 +39,14 @@ def _staged(session: Session, settings: Settings, id: str, version: str, source:
     chosen, manifests = service.find(session, settings, id, source)
     listed = next((m for m in manifests if m.version == version), None)
     if listed is None:
-        raise Invalid(f"{id} has no version {version}", code="version_not_found")
+        raise Invalid(f"{id} has no version {version}", code=ErrorCode.VERSION_NOT_FOUND)
     # Refused before the source writes anything, even to the staging folder.
     safety.check_paths(entry.path for entry in listed.files)
     folder = chosen.download(id, version, stage / "package")
     manifest = read_manifest(folder)
     if (manifest.id, manifest.version) != (id, version):
         raise Invalid(f"the source sent {manifest.id} {manifest.version}, not {id} {version}",
-                      code="bad_manifest")
+                      code=ErrorCode.BAD_MANIFEST)
     verify_folder(folder, manifest)
     return manifest
 
@@ -55,7 +56,7 @@ def _move_in(project: Project, manifest: PackageManifest, folder: Path) -> list[
     target = resolve(project.path, f"{FOLDER}/{manifest.id}")
     if target.exists():
         raise Conflict(f"{FOLDER}/{manifest.id} already exists in the project",
-                       code="already_installed")
+                       code=ErrorCode.ALREADY_INSTALLED)
     made_base = not base.exists()
     with storage_errors(f"{FOLDER}/{manifest.id}"):
         base.mkdir(exist_ok=True)

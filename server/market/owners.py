@@ -8,6 +8,7 @@ in the refusal, as a project's id is not shown to people outside it.
 from sqlmodel import Session
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Forbidden, NotFound
 from server.market.models import MarketPackage
 from server.market.schemas import PackageOwner
@@ -17,7 +18,7 @@ from server.users.models import User
 
 
 class NotPackageOwner(Forbidden):
-    code = "not_package_owner"
+    code = ErrorCode.NOT_PACKAGE_OWNER
 
 
 def check_owner(session: Session, package_id: str, project: Project) -> MarketPackage | None:
@@ -39,7 +40,7 @@ def claim(session: Session, package_id: str, project: Project) -> None:
 def _owner_row(session: Session, package_id: str) -> MarketPackage:
     owner = session.get(MarketPackage, package_id)
     if owner is None:
-        raise NotFound(f"no package {package_id!r} in the registry", code="package_not_found")
+        raise NotFound(f"no package {package_id!r} in the registry", code=ErrorCode.PACKAGE_NOT_FOUND)
     return owner
 
 
@@ -47,7 +48,7 @@ def transfer(session: Session, admin: User, package_id: str, project_id: str) ->
     """Hand a registry id to another project (administrators; the route checks the role)."""
     owner = _owner_row(session, package_id)
     if session.get(Project, project_id) is None:
-        raise NotFound(f"no project {project_id!r}", code="no_project")
+        raise NotFound(f"no project {project_id!r}", code=ErrorCode.NO_PROJECT)
     previous = owner.project_id
     owner.project_id, owner.since = project_id, utcnow()
     session.add(owner)

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.market import safety
 
@@ -30,7 +31,7 @@ ShortText = Annotated[str, Field(max_length=200)]
 class TamperedFile(Invalid):
     """A package file whose content is not what its manifest says."""
 
-    code = "checksum_mismatch"
+    code = ErrorCode.CHECKSUM_MISMATCH
 
 
 class FileEntry(BaseModel):
@@ -161,17 +162,17 @@ def parse_manifest(text: str) -> PackageManifest:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise Invalid(f"{MANIFEST_NAME} is not valid TOML: {exc}", code="bad_manifest") from None
+        raise Invalid(f"{MANIFEST_NAME} is not valid TOML: {exc}", code=ErrorCode.BAD_MANIFEST) from None
     try:
         return PackageManifest.model_validate(data)
     except ValidationError as exc:
-        raise Invalid(f"{MANIFEST_NAME}: {_first_error(exc)}", code="bad_manifest") from None
+        raise Invalid(f"{MANIFEST_NAME}: {_first_error(exc)}", code=ErrorCode.BAD_MANIFEST) from None
 
 
 def read_manifest(folder: Path) -> PackageManifest:
     path = folder / MANIFEST_NAME
     if not path.is_file():
-        raise Invalid(f"{folder.name} has no {MANIFEST_NAME}", code="bad_manifest")
+        raise Invalid(f"{folder.name} has no {MANIFEST_NAME}", code=ErrorCode.BAD_MANIFEST)
     return parse_manifest(path.read_text(encoding="utf-8"))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from device_bridge.runtime import spec as model_spec
 from device_bridge.runtime.spec import SpecError
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.market.package import (
     MANIFEST_NAME,
@@ -54,13 +55,13 @@ def package_paths(files: dict[str, Path]) -> dict[str, str]:
     keep their places beside each other (a demo finds its model as it did)."""
     tomls = [PurePosixPath(rel) for rel in files if PurePosixPath(rel).name == MANIFEST_NAME]
     if len(tomls) > 1:
-        raise Invalid(f"list at most one {MANIFEST_NAME}", code="bad_manifest")
+        raise Invalid(f"list at most one {MANIFEST_NAME}", code=ErrorCode.BAD_MANIFEST)
     if not tomls:
         return _plain_paths(list(files))
     folder = tomls[0].parent
     outside = [rel for rel in files if not PurePosixPath(rel).is_relative_to(folder)]
     if outside:
-        raise Invalid(f"{outside[0]} is outside the folder of {tomls[0]}", code="outside_package")
+        raise Invalid(f"{outside[0]} is outside the folder of {tomls[0]}", code=ErrorCode.OUTSIDE_PACKAGE)
     return {rel: PurePosixPath(rel).relative_to(folder).as_posix() for rel in files
             if PurePosixPath(rel) != tomls[0]}
 
@@ -81,7 +82,7 @@ def _plain_paths(rels: list[str]) -> dict[str, str]:
         clash = next((other for other, taken in names.items() if taken == name), None)
         if clash is not None:
             raise Invalid(f"{clash} and {rel} would both be {name} in the package",
-                          code="duplicate_path", path=name)
+                          code=ErrorCode.DUPLICATE_PATH, path=name)
         names[rel] = name
     return names
 
@@ -110,7 +111,8 @@ def spec_io(model: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | 
             try:
                 entry["labels"] = model_spec.read_list(model, listed)
             except (SpecError, OSError, UnicodeDecodeError) as exc:
-                raise Invalid(f"model spec: labels_file {listed}: {exc}", code="bad_model_spec") from None
+                raise Invalid(f"model spec: labels_file {listed}: {exc}",
+                              code=ErrorCode.BAD_MODEL_SPEC) from None
         outputs.append(entry)
     return inputs, outputs
 

@@ -7,6 +7,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.files.paths import resolve
 from server.lineage.models import LineageGraph
@@ -87,7 +88,7 @@ def _project_files(project: Project, paths: list[str]) -> dict[str, Path]:
     for rel in dict.fromkeys(paths):
         full = resolve(project.path, rel)
         if not full.is_file():
-            raise NotFound(f"{rel}: no such file", code="file_not_found")
+            raise NotFound(f"{rel}: no such file", code=ErrorCode.FILE_NOT_FOUND)
         files[PurePosixPath(rel).as_posix()] = full
     return files
 
@@ -101,7 +102,7 @@ def _store(settings: Settings, files: dict[str, Path], names: dict[str, str],
         entries.append(FileEntry(path=name, sha256=sha, size=size,
                                  role=listed.get(name) or role_of(name)))
     if not entries:
-        raise Invalid("list at least one file besides algorithm.toml", code="no_files")
+        raise Invalid("list at least one file besides algorithm.toml", code=ErrorCode.NO_FILES)
     return entries
 
 
@@ -109,7 +110,7 @@ def publish(session: Session, settings: Settings, user: User, project: Project,
             body: PublishRequest) -> MarketVersion:
     owners.check_owner(session, body.id, project)
     if _row(session, body.id, body.version) is not None:
-        raise Conflict(f"{body.id} {body.version} is already published", code="version_exists")
+        raise Conflict(f"{body.id} {body.version} is already published", code=ErrorCode.VERSION_EXISTS)
     files = _project_files(project, body.files)
     toml = publishing.listed_toml(files)
     names = publishing.package_paths(files)
@@ -145,7 +146,7 @@ def _insert(session: Session, row: MarketVersion, project: Project) -> None:
         # Another publish of the same id or version got in first: answer as if it had been seen.
         owners.check_owner(session, row.package_id, project)
         raise Conflict(f"{row.package_id} {row.version} is already published",
-                       code="version_exists") from None
+                       code=ErrorCode.VERSION_EXISTS) from None
     session.refresh(row)
 
 
@@ -159,7 +160,7 @@ def versions(session: Session, id: str | None = None) -> list[MarketVersion]:
 def get_version(session: Session, id: str, version: str) -> MarketVersion:
     row = _row(session, id, version)
     if row is None:
-        raise NotFound(f"no published version {id} {version}", code="version_not_found")
+        raise NotFound(f"no published version {id} {version}", code=ErrorCode.VERSION_NOT_FOUND)
     return row
 
 

@@ -14,12 +14,13 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import is_git_part
 
 
 class UnsafeEntry(Invalid):
-    code = "unsafe_package_entry"
+    code = ErrorCode.UNSAFE_PACKAGE_ENTRY
 
 
 def _refuse(entry: str, what: str) -> NoReturn:

@@ -13,6 +13,7 @@ from typing import Protocol
 from sqlmodel import Session
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, NotFound
 from server.lineage.models import LineageGraph
 from server.market import blobs, builtins, registry
@@ -43,7 +44,7 @@ def source_named(session: Session, settings: Settings, name: str) -> Source:
     for source in sources(session, settings):
         if source.name == name:
             return source
-    raise NotFound(f"no market source {name!r}", code="source_not_found")
+    raise NotFound(f"no market source {name!r}", code=ErrorCode.SOURCE_NOT_FOUND)
 
 
 def version_key(version: str) -> tuple[tuple[int, int | str], ...]:
@@ -124,7 +125,7 @@ def find(session: Session, settings: Settings, id: str,
         manifests = [m for m in _entries_of(each, strict=bool(source)) if m.id == id]
         if manifests:
             return each, sorted(manifests, key=lambda m: version_key(m.version))
-    raise NotFound(f"no algorithm {id!r} in the market", code="package_not_found")
+    raise NotFound(f"no algorithm {id!r} in the market", code=ErrorCode.PACKAGE_NOT_FOUND)
 
 
 def version_info(manifest: PackageManifest, row: MarketVersion | None = None) -> VersionInfo:

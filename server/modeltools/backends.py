@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 from device_bridge import backends
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.modeltools.runner import environment
 
@@ -59,4 +60,4 @@ def require(backend: str) -> None:
         reason = entry["reason"] if entry else "not one of MNN's backends"
         usable = [b["name"] for b in found["backends"] if b["available"]]
         raise Invalid(f"backend {backend} is not available on this server: {reason}",
-                      code="backend_unavailable", backend=backend, available=usable)
+                      code=ErrorCode.BACKEND_UNAVAILABLE, backend=backend, available=usable)

@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from sqlmodel import Session
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.core.fsutil import write_bytes_atomic
 from server.gitflow.blobs import read_blob
@@ -25,7 +26,7 @@ def blob_file(data_dir: Path, path: str, data: bytes, sha: str) -> Path:
     """The blob as a model file in its own folder, written unless it already is there."""
     name = PurePosixPath(path)
     if name.suffix.lower() not in MODEL_INPUTS["inspect"]:
-        raise Invalid(f"{name.name} is not a model file Inspect reads", code="bad_model_file")
+        raise Invalid(f"{name.name} is not a model file Inspect reads", code=ErrorCode.BAD_MODEL_FILE)
     folder = data_dir / "tool-runs" / "blobs" / sha
     target = folder / f"{name.stem}@{sha[:7]}{name.suffix}"
     folder.mkdir(parents=True, exist_ok=True)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from device_bridge.runtime import datasets
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import resolve
 from server.modeltools import backends, evaluation, shapes
@@ -17,7 +18,7 @@ MODEL_SUFFIXES = (".onnx", ".tflite", ".mnn")
 
 
 def _refuse(exc: ToolFailed) -> Invalid:
-    return Invalid(str(exc), code=exc.code or "bad_tool_args", **exc.where)
+    return Invalid(str(exc), code=exc.code or ErrorCode.BAD_TOOL_ARGS, **exc.where)
 
 
 def dataset(root: str, rel: str) -> tuple[Path, str, str]:
@@ -27,9 +28,9 @@ def dataset(root: str, rel: str) -> tuple[Path, str, str]:
     try:
         _, task, input_kind = datasets.peek(path)
     except datasets.DatasetError as exc:
-        raise Invalid(f"{rel}: {exc.reason}", code="not_a_dataset") from None
+        raise Invalid(f"{rel}: {exc.reason}", code=ErrorCode.NOT_A_DATASET) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise Invalid(f"{rel}: cannot be read ({exc})", code="not_a_dataset") from None
+        raise Invalid(f"{rel}: cannot be read ({exc})", code=ErrorCode.NOT_A_DATASET) from None
     return path, task, input_kind
 
 
@@ -38,7 +39,7 @@ def _model(root: str, rel: str) -> Path:
     try:
         check_model_file(path, MODEL_SUFFIXES)
     except BadModelFile as exc:
-        raise Invalid(str(exc), code="bad_model_file") from None
+        raise Invalid(str(exc), code=ErrorCode.BAD_MODEL_FILE) from None
     return path
 
 
@@ -52,7 +53,7 @@ def worker_args(root: str, args: EvaluateArgs) -> dict[str, Any]:
     if metric == "script":
         script = resolve(root, args.metric or "")
         if not script.is_file():
-            raise Invalid(f"metric script {args.metric} not found", code="bad_metric")
+            raise Invalid(f"metric script {args.metric} not found", code=ErrorCode.BAD_METRIC)
     inputs: set[str] = set()
     models = []
     for rel in args.models:
@@ -81,11 +82,11 @@ def quantize_dataset(root: str, args: QuantizeArgs, model: str) -> str:
     path, task, input_kind = dataset(root, args.dataset or "")
     if input_kind != "image":
         raise Invalid(f"{args.dataset}: its samples are {input_kind}s; quantize calibrates with images "
-                      "(give a calibration folder of sequences instead)", code="not_a_dataset")
+                      "(give a calibration folder of sequences instead)", code=ErrorCode.NOT_A_DATASET)
     try:
         evaluation.plan(Path(model), task, input_kind, evaluation.metric_kind(None, task), args.input_shapes,
                         shapes.declared(model))
     except ToolFailed as exc:
-        raise Invalid(f"the accuracy check after quantizing: {exc}", code=exc.code or "bad_tool_args",
+        raise Invalid(f"the accuracy check after quantizing: {exc}", code=exc.code or ErrorCode.BAD_TOOL_ARGS,
                       **exc.where) from None
     return str(path)

@@ -5,6 +5,7 @@ from pydantic import BaseModel
 from sqlmodel import Session
 
 from device_bridge.runtime import pipeline_compare
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.modeltools.models import ToolRun
 from server.modeltools.service import get_run
@@ -54,9 +55,10 @@ class PipelineComparison(BaseModel):
 def _finished(session: Session, user: User, project: Project, run_id: str, side: str) -> ToolRun:
     run = get_run(session, user, run_id)
     if run.project_id != project.id or run.tool != "pipeline":
-        raise Invalid(f"{side}: {run_id} is not a pipeline run of this project", code="bad_comparison")
+        raise Invalid(f"{side}: {run_id} is not a pipeline run of this project",
+                      code=ErrorCode.BAD_COMPARISON)
     if run.status != "succeeded" or not run.result:
-        raise Invalid(f"{side}: the run {run.status}", code="bad_comparison")
+        raise Invalid(f"{side}: the run {run.status}", code=ErrorCode.BAD_COMPARISON)
     return run
 
 
@@ -64,6 +66,6 @@ def compare_runs(session: Session, user: User, project: Project, a: str, b: str)
     first, second = (_finished(session, user, project, rid, side) for rid, side in ((a, "a"), (b, "b")))
     if first.args.get("model") != second.args.get("model"):
         raise Invalid(f"the runs are of two pipelines: {first.args.get('model')} and "
-                      f"{second.args.get('model')}", code="bad_comparison")
+                      f"{second.args.get('model')}", code=ErrorCode.BAD_COMPARISON)
     assert first.result is not None and second.result is not None
     return PipelineComparison.model_validate(pipeline_compare.compare(first.result, second.result))

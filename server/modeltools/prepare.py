@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import relative, resolve
 from server.modeltools import backends, shapes, specs
@@ -52,7 +53,7 @@ def parse(tool: str, body: dict[str, Any]) -> ToolArgs:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "body"
-        raise Invalid(f"{where}: {first['msg']}", code="bad_tool_args") from None
+        raise Invalid(f"{where}: {first['msg']}", code=ErrorCode.BAD_TOOL_ARGS) from None
 
 
 def _model_file(root: str, rel: str) -> Path | None:
@@ -96,7 +97,7 @@ def _input(root: str, rel: str, allowed: tuple[str, ...]) -> str:
     try:
         check_model_file(path, allowed)
     except BadModelFile as exc:
-        raise Invalid(str(exc), code="bad_model_file") from None
+        raise Invalid(str(exc), code=ErrorCode.BAD_MODEL_FILE) from None
     return str(path)
 
 
@@ -143,12 +144,12 @@ def fresh_output(path: Path, taken: Collection[str]) -> Path:
 def _output(root: str, rel: str | None, model_rel: str, args: ToolArgs, taken: Collection[str]) -> str:
     rel = rel or default_output(model_rel, args)
     if not rel.lower().endswith(".mnn"):
-        raise Invalid("output must be a .mnn file", code="bad_output")
+        raise Invalid("output must be a .mnn file", code=ErrorCode.BAD_OUTPUT)
     path = resolve(root, rel)
     if not path.parent.is_dir():
-        raise Invalid(f"output folder {Path(rel).parent} does not exist", code="bad_output")
+        raise Invalid(f"output folder {Path(rel).parent} does not exist", code=ErrorCode.BAD_OUTPUT)
     if path.is_dir():
-        raise Invalid(f"{rel} is a folder", code="bad_output")
+        raise Invalid(f"{rel} is a folder", code=ErrorCode.BAD_OUTPUT)
     if isinstance(args, WritesModel) and not args.overwrite:
         path = fresh_output(path, taken)
     return str(path)
@@ -211,7 +212,7 @@ def _tool_specific(tool: str, root: str, args: ToolArgs, worker: dict[str, Any])
         try:
             calibration_files(folder, args.input_type)
         except BadModelFile as exc:
-            raise Invalid(str(exc), code="bad_calibration") from None
+            raise Invalid(str(exc), code=ErrorCode.BAD_CALIBRATION) from None
         worker["calibration"] = str(folder)
     if isinstance(args, QuantizeArgs) and args.dataset is not None:
         from server.modeltools import evaluate_args
@@ -228,7 +229,7 @@ def _tool_specific(tool: str, root: str, args: ToolArgs, worker: dict[str, Any])
 def _existing(root: str, rel: str) -> Path:
     path = resolve(root, rel)
     if not path.is_file():
-        raise Invalid(f"{rel}: file not found", code="bad_input_file")
+        raise Invalid(f"{rel}: file not found", code=ErrorCode.BAD_INPUT_FILE)
     return path
 
 
@@ -239,17 +240,17 @@ def _pipeline_args(root: str, args: PipelineArgs) -> dict[str, Any]:
 
     path = _existing(root, args.model)
     if path.suffix.lower() != ".toml":
-        raise Invalid(f"{args.model}: a pipeline is a .toml file", code="bad_pipeline")
+        raise Invalid(f"{args.model}: a pipeline is a .toml file", code=ErrorCode.BAD_PIPELINE)
     try:
         pipeline.with_variants(pipeline.load(path), args.variants or {})
     except (pipeline.PipelineError, UnicodeDecodeError) as exc:
         where = getattr(exc, "where", "pipeline")
-        raise Invalid(f"pipeline: {exc}", code="bad_pipeline", where=where) from None
+        raise Invalid(f"pipeline: {exc}", code=ErrorCode.BAD_PIPELINE, where=where) from None
     inputs = []
     for rel in args.inputs:
         found = resolve(root, rel)
         if not found.exists():
-            raise Invalid(f"{rel}: file not found", code="bad_input_file")
+            raise Invalid(f"{rel}: file not found", code=ErrorCode.BAD_INPUT_FILE)
         inputs.append(str(found))
     worker = {"model": str(path), "inputs": inputs, "root": str(Path(root).resolve()), "output": None,
               "variants": args.variants, "device_id": args.device_id}
@@ -268,15 +269,15 @@ def _evaluation(root: str, path: Path, args: PipelineArgs) -> dict[str, Any]:
     dataset = str(args.dataset)
     folder = resolve(root, dataset)
     if not folder.exists():
-        raise Invalid(f"{dataset}: not found", code="bad_dataset")
+        raise Invalid(f"{dataset}: not found", code=ErrorCode.BAD_DATASET)
     try:
         parsed = pipeline.with_variants(pipeline.load(path), args.variants or {})
         return pipeline_eval.evaluation(parsed, folder, Path(root), args.metric)
     except pipeline_eval.EvalError as exc:
         if exc.where == "metric" or exc.where.startswith("stages["):
-            code = "bad_metric" if exc.where == "metric" else "bad_pipeline"
+            code = ErrorCode.BAD_METRIC if exc.where == "metric" else ErrorCode.BAD_PIPELINE
             raise Invalid(str(exc), code=code, where=exc.where) from None
-        raise Invalid(f"{dataset}: {exc}", code="bad_dataset", where=exc.where) from None
+        raise Invalid(f"{dataset}: {exc}", code=ErrorCode.BAD_DATASET, where=exc.where) from None
 
 
 # Tools whose arguments another package prepares, by the prefix of their name: the LLM tools

@@ -16,6 +16,7 @@ from typing import Any
 
 from device_bridge.runtime import spec as model_spec
 from device_bridge.runtime.spec import InputSpec, ModelSpec, OutputSpec, SpecError
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.core.fsutil import atomic_write
 from server.modeltools import mnnfile
@@ -25,7 +26,7 @@ MAX_SPEC_BYTES = 4 << 20
 
 
 def refuse(exc: SpecError) -> Invalid:
-    return Invalid(f"model spec: {exc}", code="bad_model_spec", where=exc.where)
+    return Invalid(f"model spec: {exc}", code=ErrorCode.BAD_MODEL_SPEC, where=exc.where)
 
 
 def load(model: Path) -> ModelSpec | None:
@@ -38,7 +39,7 @@ def load(model: Path) -> ModelSpec | None:
     except SpecError as exc:
         raise refuse(exc) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise Invalid(f"model spec: cannot be read ({exc})", code="bad_model_spec") from None
+        raise Invalid(f"model spec: cannot be read ({exc})", code=ErrorCode.BAD_MODEL_SPEC) from None
 
 
 def _output_names(model: Path) -> list[tuple[str, list[int]]]:

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError
 from server.core.events import EventHub
 from server.gitflow.cliclone import Cancelled
@@ -112,7 +113,7 @@ class CloneJobs:
 def _error_data(exc: Exception) -> dict[str, Any]:
     if isinstance(exc, AppError):
         return {"detail": exc.detail, "code": exc.code, **exc.extra}
-    return {"detail": "the clone failed", "code": "clone_failed"}
+    return {"detail": "the clone failed", "code": ErrorCode.CLONE_FAILED}
 
 
 class ProgressReport:

@@ -6,6 +6,7 @@ not know their table (docs/architecture.md, "Layers").
 
 from sqlmodel import Session, select
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.projects.models import Project
 from server.users import audit
@@ -19,10 +20,10 @@ def remove_user(session: Session, name: str, notify: Notify, transfer_to: str | 
     owned = list(session.exec(select(Project).where(Project.owner_id == user.id)))
     if owned and transfer_to is None:
         raise Conflict(f"{user.name} owns {len(owned)} project(s); give them to another user "
-                       "with --transfer-to NAME", code="owns_projects")
+                       "with --transfer-to NAME", code=ErrorCode.OWNS_PROJECTS)
     heir = find_user(session, transfer_to) if transfer_to else None
     if heir is not None and heir.id == user.id:
-        raise Invalid("cannot transfer projects to the user being removed", code="bad_transfer")
+        raise Invalid("cannot transfer projects to the user being removed", code=ErrorCode.BAD_TRANSFER)
     for project in owned:
         project.owner_id = heir.id if heir else project.owner_id
         session.add(project)

@@ -12,6 +12,7 @@ from sqlmodel import Session, col, or_, select
 from device_bridge.playground import app as playground_app
 from server.core.config import Settings
 from server.core.db import release
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Forbidden, Invalid, NotFound
 from server.gitflow.transport import check_url
 from server.gitflow.urlpolicy import policy_for
@@ -38,7 +39,7 @@ def check_name(name: str) -> str:
         raise Invalid(
             "a project name is 1-64 letters, digits, spaces, dots, dashes or underscores, "
             "starting with a letter or digit",
-            code="bad_name",
+            code=ErrorCode.BAD_NAME,
         )
     return name
 
@@ -72,7 +73,7 @@ def _owner_of(project: Project) -> User:
     session = object_session(project)
     owner = session.get(User, project.owner_id) if session is not None else None
     if owner is None:
-        raise NotFound("the project's owner no longer exists", code="no_owner")
+        raise NotFound("the project's owner no longer exists", code=ErrorCode.NO_OWNER)
     return owner
 
 
@@ -105,7 +106,7 @@ def get_project(session: Session, user: User, project_id: str, need: str = "read
     project = session.get(Project, project_id)
     role = role_of(session, user, project) if project is not None else None
     if project is None or role is None:
-        raise NotFound("no such project", code="no_project")
+        raise NotFound("no such project", code=ErrorCode.NO_PROJECT)
     # Remembered for the request so later service calls can ask for more (see delete_project).
     session.info.setdefault("project_roles", {})[project.id] = role
     require_role(session, project, need)
@@ -118,7 +119,7 @@ def require_role(session: Session, project: Project, need: str) -> None:
     if not allows(role, need):
         needed = NEEDED_ROLE[need]
         raise Forbidden(f"this needs the {needed} role on the project; you are a {role}",
-                        code="role_required", role=role, needed=needed)
+                        code=ErrorCode.ROLE_REQUIRED, role=role, needed=needed)
 
 
 def list_members(session: Session, project: Project) -> list[MemberPublic]:
@@ -132,7 +133,7 @@ def list_members(session: Session, project: Project) -> list[MemberPublic]:
 def set_member(session: Session, actor: User, project: Project, user: User,
                role: str, notify: Notify) -> MemberPublic:
     if user.id == project.owner_id:
-        raise Invalid("the project's creator is always an owner", code="creator")
+        raise Invalid("the project's creator is always an owner", code=ErrorCode.CREATOR)
     member = session.get(ProjectMember, (project.id, user.id))
     member = member or ProjectMember(project_id=project.id, user_id=user.id, role=role)
     member.role = role
@@ -148,10 +149,10 @@ def remove_member(session: Session, actor: User, project: Project, user: User,
                   notify: Notify) -> None:
     """Owners remove anyone; any member may leave on their own."""
     if actor.id != user.id and role_of(session, actor, project) != "owner":
-        raise Forbidden("only an owner may remove other members", code="role_required")
+        raise Forbidden("only an owner may remove other members", code=ErrorCode.ROLE_REQUIRED)
     member = session.get(ProjectMember, (project.id, user.id))
     if member is None:
-        raise NotFound(f"{user.name} is not a member of this project", code="no_member")
+        raise NotFound(f"{user.name} is not a member of this project", code=ErrorCode.NO_MEMBER)
     session.delete(member)
     audit.record(session, "member.remove", actor=actor.name, project=project.id, user=user.name)
     session.commit()
@@ -161,18 +162,18 @@ def remove_member(session: Session, actor: User, project: Project, user: User,
 def _ensure_unique(session: Session, owner_id: str, name: str, path: str | None = None) -> None:
     same_name = select(Project).where(Project.owner_id == owner_id, Project.name == name)
     if session.exec(same_name).first() is not None:
-        raise Conflict(f"a project named {name!r} already exists", code="duplicate")
+        raise Conflict(f"a project named {name!r} already exists", code=ErrorCode.DUPLICATE)
     if path and session.exec(select(Project).where(Project.path == path)).first() is not None:
-        raise Conflict("that folder is already open as a project", code="duplicate")
+        raise Conflict("that folder is already open as a project", code=ErrorCode.DUPLICATE)
 
 
 def _existing_folder(raw: str) -> Path:
     path = Path(raw).expanduser()
     if not path.is_absolute():
-        raise Invalid("the folder must be an absolute path", code="bad_path")
+        raise Invalid("the folder must be an absolute path", code=ErrorCode.BAD_PATH)
     path = path.resolve()
     if not path.is_dir():
-        raise Invalid(f"no such folder: {path}", code="bad_path")
+        raise Invalid(f"no such folder: {path}", code=ErrorCode.BAD_PATH)
     return path
 
 
@@ -187,7 +188,7 @@ def create_project(
     name = check_name(body.name)
     sources = [s for s in (body.path, body.git_url) if s]
     if len(sources) > 1 or (sources and body.template):
-        raise Invalid("give one of template, path or git_url", code="bad_source")
+        raise Invalid("give one of template, path or git_url", code=ErrorCode.BAD_SOURCE)
     if settings.team and user.role != "admin":
         _refuse_server_paths(body)
     if body.path:
@@ -218,7 +219,7 @@ def _new_folder(session: Session, settings: Settings, user: User, name: str) -> 
     folder = (base / name).resolve()
     _ensure_unique(session, user.id, name, str(folder))
     if folder.exists():
-        raise Conflict(f"the folder {folder} already exists", code="duplicate")
+        raise Conflict(f"the folder {folder} already exists", code=ErrorCode.DUPLICATE)
     return folder
 
 
@@ -243,13 +244,13 @@ def create_from_zip(session: Session, settings: Settings, user: User, name: str,
 def _refuse_server_paths(body: ProjectCreate) -> None:
     """Members must not reach the server's own files (other users' folders, the database)."""
     if body.path:
-        raise Forbidden("only an admin may open a folder on the server", code="admin_only")
+        raise Forbidden("only an admin may open a folder on the server", code=ErrorCode.ADMIN_ONLY)
 
 
 def _start_clone(session: Session, settings: Settings, user: User, body: ProjectCreate,
                  project: Project, clones: CloneJobs | None) -> Project:
     if clones is None:
-        raise Invalid("cloning is not available here", code="bad_source")
+        raise Invalid("cloning is not available here", code=ErrorCode.BAD_SOURCE)
     policy = policy_for(settings, user.role)
     url = check_url(body.git_url or "")
     policy.check(url)
@@ -299,7 +300,7 @@ def delete_project(
         if not inside:
             raise Invalid(
                 "files of a folder opened from elsewhere are never deleted; remove it yourself",
-                code="not_owned_folder",
+                code=ErrorCode.NOT_OWNED_FOLDER,
             )
     project_id = project.id
     session.delete(project)
@@ -320,7 +321,7 @@ def save_ui_state(
     session: Session, project: Project, user: User, state: dict[str, Any]
 ) -> dict[str, Any]:
     if len(json.dumps(state)) > UI_STATE_MAX_BYTES:
-        raise Invalid("the UI state is larger than 256 KB", code="too_large")
+        raise Invalid("the UI state is larger than 256 KB", code=ErrorCode.TOO_LARGE)
     project.ui_state = {**(project.ui_state or {}), user.id: state}
     session.add(project)
     session.commit()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment, StrictUndefined
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.projects.models import TemplateInfo
 
@@ -33,7 +34,7 @@ def get_template(name: str) -> TemplateInfo:
     for info in list_templates():
         if info.name == name:
             return info
-    raise Invalid(f"unknown template {name!r}", code="unknown_template")
+    raise Invalid(f"unknown template {name!r}", code=ErrorCode.UNKNOWN_TEMPLATE)
 
 
 def render_template(name: str, dest: Path, project_name: str) -> None:

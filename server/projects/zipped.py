@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO, NoReturn
 
 from device_bridge.playground.app import APP_FILE
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, TooLarge
 from server.core.fsutil import publish
 from server.files.paths import is_git_part
@@ -27,7 +28,7 @@ CHUNK = 1024 * 1024
 
 
 class UnsafeZipEntry(Invalid):
-    code = "unsafe_zip_entry"
+    code = ErrorCode.UNSAFE_ZIP_ENTRY
 
 
 def _refuse(entry: str, what: str) -> NoReturn:
@@ -60,14 +61,14 @@ def playground_root(names: list[str]) -> str:
         if f"{top}{APP_FILE}" in names:
             return top
     raise Invalid(f"the zip has no {APP_FILE} at its root or in its single top folder: it is not "
-                  "a playground project", code="not_a_playground")
+                  "a playground project", code=ErrorCode.NOT_A_PLAYGROUND)
 
 
 def checked(archive: zipfile.ZipFile, max_entries: int, max_bytes: int) -> list[zipfile.ZipInfo]:
     entries = archive.infolist()
     if len(entries) > max_entries:
         raise TooLarge(f"the zip has {len(entries)} entries; the limit is {max_entries}",
-                       code="zip_too_large")
+                       code=ErrorCode.ZIP_TOO_LARGE)
     seen: set[str] = set()
     for info in entries:
         check_entry(info)
@@ -77,7 +78,7 @@ def checked(archive: zipfile.ZipFile, max_entries: int, max_bytes: int) -> list[
     unpacked = sum(info.file_size for info in entries)
     if unpacked > max_bytes:
         raise TooLarge(f"the zip unpacks to {unpacked} bytes; the limit is {max_bytes}",
-                       code="zip_too_large")
+                       code=ErrorCode.ZIP_TOO_LARGE)
     return entries
 
 
@@ -88,7 +89,7 @@ async def receive(chunks: AsyncIterator[bytes], into: BinaryIO, max_bytes: int) 
         size += len(chunk)
         if size > max_bytes:
             raise TooLarge(f"the zip is larger than the upload limit of {max_bytes} bytes",
-                           code="zip_too_large")
+                           code=ErrorCode.ZIP_TOO_LARGE)
         into.write(chunk)
 
 
@@ -106,7 +107,7 @@ def unpack(upload: BinaryIO, dest: Path, max_entries: int, max_bytes: int) -> No
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError) as exc:
-        raise Invalid(f"not a readable zip: {exc}", code="bad_zip") from None
+        raise Invalid(f"not a readable zip: {exc}", code=ErrorCode.BAD_ZIP) from None
 
 
 def _write(archive: zipfile.ZipFile, entries: list[zipfile.ZipInfo], root: str,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import Unavailable
 from server.sandbox.command import bwrap_argv
 from server.sandbox.policy import Limits, Network, Policy
@@ -114,7 +115,7 @@ class Sandbox:
         """Raise 503 ``sandbox_unavailable`` when user code may not run here at all."""
         if self.state == "unavailable":
             raise Unavailable(f"the sandbox is unavailable: {self.reason}. An admin can set "
-                              "MNNWB_SANDBOX=off to run without it.", code="sandbox_unavailable")
+                              "MNNWB_SANDBOX=off to run without it.", code=ErrorCode.SANDBOX_UNAVAILABLE)
 
     def wrap(self, argv: list[str], policy: Policy) -> list[str]:
         """The command to start instead of ``argv``: ``argv`` itself when the sandbox is off."""

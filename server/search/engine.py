@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import server
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Invalid, Unavailable
 from server.search.matching import Query
 
@@ -41,7 +42,7 @@ def too_slow() -> Invalid:
     return Invalid(
         f"matching the pattern took too long: it may use {CPU_SECONDS:g} s of CPU time, plus 1 s for "
         f"every {BYTES_PER_SECOND // 2**20} MB of the files' lines it reads. A regular expression that "
-        "nests repetitions, like (a+)+, can backtrack for ever on a long line", code="regex_too_slow")
+        "nests repetitions, like (a+)+, can backtrack for ever on a long line", code=ErrorCode.REGEX_TOO_SLOW)
 
 
 class MatchWorker:
@@ -84,7 +85,7 @@ class MatchWorker:
         if status == -signal.SIGPROF:
             return too_slow()
         return Unavailable(f"the matching process ended unexpectedly (status {status})",
-                           code="search_failed")
+                           code=ErrorCode.SEARCH_FAILED)
 
     async def substitute(self, text: str) -> dict[str, Any]:
         """``{"count", "changes"}`` (and the new ``text`` in an ``apply`` job) for one file."""

@@ -27,6 +27,7 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Invalid, Unavailable
 
 LINE_LIMIT = 16 * 1024 * 1024
@@ -58,10 +59,10 @@ class GitEnd:
         """The pattern's fault, as git tells it."""
         text = self.stderr.decode(errors="replace")
         if gave_up := _PCRE_GAVE_UP.search(text):
-            return Invalid(f"git grep gave up on the pattern: {gave_up[1]}", code="regex_too_complex")
+            return Invalid(f"git grep gave up on the pattern: {gave_up[1]}", code=ErrorCode.REGEX_TOO_COMPLEX)
         if _PATTERN_REFUSED in text:  # -e option, '<pattern>': <PCRE's reason>
             reason = self.message().rsplit("': ", 1)[-1]
-            return Invalid(f"git grep -P refuses the pattern: {reason}", code="bad_regex")
+            return Invalid(f"git grep -P refuses the pattern: {reason}", code=ErrorCode.BAD_REGEX)
         return None
 
 
@@ -74,7 +75,7 @@ def _environment() -> dict[str, str]:
 def _git() -> str:
     found = shutil.which("git")
     if found is None:
-        raise Unavailable("search needs the git program on the server's PATH", code="no_git")
+        raise Unavailable("search needs the git program on the server's PATH", code=ErrorCode.NO_GIT)
     return found
 
 
@@ -99,7 +100,7 @@ async def grep_batches(root: str | Path, args: list[str]) -> AsyncGenerator[list
             return
         failure: AppError | None = end.refusal()  # another way to run it would fail the same way
         if failure is None and (found or mode is modes[-1]):
-            failure = Unavailable(f"git grep failed: {end.message()}", code="search_failed")
+            failure = Unavailable(f"git grep failed: {end.message()}", code=ErrorCode.SEARCH_FAILED)
         if failure is not None:
             raise failure
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 
 PREVIEW_BEFORE = 40
@@ -39,7 +40,7 @@ def compile_pattern(query: Query) -> re.Pattern[str]:
     try:
         return re.compile(body, 0 if query.case else re.IGNORECASE)
     except re.error as exc:
-        raise Invalid(f"not a valid regular expression: {exc}", code="bad_regex") from exc
+        raise Invalid(f"not a valid regular expression: {exc}", code=ErrorCode.BAD_REGEX) from exc
 
 
 def replacer(query: Query, replacement: str) -> Replace:
@@ -52,7 +53,7 @@ def replacer(query: Query, replacement: str) -> Replace:
         try:
             return match.expand(template)
         except (re.error, IndexError) as exc:
-            raise Invalid(f"bad replacement: {exc}", code="bad_replacement") from exc
+            raise Invalid(f"bad replacement: {exc}", code=ErrorCode.BAD_REPLACEMENT) from exc
 
     return expand
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from anyio import to_thread
 from pydantic_core import to_json
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Invalid
 from server.core.events import EventHub
 from server.files import service as files
@@ -126,7 +127,7 @@ def _read_text(root: str, rel: str) -> tuple[str, str | None, str]:
     data = files.resolve(root, rel).read_bytes()
     text, encoding = files.decode(data)
     if text is None:
-        raise Invalid("a binary file is not replaced in", code="binary")
+        raise Invalid("a binary file is not replaced in", code=ErrorCode.BINARY)
     return text, encoding, files.etag_of(data)
 
 
@@ -162,14 +163,14 @@ class _Planned:
 def _current_text(root: str, target: FileTarget) -> tuple[str, str | None]:
     text, encoding, current = _read_text(root, target.path)
     if current != target.etag:
-        raise Conflict("the file changed since the preview", code="changed")
+        raise Conflict("the file changed since the preview", code=ErrorCode.CHANGED)
     return text, encoding
 
 
 def _skipped(path: str, exc: AppError | OSError) -> FileSkipped:
     if isinstance(exc, AppError):
         return FileSkipped(path=path, detail=exc.detail, code=exc.code)
-    return FileSkipped(path=path, detail=exc.strerror or str(exc), code="io")
+    return FileSkipped(path=path, detail=exc.strerror or str(exc), code=ErrorCode.IO)
 
 
 async def _plan(root: str, request: ReplaceApply, worker: MatchWorker) -> list[_Planned | FileSkipped]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict
 from server.terminal.pty import PtyProcess
 from server.users.connections import Connections, Held, Recheck
@@ -88,7 +89,7 @@ class TerminalManager:
         credential and ``recheck``, the check that admitted it."""
         if sum(t.owner == owner for t in self._terminals.values()) >= self.per_user:
             raise Conflict(f"at most {self.per_user} terminals per user; close one first",
-                           code="terminal_limit", limit=self.per_user)
+                           code=ErrorCode.TERMINAL_LIMIT, limit=self.per_user)
         terminal = Terminal(id=secrets.token_urlsafe(12), project_id=project_id, owner=owner)
         terminal.pty = PtyProcess(argv, cwd, env, cols, rows, terminal.output,
                                   lambda code: self._exited(terminal, code))

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from server.core.config import Settings
+from server.core.error_codes import ErrorCode
 from server.core.errors import Forbidden, Unavailable
 from server.gitflow.identity import default_author
 from server.projects import service as projects
@@ -44,7 +45,8 @@ def terminal_project(session: Session, settings: Settings, principal: str | None
     if user.role == "admin":
         return project
     if not settings.team_terminal:
-        raise Forbidden("terminals are for administrators on this server", code="terminal_admins_only")
+        raise Forbidden("terminals are for administrators on this server",
+                        code=ErrorCode.TERMINAL_ADMINS_ONLY)
     projects.require_role(session, project, "run")
     return project
 
@@ -122,4 +124,4 @@ def open_terminal(engine: Engine, settings: Settings, sandbox: Sandbox, manager:
         return manager.create(project.id, owner, argv, Path(project.path), env, cols, rows,
                               scope_state, recheck), True
     except OSError as exc:
-        raise Unavailable(f"cannot start a shell: {exc.strerror or exc}", code="no_shell") from exc
+        raise Unavailable(f"cannot start a shell: {exc.strerror or exc}", code=ErrorCode.NO_SHELL) from exc

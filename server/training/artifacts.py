@@ -17,6 +17,7 @@ from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel
 from sqlmodel import Session
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict
 from server.core.events import EventHub
 from server.core.fsutil import publish
@@ -115,7 +116,7 @@ def pull_lock(job_dir: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise Conflict("the job's artifacts are already being pulled",
-                           code="pull_busy") from None
+                           code=ErrorCode.PULL_BUSY) from None
         yield
 
 
@@ -125,7 +126,7 @@ def pull_artifacts(jobs: JobManager, hub: EventHub, session: Session, user: User
     project = projects.get_project(session, user, job.project_id, "write")
     if job.status in ACTIVE_STATUSES:
         raise Conflict("the job is still running: pull its artifacts when it has ended",
-                       code="job_running")
+                       code=ErrorCode.JOB_RUNNING)
     dest = Path(project.path) / ARTIFACTS_DIR / job.id
     report = throttled_progress(hub, project.id, job.id)
     runner = jobs.runners.get(job.backend)

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.core.secrets import SecretBox
 from server.training.cloud import PaiCredentials, PaiDlcClient, PaiDlcSettings
@@ -122,12 +123,12 @@ class PaiDlcStore:
     def _set_keys(self, row: PaiDlcConfig, body: PaiDlcSettingsUpdate) -> None:
         key_id = body.access_key_id or row.access_key_id
         if not key_id:
-            raise Invalid("give the AccessKey id", code="missing_access_key")
+            raise Invalid("give the AccessKey id", code=ErrorCode.MISSING_ACCESS_KEY)
         stored = self._unsealed(row) if key_id == row.access_key_id else {}
         secret = body.access_key_secret.get_secret_value() if body.access_key_secret else None
         secret = secret or stored.get("secret")
         if not secret:
-            raise Invalid("give the AccessKey secret for this key id", code="missing_access_key")
+            raise Invalid("give the AccessKey secret for this key id", code=ErrorCode.MISSING_ACCESS_KEY)
         token = body.security_token.get_secret_value() if body.security_token else None
         if body.access_key_secret is None and token is None:
             token = stored.get("token")
@@ -146,7 +147,7 @@ class PaiDlcStore:
             row = self._row(session)
             if row is None:
                 raise Invalid("PAI-DLC is not set up: save its settings first",
-                              code="pai_dlc_not_configured")
+                              code=ErrorCode.PAI_DLC_NOT_CONFIGURED)
             with self._lock:
                 if self._cached is not None and self._cached[0] == row.updated_at:
                     return self._cached[1]

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.core.events import EventHub
 from server.gitflow import service as git
@@ -63,20 +64,20 @@ def parse_config(config: dict[str, Any]) -> CloudJobConfig:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"])
         raise Invalid(f"bad PAI-DLC job config: {where}: {error['msg']}",
-                      code="bad_config") from exc
+                      code=ErrorCode.BAD_CONFIG) from exc
 
 
 def check_settings(settings: PaiDlcSettings) -> None:
     missing = missing_settings(settings)
     if missing:
-        raise Invalid(f"PAI-DLC settings lack {', '.join(missing)}", code="pai_dlc_not_configured")
+        raise Invalid(f"PAI-DLC settings lack {', '.join(missing)}", code=ErrorCode.PAI_DLC_NOT_CONFIGURED)
 
 
 def _current(folder: Path) -> tuple[Status, str, Branch | None]:
     """The status, the checked-out branch's name, and the branch (None before its first commit)."""
     status = git.status(folder)
     if status.branch is None:
-        raise Invalid("check out a branch to run in the cloud", code="detached_head")
+        raise Invalid("check out a branch to run in the cloud", code=ErrorCode.DETACHED_HEAD)
     branch = next((b for b in git.branches(folder) if b.current), None)
     return status, status.branch, branch
 
@@ -86,7 +87,7 @@ def _remote_url(folder: Path, name: str) -> str:
         if remote.name == name:
             return split_credentials(remote.url)[0]
     raise Conflict(f"the project has no Git remote {name!r}: add one so the cloud can fetch "
-                   "the code", code="no_remote", remote=name)
+                   "the code", code=ErrorCode.NO_REMOTE, remote=name)
 
 
 def uncommitted_paths(status: Status) -> list[str]:
@@ -113,16 +114,16 @@ def _not_pushed(uncommitted: list[str], name: str, branch: Branch | None, remote
     return Conflict(
         "a cloud job runs the pushed commit; commit and push first (or send commit_and_push "
         "with a message): " + "; ".join(problems),
-        code="not_pushed", uncommitted=uncommitted, branch=name, remote=remote, ahead=ahead,
+        code=ErrorCode.NOT_PUSHED, uncommitted=uncommitted, branch=name, remote=remote, ahead=ahead,
         upstream=branch.upstream if branch else None)
 
 
 def commit_all(folder: Path, status: Status, body: JobCreate) -> None:
     if status.conflicted:
         raise Conflict("resolve the conflicted files before committing",
-                       code="unresolved_conflicts")
+                       code=ErrorCode.UNRESOLVED_CONFLICTS)
     if not body.message or not body.message.strip():
-        raise Invalid("give a commit message", code="no_message")
+        raise Invalid("give a commit message", code=ErrorCode.NO_MESSAGE)
     unstaged = sorted({c.path for c in status.unstaged + status.untracked})
     if unstaged:
         git.stage(folder, unstaged)

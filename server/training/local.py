@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.sandbox import Sandbox
 from server.sandbox.limits import to_record
@@ -50,13 +51,13 @@ def command_argv(command: str, interpreter: str) -> list[str]:
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise Invalid(f"cannot parse the command: {exc}", code="bad_command") from exc
+        raise Invalid(f"cannot parse the command: {exc}", code=ErrorCode.BAD_COMMAND) from exc
     if not argv:
-        raise Invalid("the command is empty", code="bad_command")
+        raise Invalid("the command is empty", code=ErrorCode.BAD_COMMAND)
     if argv[0] in PYTHON_NAMES:
         if not os.access(interpreter, os.X_OK):
             raise Invalid(f"the project's interpreter {interpreter} is not an executable",
-                          code="bad_interpreter")
+                          code=ErrorCode.BAD_INTERPRETER)
         argv[0] = interpreter
     return argv
 
@@ -86,7 +87,7 @@ class LocalRunner:
             config = LocalConfig.model_validate(spec.config)
         except ValidationError as exc:
             raise Invalid(f"bad local job config: {exc.errors()[0]['msg']}",
-                          code="bad_config") from exc
+                          code=ErrorCode.BAD_CONFIG) from exc
         self._sandbox.require()
         argv = command_argv(spec.command, spec.interpreter)
         output_dir = spec.project_path / "outputs" / spec.id
@@ -141,14 +142,14 @@ class LocalRunner:
     def stop(self, job_id: str) -> None:
         watcher = self._watchers.active(job_id)
         if watcher is None:
-            raise Conflict("the job is not running", code="job_not_running")
+            raise Conflict("the job is not running", code=ErrorCode.JOB_NOT_RUNNING)
         watcher.stop_job(self._stop_grace)
 
     def artifacts(self, job_id: str) -> list[Artifact]:
         try:
             record = json.loads((self._jobs_dir / job_id / SPEC_FILE).read_text())
         except FileNotFoundError as exc:
-            raise NotFound("the job has no local files", code="job_files_missing") from exc
+            raise NotFound("the job has no local files", code=ErrorCode.JOB_FILES_MISSING) from exc
         cwd, output_dir = Path(record["cwd"]), Path(record["output_dir"])
         found = sorted(p for p in output_dir.rglob("*") if p.is_file())
         return [Artifact(path=str(p.relative_to(cwd)), size=p.stat().st_size) for p in found]

@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlmodel import Field, Session, SQLModel
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, NotFound
 from server.projects.models import Project
 from server.training.models import Job
@@ -47,10 +48,10 @@ def mark(session: Session, project: Project, job_id: str) -> MarkedModel:
     """Marks a succeeded job of the project, replacing any earlier mark (one at a time)."""
     job = session.get(Job, job_id)
     if job is None or job.project_id != project.id:
-        raise NotFound("no such job in this project", code="job_not_found")
+        raise NotFound("no such job in this project", code=ErrorCode.JOB_NOT_FOUND)
     if job.status != "succeeded":
         raise Conflict(f"job {job.id[:8]} is {job.status}: only a succeeded job's model can be "
-                       "used", code="job_not_succeeded")
+                       "used", code=ErrorCode.JOB_NOT_SUCCEEDED)
     row = marked_job(session, project.id) or MarkedJob(project_id=project.id, job_id=job.id)
     row.job_id, row.marked_at = job.id, utcnow()
     session.add(row)

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
 from server.core.secrets import KEY_FILE, SecretBox
@@ -105,7 +106,7 @@ class PaiDlcRunner:
     def _state(self, job_id: str) -> CloudState:
         state = load_state(self._jobs_dir / job_id)
         if state is None:
-            raise NotFound("the job never reached PAI-DLC", code="job_files_missing")
+            raise NotFound("the job never reached PAI-DLC", code=ErrorCode.JOB_FILES_MISSING)
         return state
 
     def poll(self, job_id: str) -> JobStatus | None:
@@ -119,7 +120,7 @@ class PaiDlcRunner:
     def stop(self, job_id: str) -> None:
         watcher = self._watchers.active(job_id)
         if watcher is None:
-            raise Conflict("the job is not running", code="job_not_running")
+            raise Conflict("the job is not running", code=ErrorCode.JOB_NOT_RUNNING)
         watcher.state.stop_requested = True
         self.store.connect().client.stop_job(watcher.state.cloud_job_id)
 
@@ -149,7 +150,7 @@ def cloud_info(jobs: JobManager, session: Session, user: User, job_id: str) -> C
     job = jobs.get_job(session, user, job_id)
     runner = jobs.runners.get(job.backend)
     if not isinstance(runner, PaiDlcRunner):
-        raise NotFound("not a PAI-DLC job", code="not_cloud_job")
+        raise NotFound("not a PAI-DLC job", code=ErrorCode.NOT_CLOUD_JOB)
     return runner.info(job.id)
 
 

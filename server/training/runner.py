@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.training.logfile import LOG_FILE, read_text
 
@@ -70,7 +71,7 @@ def log_chunk(job_dir: Path, since: int, active: bool) -> LogChunk:
     """A job's log from byte ``since``, at most ``LOG_READ_LIMIT`` of it; ``eof`` once the job
     is no longer followed (``active``) and everything has been read."""
     if since < 0:
-        raise Invalid("offset must be >= 0", code="bad_offset")
+        raise Invalid("offset must be >= 0", code=ErrorCode.BAD_OFFSET)
     path = job_dir / LOG_FILE
     text, offset = read_text(path, since, LOG_READ_LIMIT)
     size = path.stat().st_size if path.exists() else 0

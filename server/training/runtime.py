@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sqlmodel import Session
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.projects.models import Project
 from server.training.models import ProjectRuntime, RuntimePublic, RuntimeUpdate
@@ -35,7 +36,7 @@ def set_interpreter(session: Session, project: Project, body: RuntimeUpdate) -> 
     # Not resolved: a venv's python is a symlink, and it only acts as the venv under its own path.
     path = Path(os.path.abspath(Path(project.path, body.interpreter)))
     if not path.is_file() or not os.access(path, os.X_OK):
-        raise Invalid(f"{path} is not an executable file", code="bad_interpreter")
+        raise Invalid(f"{path} is not an executable file", code=ErrorCode.BAD_INTERPRETER)
     setting = setting or ProjectRuntime(project_id=project.id, interpreter=str(path))
     setting.interpreter = str(path)
     session.add(setting)

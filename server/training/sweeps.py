@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field, SecretStr
 from sqlmodel import Session, col, select
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
@@ -63,18 +64,18 @@ def parse_grid(grid: str) -> list[tuple[str, list[str]]]:
     try:
         words = shlex.split(grid)
     except ValueError as exc:
-        raise Invalid(f"cannot parse the grid: {exc}", code="bad_grid") from exc
+        raise Invalid(f"cannot parse the grid: {exc}", code=ErrorCode.BAD_GRID) from exc
     if not words or len(words) % 2:
         raise Invalid("the grid is flags each followed by values: --lr 0.1,0.01 --batch 32,64",
-                      code="bad_grid")
+                      code=ErrorCode.BAD_GRID)
     axes = []
     for flag, values in zip(words[::2], words[1::2], strict=True):
         choices = [v for v in values.split(",") if v]
         if not flag.startswith("-") or not choices:
-            raise Invalid(f"bad grid entry {flag} {values}", code="bad_grid")
+            raise Invalid(f"bad grid entry {flag} {values}", code=ErrorCode.BAD_GRID)
         axes.append((flag, choices))
     if len({flag for flag, _ in axes}) != len(axes):
-        raise Invalid("a flag appears twice in the grid", code="bad_grid")
+        raise Invalid("a flag appears twice in the grid", code=ErrorCode.BAD_GRID)
     return axes
 
 
@@ -84,7 +85,7 @@ def combinations(grid: str) -> list[dict[str, str]]:
     for _, values in axes:
         count *= len(values)
     if count > MAX_RUNS:
-        raise Invalid(f"the grid makes {count} jobs; at most {MAX_RUNS}", code="grid_too_large")
+        raise Invalid(f"the grid makes {count} jobs; at most {MAX_RUNS}", code=ErrorCode.GRID_TOO_LARGE)
     flags = [flag for flag, _ in axes]
     return [dict(zip(flags, values, strict=True))
             for values in itertools.product(*(values for _, values in axes))]

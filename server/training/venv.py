@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 
 VENV_DIR = ".venv"
@@ -29,7 +30,7 @@ def venv_python(project_path: Path) -> Path:
 def check_can_create(project_path: Path) -> None:
     target = project_path / VENV_DIR
     if target.exists() and not venv_python(project_path).exists():
-        raise Invalid(f"{VENV_DIR} exists and is not a virtual environment", code="bad_venv")
+        raise Invalid(f"{VENV_DIR} exists and is not a virtual environment", code=ErrorCode.BAD_VENV)
 
 
 def _run(argv: list[str], cwd: Path, progress: Progress, step: str) -> int:

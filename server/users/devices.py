@@ -12,6 +12,7 @@ from sqlalchemy.sql import Select
 from sqlmodel import Field, Session, SQLModel, select
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, NotFound
 from server.users import audit
 from server.users.changes import AccessChange, Notify
@@ -54,7 +55,7 @@ def list_shares(session: Session, device: OwnedDevice) -> list[str]:
 
 def share_device(session: Session, actor: User, device: OwnedDevice, user: User) -> None:
     if user.id == device.owner_id:
-        raise Invalid("the owner already uses the device", code="owner")
+        raise Invalid("the owner already uses the device", code=ErrorCode.OWNER)
     if session.get(DeviceShare, (device.id, user.id)) is None:
         session.add(DeviceShare(device_id=device.id, user_id=user.id))
     audit.record(session, "device.share", actor=actor.name, device=device.id, user=user.name)
@@ -65,7 +66,7 @@ def unshare_device(session: Session, actor: User, device: OwnedDevice, user: Use
                    notify: Notify) -> None:
     share = session.get(DeviceShare, (device.id, user.id))
     if share is None:
-        raise NotFound(f"the device is not shared with {user.name}", code="no_share")
+        raise NotFound(f"the device is not shared with {user.name}", code=ErrorCode.NO_SHARE)
     session.delete(share)
     audit.record(session, "device.unshare", actor=actor.name, device=device.id, user=user.name)
     session.commit()

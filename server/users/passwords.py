@@ -5,6 +5,7 @@ from functools import cached_property
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 
 MIN_LENGTH = 10
@@ -30,7 +31,7 @@ current = Hasher(PasswordHasher())
 
 def check_strength(password: str) -> str:
     if len(password) < MIN_LENGTH:
-        raise Invalid(f"a password needs at least {MIN_LENGTH} characters", code="weak_password")
+        raise Invalid(f"a password needs at least {MIN_LENGTH} characters", code=ErrorCode.WEAK_PASSWORD)
     return password
 
 

@@ -7,6 +7,7 @@ import re
 
 from sqlmodel import Session, col, select
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound, Unauthorized
 from server.users import audit
 from server.users.changes import AccessChange, Notify
@@ -41,7 +42,7 @@ def user_for_principal(session: Session, principal: str | None) -> User:
 def find_user(session: Session, name: str) -> User:
     user = session.exec(select(User).where(User.name == name.strip().lower())).first()
     if user is None or user.password_hash is None:
-        raise NotFound(f"no such user: {name}", code="no_user")
+        raise NotFound(f"no such user: {name}", code=ErrorCode.NO_USER)
     return user
 
 
@@ -59,9 +60,9 @@ def add_user(session: Session, name: str, password: str, role: Role = "member") 
     name = name.strip().lower()
     if not NAME_RE.fullmatch(name) or name == LOCAL_USER_NAME:
         raise Invalid("a user name is 1-64 lowercase letters, digits, dots, dashes or underscores "
-                      f"(and not {LOCAL_USER_NAME!r})", code="bad_name")
+                      f"(and not {LOCAL_USER_NAME!r})", code=ErrorCode.BAD_NAME)
     if session.exec(select(User).where(User.name == name)).first() is not None:
-        raise Conflict(f"user {name!r} already exists", code="duplicate")
+        raise Conflict(f"user {name!r} already exists", code=ErrorCode.DUPLICATE)
     user = User(name=name, password_hash=hash_password(password), role=role)
     session.add(user)
     audit.record(session, "user.add", name=name, role=role)

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session, col, delete, select
 
 from server.core.db import release, utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound, Unauthorized
 from server.users import audit
 from server.users.changes import AccessChange, Notify
@@ -57,7 +58,7 @@ def login(session: Session, throttle: LoginThrottle, body: LoginBody, address: s
         throttle.failed(name, address)
         audit.record(session, "login.failed", actor=name, address=address)
         session.commit()
-        raise Unauthorized("wrong user name or password", code="bad_login")
+        raise Unauthorized("wrong user name or password", code=ErrorCode.BAD_LOGIN)
     throttle.succeeded(name)
     secret = secrets.token_urlsafe(32)
     expires = utcnow() + timedelta(hours=hours)
@@ -147,7 +148,7 @@ def revoke_token(session: Session, user: User, token_id: str, address: str | Non
                  notify: Notify) -> None:
     row = session.get(ApiToken, token_id)
     if row is None or row.user_id != user.id:
-        raise NotFound("no such token", code="no_token")
+        raise NotFound("no such token", code=ErrorCode.NO_TOKEN)
     session.delete(row)
     audit.record(session, "token.revoke", actor=user.name, address=address, token=row.name)
     session.commit()

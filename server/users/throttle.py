@@ -5,12 +5,13 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError
 
 
 class Throttled(AppError):
     status = 429
-    code = "throttled"
+    code = ErrorCode.THROTTLED
 
 
 class LoginThrottle:

@@ -6,6 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from server.api.deps import AdminUser, CurrentUser, HubDep, JobsDep, SessionDep
+from server.core.error_codes import ErrorCode
 from server.core.errors import Unavailable
 from server.training.artifacts import ArtifactsPulled, pull_artifacts
 from server.training.cloud import EcsSpecInfo
@@ -19,7 +20,7 @@ def pai_dlc_runner(jobs: JobsDep) -> PaiDlcRunner:
     runner = jobs.runners.get(BACKEND)
     if not isinstance(runner, PaiDlcRunner):
         raise Unavailable("the PAI-DLC backend is not enabled on this server",
-                          code="backend_unavailable")
+                          code=ErrorCode.BACKEND_UNAVAILABLE)
     return runner
 
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from device_bridge.runtime.spec import sidecar
 from server.api.deps import ClientId, EditableProject, HubDep, ProjectDep
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import relative, resolve
 from server.modeltools import specs
@@ -38,7 +39,8 @@ class ModelSpecPublic(BaseModel):
 def _model(root: str, path: str) -> Path:
     model = resolve(root, path)
     if not model.is_file() or model.suffix.lower() not in MODEL_SUFFIXES:
-        raise Invalid(f"{path} is not a model file ({', '.join(MODEL_SUFFIXES)})", code="bad_model_file")
+        raise Invalid(f"{path} is not a model file ({', '.join(MODEL_SUFFIXES)})",
+                      code=ErrorCode.BAD_MODEL_FILE)
     return model
 
 

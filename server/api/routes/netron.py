@@ -17,6 +17,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound
 
 router = APIRouter(tags=["netron"])
@@ -39,7 +40,7 @@ def netron_dir() -> Path:
     """The package's folder, found without importing it (its import starts nothing, but costs)."""
     spec = importlib.util.find_spec("netron")
     if spec is None or not spec.submodule_search_locations:
-        raise NotFound("the graph viewer (netron) is not installed", code="netron_missing")
+        raise NotFound("the graph viewer (netron) is not installed", code=ErrorCode.NETRON_MISSING)
     return Path(next(iter(spec.submodule_search_locations)))
 
 
@@ -73,7 +74,7 @@ def netron_file(name: str) -> Response:
         return FileResponse(SELECT_SCRIPT, media_type="text/javascript", headers=HEADERS)
     target = netron_dir() / name
     if not SAFE_NAME.match(name) or target.suffix not in SERVED_SUFFIXES or not target.is_file():
-        raise NotFound("no such file in the graph viewer", code="not_found")
+        raise NotFound("no such file in the graph viewer", code=ErrorCode.NOT_FOUND)
     media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
     if target.suffix == ".js":
         media_type = "text/javascript"

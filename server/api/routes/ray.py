@@ -16,6 +16,7 @@ from server.api.deps import (
     RunnerProject,
     SessionDep,
 )
+from server.core.error_codes import ErrorCode
 from server.core.errors import Unavailable
 from server.training.backends import HINTS, BackendInfo, list_backends
 from server.training.ray.runner import BACKEND, RayRunner
@@ -28,7 +29,7 @@ router = APIRouter(prefix="/api", tags=["ray"])
 def ray_settings(jobs: JobsDep) -> RaySettingsStore:
     runner = jobs.runners.get(BACKEND)
     if not isinstance(runner, RayRunner):
-        raise Unavailable(HINTS[BACKEND], code="backend_unavailable")
+        raise Unavailable(HINTS[BACKEND], code=ErrorCode.BACKEND_UNAVAILABLE)
     return runner.store
 
 

@@ -20,6 +20,7 @@ from dulwich.repo import Repo
 from urllib3.exceptions import HTTPError
 
 from server.core.config import MarketSource
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, BadGateway, NotFound, Unavailable
 from server.gitflow.transport import open_client, redact
 from server.gitflow.urlpolicy import UNRESTRICTED
@@ -72,20 +73,21 @@ class GitCatalog:
         except (OSError, GitProtocolError, HangupException, NotGitRepository, HTTPUnauthorized,
                 HTTPError) as exc:
             raise Unavailable(f"cannot fetch the catalog {self.name}: {redact(str(exc))}",
-                              code="catalog_unreachable") from None
+                              code=ErrorCode.CATALOG_UNREACHABLE) from None
         refs, symrefs = result.refs, result.symrefs or {}
         wanted = self._source.ref
         names = ([Ref(b"refs/heads/" + wanted.encode()), Ref(b"refs/tags/" + wanted.encode())]
                  if wanted else [symrefs.get(Ref(b"HEAD"), Ref(b"HEAD"))])
         commit = next((refs[n] for n in names if refs.get(n)), None)
         if commit is None:
-            raise BadGateway(f"the catalog {self.name} has no {wanted or 'HEAD'}", code="catalog_error")
+            raise BadGateway(f"the catalog {self.name} has no {wanted or 'HEAD'}",
+                             code=ErrorCode.CATALOG_ERROR)
         peeled = repo[commit]
         while isinstance(peeled, Tag):
             peeled = repo[peeled.object[1]]
         if not isinstance(peeled, Commit):
             raise BadGateway(f"{wanted or 'HEAD'} of the catalog {self.name} is not a commit",
-                             code="catalog_error")
+                             code=ErrorCode.CATALOG_ERROR)
         repo.refs[LISTED] = peeled.id
 
     def _load(self) -> dict[tuple[str, str], Listed[ObjectID]]:
@@ -115,7 +117,7 @@ class GitCatalog:
         manifest = parse_manifest(text)
         if (manifest.id.encode(), manifest.version.encode()) != (package, version):
             raise BadGateway(f"{where}/{MANIFEST_NAME} describes "
-                             f"{manifest.id} {manifest.version}", code="bad_manifest")
+                             f"{manifest.id} {manifest.version}", code=ErrorCode.BAD_MANIFEST)
         return Listed(manifest, text, tree)
 
     def readme(self, id: str, version: str) -> str:
@@ -155,11 +157,11 @@ def _read_blob(repo: Repo, tree: ObjectID, path: str) -> bytes:
     try:
         mode, sha = tree_lookup_path(repo.__getitem__, tree, path.encode())
     except KeyError:
-        raise NotFound(f"{path} is missing from the catalog", code="package_file_missing") from None
+        raise NotFound(f"{path} is missing from the catalog", code=ErrorCode.PACKAGE_FILE_MISSING) from None
     if stat.S_ISLNK(mode) or S_ISGITLINK(mode):
         raise UnsafeEntry(f"{path} is a {'symbolic link' if stat.S_ISLNK(mode) else 'submodule'} "
                           "in the catalog; a package may hold only plain files", entry=path)
     blob = repo[sha]
     if not stat.S_ISREG(mode) or not isinstance(blob, Blob):
-        raise BadGateway(f"{path} is not a regular file in the catalog", code="bad_manifest")
+        raise BadGateway(f"{path} is not a regular file in the catalog", code=ErrorCode.BAD_MANIFEST)
     return blob.as_raw_string()

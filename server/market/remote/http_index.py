@@ -12,6 +12,7 @@ from urllib.parse import quote, urljoin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from server.core.config import MarketSource
+from server.core.error_codes import ErrorCode
 from server.core.errors import BadGateway
 from server.market.package import MANIFEST_NAME, PACKAGE_ID, VERSION, PackageManifest, parse_manifest
 from server.market.remote.listing import CatalogKind, Listed, Listing, add_listed
@@ -62,10 +63,10 @@ def parse_index(body: bytes, url: str) -> CatalogIndex:
         index = CatalogIndex.model_validate(json.loads(body))
     except (ValueError, ValidationError) as exc:
         raise BadGateway(f"{url} is not a catalog index: {str(exc).splitlines()[0]}",
-                         code="bad_index") from None
+                         code=ErrorCode.BAD_INDEX) from None
     if index.format != INDEX_FORMAT:
         raise BadGateway(f"{url} has index format {index.format}; this version reads format {INDEX_FORMAT}",
-                         code="bad_index")
+                         code=ErrorCode.BAD_INDEX)
     return index
 
 
@@ -100,7 +101,7 @@ class HttpCatalog:
         manifest = parse_manifest(text)
         if (manifest.id, manifest.version) != (package_id, version):
             raise BadGateway(f"{folder}{MANIFEST_NAME} is {manifest.id} {manifest.version}, "
-                             f"not {package_id} {version} as the index says", code="bad_index")
+                             f"not {package_id} {version} as the index says", code=ErrorCode.BAD_INDEX)
         return Listed(manifest, text, folder)
 
     def readme(self, id: str, version: str) -> str:

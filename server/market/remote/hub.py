@@ -25,6 +25,7 @@ from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled
 from pydantic import ValidationError
 
 from server.core.config import MarketSource
+from server.core.error_codes import ErrorCode
 from server.core.errors import BadGateway, Unavailable
 from server.market.package import (
     MANIFEST_NAME,
@@ -155,14 +156,14 @@ def _hub_errors(source: str) -> Iterator[None]:
         yield
     except HfHubHTTPError as exc:
         raise BadGateway(f"the hub {source} answered: {str(exc).splitlines()[0]}",
-                         code="catalog_error") from None
+                         code=ErrorCode.CATALOG_ERROR) from None
     except (OfflineModeIsEnabled, httpx2.TransportError) as exc:
         reason = reason_of(exc)
         raise Unavailable(f"cannot reach the hub {source} ({reason}): {exc}",
-                          code="catalog_unreachable", reason=reason) from None
+                          code=ErrorCode.CATALOG_UNREACHABLE, reason=reason) from None
     except (KeyError, TypeError, ValueError) as exc:  # an answer not shaped as the hub's
         raise BadGateway(f"the hub {source} sent an unexpected answer: {exc!r}",
-                         code="catalog_error") from None
+                         code=ErrorCode.CATALOG_ERROR) from None
 
 
 def _with_every_file(manifest: PackageManifest, work: Path, files: list[RemoteFile]) -> PackageManifest:
@@ -212,4 +213,4 @@ def _made_manifest(org: str, repo_id: str, version: str, info: Any,
             license=license_[:200], authors=[org], files=known,
             metrics=Metrics(size_bytes=sum(f.size for f in files)))
     except ValidationError as exc:  # e.g. more files than a package may list
-        raise BadGateway(f"{repo_id}: {str(exc).splitlines()[0]}", code="bad_manifest") from None
+        raise BadGateway(f"{repo_id}: {str(exc).splitlines()[0]}", code=ErrorCode.BAD_MANIFEST) from None

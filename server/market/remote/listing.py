@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, NotFound
 from server.market.package import PackageManifest
 
@@ -60,7 +61,7 @@ class Listing(Generic[Where]):
         found = self.items().get((package_id, version))
         if found is None:
             raise NotFound(f"the catalog {self.source} has no {package_id} {version}",
-                           code="package_not_found")
+                           code=ErrorCode.PACKAGE_NOT_FOUND)
         return found
 
 

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.market import safety
 from server.market.package import MANIFEST_NAME, PackageManifest, TamperedFile, sha256_file
@@ -102,7 +103,7 @@ def _fetch_each(work: Path, files: list[RemoteFile], fetch: Fetch, source: str) 
     for wanted in files:
         target = root / wanted.path
         if not target.resolve().is_relative_to(root):
-            raise Invalid(f"{wanted.path} leaves the package folder", code="bad_manifest")
+            raise Invalid(f"{wanted.path} leaves the package folder", code=ErrorCode.BAD_MANIFEST)
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.is_file():
             fetch(wanted, target)
@@ -115,7 +116,7 @@ def _fetch_each(work: Path, files: list[RemoteFile], fetch: Fetch, source: str) 
 def publish(work: Path, manifest_text: str, dest: Path) -> Path:
     """Move the verified package from ``work`` into ``dest`` (absent or empty)."""
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise Invalid(f"{dest.name} is not an empty folder", code="not_empty")
+        raise Invalid(f"{dest.name} is not an empty folder", code=ErrorCode.NOT_EMPTY)
     (work / MANIFEST_NAME).write_text(manifest_text, encoding="utf-8")
     created = not dest.exists()
     dest.mkdir(parents=True, exist_ok=True)

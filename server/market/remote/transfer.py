@@ -13,6 +13,7 @@ import urllib3
 from urllib3.exceptions import HTTPError
 from urllib3.util import Retry, Timeout
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import BadGateway, Unavailable
 from server.core.fsutil import publish
 from server.market.remote.reasons import reason_of
@@ -31,20 +32,20 @@ def new_pool() -> urllib3.PoolManager:
 def _request(pool: urllib3.PoolManager, url: str, timeout: float,
              headers: dict[str, str] | None = None) -> urllib3.BaseHTTPResponse:
     if not url.lower().startswith(("http://", "https://")):
-        raise BadGateway(f"{url} is not an http(s) URL", code="catalog_error")
+        raise BadGateway(f"{url} is not an http(s) URL", code=ErrorCode.CATALOG_ERROR)
     try:
         return pool.request("GET", url, headers=headers, preload_content=False,
                             timeout=Timeout(connect=timeout, read=timeout))
     except HTTPError as exc:
         reason = reason_of(exc)
         raise Unavailable(f"cannot reach {url} ({reason}): {type(exc).__name__}",
-                          code="catalog_unreachable", reason=reason) from None
+                          code=ErrorCode.CATALOG_UNREACHABLE, reason=reason) from None
 
 
 def _refuse_status(response: urllib3.BaseHTTPResponse, url: str) -> None:
     response.drain_conn()
     response.release_conn()
-    raise BadGateway(f"{url} answered HTTP {response.status}", code="catalog_error",
+    raise BadGateway(f"{url} answered HTTP {response.status}", code=ErrorCode.CATALOG_ERROR,
                      status=response.status)
 
 
@@ -56,11 +57,12 @@ def get_document(pool: urllib3.PoolManager, url: str, timeout: float) -> bytes:
     try:
         body = response.read(MAX_DOCUMENT + 1, decode_content=False)
     except HTTPError as exc:
-        raise Unavailable(f"reading {url} failed: {type(exc).__name__}", code="catalog_unreachable") from None
+        raise Unavailable(f"reading {url} failed: {type(exc).__name__}",
+                          code=ErrorCode.CATALOG_UNREACHABLE) from None
     finally:
         response.release_conn()
     if len(body) > MAX_DOCUMENT:
-        raise BadGateway(f"{url} is larger than {MAX_DOCUMENT} bytes", code="catalog_error")
+        raise BadGateway(f"{url} is larger than {MAX_DOCUMENT} bytes", code=ErrorCode.CATALOG_ERROR)
     return body
 
 
@@ -68,7 +70,7 @@ def decode_text(body: bytes, what: str) -> str:
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadGateway(f"{what} is not UTF-8 text", code="bad_manifest") from None
+        raise BadGateway(f"{what} is not UTF-8 text", code=ErrorCode.BAD_MANIFEST) from None
 
 
 def part_path(target: Path) -> Path:
@@ -82,7 +84,7 @@ def _resume_offset(response: urllib3.BaseHTTPResponse, have: int) -> int:
     match = _CONTENT_RANGE.match(response.headers.get("Content-Range", ""))
     if response.status != 206 or not match or int(match.group(1)) != have:
         raise BadGateway("the server answered the Range request with a different range",
-                         code="catalog_error")
+                         code=ErrorCode.CATALOG_ERROR)
     return have
 
 
@@ -124,6 +126,6 @@ def _fetch_rest(pool: urllib3.PoolManager, url: str, part: Path, have: int, size
     except HTTPError as exc:
         raise Unavailable(f"the download of {url} was interrupted ({type(exc).__name__}); the "
                           "partial file is kept and the next try resumes it",
-                          code="download_interrupted") from None
+                          code=ErrorCode.DOWNLOAD_INTERRUPTED) from None
     finally:
         response.release_conn()

@@ -18,6 +18,7 @@ import alibabacloud_oss_v2 as oss
 from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.core.fsutil import publish
 
@@ -158,7 +159,8 @@ class ArtifactStore:
         if not _matches(part, head):
             part.unlink()
             if offset == 0:
-                raise Conflict(f"OSS object {key} failed its checksum after download", code="cloud_checksum")
+                raise Conflict(f"OSS object {key} failed its checksum after download",
+                               code=ErrorCode.CLOUD_CHECKSUM)
             return self.download_file(key, target, report, label)
         publish(part, target)
         return DownloadedFile(path=rel, size=size, crc64=_crc64(target), resumed_from=offset)
@@ -218,5 +220,5 @@ def _matches(path: Path, head: oss.HeadObjectResult) -> bool:
         )
     raise Conflict(
         "OSS gave no checksum (CRC-64, MD5 ETag or Content-MD5) to verify against",
-        code="cloud_checksum",
+        code=ErrorCode.CLOUD_CHECKSUM,
     )

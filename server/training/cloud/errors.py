@@ -12,6 +12,7 @@ import requests
 from alibabacloud_credentials.exceptions import CredentialException
 from Tea.exceptions import TeaException, UnretryableException
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Forbidden, Invalid, NotFound, Unavailable
 
 # Exceptions the SDK calls raise; anything else is a bug here and must not be disguised.
@@ -56,10 +57,11 @@ def _classify(exc: BaseException, what: str) -> AppError:
     if isinstance(exc, UnretryableException):
         inner = exc.inner_exception
         detail = f"{what} failed: cannot reach the service ({type(inner).__name__}: {inner})"
-        return Unavailable(detail, code="cloud_unreachable")
+        return Unavailable(detail, code=ErrorCode.CLOUD_UNREACHABLE)
     if isinstance(exc, CredentialException | oss.exceptions.CredentialsBaseError):
         reason = exc.message if isinstance(exc, CredentialException) else str(exc)
-        return Forbidden(f"{what} failed: no usable Alibaba Cloud credentials ({reason})", code="cloud_auth")
+        return Forbidden(f"{what} failed: no usable Alibaba Cloud credentials ({reason})",
+                         code=ErrorCode.CLOUD_AUTH)
     if isinstance(exc, oss.exceptions.ServiceError):
         return _from_service(what, exc.status_code, exc.code, exc.message, exc.request_id)
     if isinstance(exc, TeaException) and getattr(exc, "code", None):
@@ -69,23 +71,25 @@ def _classify(exc: BaseException, what: str) -> AppError:
         request_id = getattr(exc, "request_id", None) or data.get("RequestId") or ""
         return _from_service(what, int(status), str(exc.code), message, str(request_id))
     if isinstance(exc, oss.exceptions.InconsistentError):
-        return Conflict(f"{what} failed: data was corrupted in transit ({exc})", code="cloud_checksum")
-    return Unavailable(f"{what} failed: {type(exc).__name__}: {exc}", code="cloud_unreachable")
+        return Conflict(f"{what} failed: data was corrupted in transit ({exc})",
+                        code=ErrorCode.CLOUD_CHECKSUM)
+    return Unavailable(f"{what} failed: {type(exc).__name__}: {exc}", code=ErrorCode.CLOUD_UNREACHABLE)
 
 
 def _from_service(what: str, status: int, code: str, message: str, request_id: str) -> AppError:
     text = f"{what} failed: {message.rstrip('.')} [{code}, request id {request_id or 'n/a'}]"
     extra = {"request_id": request_id, "cloud_code": code}
     if code.startswith(_AUTH_CODES):
-        return Forbidden(text + " — check the access key id and secret", code="cloud_auth", **extra)
+        return Forbidden(text + " — check the access key id and secret", code=ErrorCode.CLOUD_AUTH, **extra)
     if code.startswith("Throttling") or status == 429:
-        return Unavailable(text + " — too many requests, retry later", code="cloud_throttled", **extra)
+        return Unavailable(text + " — too many requests, retry later",
+                           code=ErrorCode.CLOUD_THROTTLED, **extra)
     if "Quota" in code or "Insufficient" in code:
-        return Conflict(text, code="cloud_quota", **extra)
+        return Conflict(text, code=ErrorCode.CLOUD_QUOTA, **extra)
     if status == 403 or code.startswith(("Forbidden", "NoPermission", "AccessDenied")):
-        return Forbidden(text, code="cloud_forbidden", **extra)
+        return Forbidden(text, code=ErrorCode.CLOUD_FORBIDDEN, **extra)
     if status == 404:
-        return NotFound(text, code="cloud_not_found", **extra)
+        return NotFound(text, code=ErrorCode.CLOUD_NOT_FOUND, **extra)
     if 400 <= status < 500:
-        return Invalid(text, code="cloud_invalid", **extra)
-    return Unavailable(text, code="cloud_error", **extra)
+        return Invalid(text, code=ErrorCode.CLOUD_INVALID, **extra)
+    return Unavailable(text, code=ErrorCode.CLOUD_ERROR, **extra)

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, NotFound, Unavailable
 from server.training.runner import JobStatus
 
@@ -50,11 +51,11 @@ def _call(what: str, action: Callable[[], T]) -> T:
     except RuntimeError as exc:
         if "does not exist" in str(exc) or "404" in str(exc):
             raise NotFound(f"the Ray cluster does not know this job ({what})",
-                           code="ray_job_missing") from exc
-        raise Unavailable(f"Ray refused to {what}: {exc}", code="ray_error") from exc
+                           code=ErrorCode.RAY_JOB_MISSING) from exc
+        raise Unavailable(f"Ray refused to {what}: {exc}", code=ErrorCode.RAY_ERROR) from exc
     except (OSError, ValueError) as exc:  # requests' ConnectionError is an OSError
         raise Unavailable(f"cannot reach the Ray dashboard to {what}: {exc}",
-                          code="ray_unreachable") from exc
+                          code=ErrorCode.RAY_UNREACHABLE) from exc
 
 
 class RayJobs:
@@ -65,7 +66,7 @@ class RayJobs:
             from ray.job_submission import JobSubmissionClient
         except ImportError as exc:
             raise Unavailable(f"Ray is not installed: {INSTALL_HINT}",
-                              code="ray_not_installed") from exc
+                              code=ErrorCode.RAY_NOT_INSTALLED) from exc
         self.address = address
         self._client: Any = _call("connect", lambda: JobSubmissionClient(
             address, headers=headers))

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.core.events import EventHub
 from server.gitflow import service as git
@@ -40,7 +41,7 @@ def parse_config(config: dict[str, Any]) -> RayJobConfig:
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"])
-        raise Invalid(f"bad Ray job config: {where}: {error['msg']}", code="bad_config") from exc
+        raise Invalid(f"bad Ray job config: {where}: {error['msg']}", code=ErrorCode.BAD_CONFIG) from exc
 
 
 def _not_committed(uncommitted: list[str]) -> Conflict:
@@ -49,7 +50,7 @@ def _not_committed(uncommitted: list[str]) -> Conflict:
     return Conflict(
         "a Ray job runs a commit; commit first (send commit_and_push with a message) or run a "
         f"snapshot of the work tree: uncommitted changes: {shown}{more}",
-        code="not_committed", uncommitted=uncommitted)
+        code=ErrorCode.NOT_COMMITTED, uncommitted=uncommitted)
 
 
 def committed_head(folder: Path, body: JobCreate, on_commit: Callable[[], None]) -> str:
@@ -58,7 +59,7 @@ def committed_head(folder: Path, body: JobCreate, on_commit: Callable[[], None])
         status = git.status(folder)
     except NotFound as exc:
         raise Conflict("the project is not a Git repository: run a snapshot of the work tree",
-                       code="no_commit", uncommitted=[]) from exc
+                       code=ErrorCode.NO_COMMIT, uncommitted=[]) from exc
     uncommitted = uncommitted_paths(status)
     if uncommitted:
         if not body.commit_and_push:
@@ -67,7 +68,7 @@ def committed_head(folder: Path, body: JobCreate, on_commit: Callable[[], None])
         on_commit()
     commit = head_commit(folder)
     if commit is None:
-        raise Conflict("the project has no commit to run", code="no_commit", uncommitted=[])
+        raise Conflict("the project has no commit to run", code=ErrorCode.NO_COMMIT, uncommitted=[])
     return commit
 
 

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Invalid, NotFound
 from server.core.events import EventHub
 from server.core.leftovers import scratch_prefix
@@ -57,9 +58,9 @@ def entrypoint(command: str) -> str:
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise Invalid(f"cannot parse the command: {exc}", code="bad_command") from exc
+        raise Invalid(f"cannot parse the command: {exc}", code=ErrorCode.BAD_COMMAND) from exc
     if not argv:
-        raise Invalid("the command is empty", code="bad_command")
+        raise Invalid("the command is empty", code=ErrorCode.BAD_COMMAND)
     return f"python {JOB_SCRIPT} -- {shlex.join(argv)}"
 
 
@@ -129,7 +130,7 @@ class RayRunner:
     def _state(self, job_id: str) -> RayState:
         state = load_state(self._jobs_dir / job_id)
         if state is None:
-            raise NotFound("the job never reached the Ray cluster", code="job_files_missing")
+            raise NotFound("the job never reached the Ray cluster", code=ErrorCode.JOB_FILES_MISSING)
         return state
 
     def poll(self, job_id: str) -> JobStatus | None:
@@ -143,7 +144,7 @@ class RayRunner:
     def stop(self, job_id: str) -> None:
         watcher = self._watchers.active(job_id)
         if watcher is None:
-            raise Conflict("the job is not running", code="job_not_running")
+            raise Conflict("the job is not running", code=ErrorCode.JOB_NOT_RUNNING)
         watcher.state.stop_requested = True
         save_state(watcher.job_dir, watcher.state)
         self.connect(watcher.state.project_id)[0].stop(watcher.state.submission_id)

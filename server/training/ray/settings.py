@@ -14,6 +14,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from server.core.db import utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.core.secrets import SecretBox
 from server.training.models import RayClusterConfig
@@ -149,7 +150,7 @@ class RaySettingsStore:
             row = self._row(session, project_id) or self._row(session, None)
             if row is None or not row.settings.get("address"):
                 raise Invalid("the Ray cluster is not set up: save its settings first",
-                              code="ray_not_configured")
+                              code=ErrorCode.RAY_NOT_CONFIGURED)
             secrets = self._secrets(row)
             token, s3_secret = secrets.get("token"), secrets.get("s3_secret")
             return RayCluster(options=RayOptions.model_validate(still_valid(RayOptions, row.settings)),

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel, ValidationError
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, Unavailable
 from server.core.fsutil import publish
 from server.training.cloud import DownloadProgress
@@ -57,11 +58,11 @@ def location_for(cluster: RayCluster, job_id: str) -> StorageLocation:
     options = cluster.options
     if options.storage == "s3":
         if not options.s3_bucket:
-            raise Invalid("the Ray settings name no S3 bucket", code="ray_not_configured")
+            raise Invalid("the Ray settings name no S3 bucket", code=ErrorCode.RAY_NOT_CONFIGURED)
         return StorageLocation(kind="s3", endpoint=options.s3_endpoint, region=options.s3_region,
                                bucket=options.s3_bucket, prefix=f"{options.s3_prefix}jobs/{job_id}/")
     if not options.shared_path:
-        raise Invalid("the Ray settings name no shared storage path", code="ray_not_configured")
+        raise Invalid("the Ray settings name no shared storage path", code=ErrorCode.RAY_NOT_CONFIGURED)
     return StorageLocation(kind="shared_path", path=str(Path(options.shared_path) / "jobs" / job_id))
 
 
@@ -100,33 +101,34 @@ class Reader:
                                        Key=self._location.prefix + rel)["Body"]
             yield from body.iter_chunks(CHUNK)
         except FileNotFoundError as exc:
-            raise Conflict(f"{rel} is missing from the job's storage", code="artifact_missing") from exc
+            raise Conflict(f"{rel} is missing from the job's storage",
+                           code=ErrorCode.ARTIFACT_MISSING) from exc
         except Exception as exc:
             if isinstance(exc, Conflict):
                 raise
             raise Unavailable(f"cannot read {rel} from the job's storage: {exc}",
-                              code="storage_error") from exc
+                              code=ErrorCode.STORAGE_ERROR) from exc
 
 
 def _safe_rel(rel: str) -> PurePosixPath:
     path = PurePosixPath(rel)
     if path.is_absolute() or not path.parts or any(p in ("", ".", "..") for p in path.parts):
-        raise Conflict(f"the manifest names an unsafe path {rel!r}", code="bad_manifest")
+        raise Conflict(f"the manifest names an unsafe path {rel!r}", code=ErrorCode.BAD_MANIFEST)
     return path
 
 
 def read_manifest(reader: Reader, expected_sha256: str | None) -> Manifest:
     if not expected_sha256:
         raise Conflict("the job reported no artifacts: it ended before uploading its outputs",
-                       code="no_artifacts")
+                       code=ErrorCode.NO_ARTIFACTS)
     data = b"".join(reader.chunks(MANIFEST))
     if hashlib.sha256(data).hexdigest() != expected_sha256:
         raise Conflict("the artifact manifest does not match the checksum the job reported",
-                       code="checksum_mismatch")
+                       code=ErrorCode.CHECKSUM_MISMATCH)
     try:
         return Manifest.model_validate(json.loads(data))
     except (ValueError, ValidationError) as exc:
-        raise Conflict("the artifact manifest is unreadable", code="bad_manifest") from exc
+        raise Conflict("the artifact manifest is unreadable", code=ErrorCode.BAD_MANIFEST) from exc
 
 
 def _fetch_one(reader: Reader, entry: ManifestEntry, dest: Path, report: ProgressCallback,
@@ -146,7 +148,7 @@ def _fetch_one(reader: Reader, entry: ManifestEntry, dest: Path, report: Progres
     if digest.hexdigest() != entry.sha256 or done != entry.size:
         part.unlink()
         raise Conflict(f"{entry.path} does not match its checksum: refused",
-                       code="checksum_mismatch", path=entry.path)
+                       code=ErrorCode.CHECKSUM_MISMATCH, path=entry.path)
     publish(part, target)
     return FetchedFile(path=entry.path, size=done, crc64=str(crc.sum64()), sha256=entry.sha256)
 

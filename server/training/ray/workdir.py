@@ -11,6 +11,7 @@ from dulwich.object_store import iter_tree_contents
 from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.repo import Repo
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 
 JOB_SCRIPT = "_mnnwb_ray_job.py"
@@ -24,7 +25,7 @@ def _safe_target(root: Path, rel: bytes) -> Path:
     parts = PurePosixPath(rel.decode("utf-8", "surrogateescape")).parts
     if not parts or any(part in ("", ".", "..") for part in parts) or parts[0] == ".git":
         raise Invalid(f"the commit holds a path that cannot be exported: {rel!r}",
-                      code="bad_tree_path")
+                      code=ErrorCode.BAD_TREE_PATH)
     return root.joinpath(*parts)
 
 
@@ -34,7 +35,7 @@ def export_commit(project: Path, commit: str, dest: Path) -> None:
         store = repo.object_store
         target_commit = store[ObjectID(commit.encode())]
         if not isinstance(target_commit, Commit):
-            raise Invalid(f"{commit} is not a commit", code="bad_commit")
+            raise Invalid(f"{commit} is not a commit", code=ErrorCode.BAD_COMMIT)
         for entry in iter_tree_contents(store, target_commit.tree):
             if entry.path is None or entry.mode is None or entry.sha is None:
                 continue

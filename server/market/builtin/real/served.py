@@ -7,6 +7,7 @@ figures; one not built yet is still listed, its summary saying so, and installin
 
 from pathlib import Path
 
+from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound, Unavailable
 from server.market.builtin.real import CATALOG, VERSION, Listed
 from server.market.builtin.real.cache import CACHE
@@ -44,7 +45,7 @@ def folder(id: str, version: str) -> Path:
     if not (found / MANIFEST_NAME).is_file():
         if version == VERSION:
             raise Unavailable(f"the real algorithm {id} is not built yet: {HOW_TO_BUILD}",
-                              code="real_package_not_built")
+                              code=ErrorCode.REAL_PACKAGE_NOT_BUILT)
     elif read_manifest(found).version == version:
         return found
-    raise NotFound(f"no built-in algorithm {id} {version}", code="package_not_found")
+    raise NotFound(f"no built-in algorithm {id} {version}", code=ErrorCode.PACKAGE_NOT_FOUND)

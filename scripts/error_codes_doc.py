@@ -1,0 +1,53 @@
+"""Write the "Error codes" table of ``docs/api.md`` from ``server/core/error_codes.py``.
+
+Usage: ``.venv/bin/python scripts/error_codes_doc.py`` rewrites the table between the marker
+comments of ``docs/api.md``; ``tests/server/api/test_error_codes.py`` fails when it is stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from server.core.error_codes import ErrorCode  # noqa: E402
+
+DOC = ROOT / "docs" / "api.md"
+START = "<!-- error-codes:start (written by scripts/error_codes_doc.py) -->"
+END = "<!-- error-codes:end -->"
+
+
+def _status(code: ErrorCode) -> str:
+    if code.statuses:
+        return ", ".join(str(status) for status in code.statuses)
+    if code is ErrorCode.ERROR:
+        return "the HTTP error's"
+    return "none (in a body or event)"
+
+
+def render() -> str:
+    """The table, markers included, one row per ``ErrorCode`` member in code order."""
+    rows = [f"| `{code.value}` | {_status(code)} | {code.meaning} |"
+            for code in sorted(ErrorCode, key=lambda c: c.value)]
+    return "\n".join([START, "", "| code | status | meaning |", "|---|---|---|", *rows, "", END])
+
+
+def section(text: str) -> str:
+    """The table as ``docs/api.md`` has it now (markers included), or ``""`` when it has none."""
+    if START not in text or END not in text:
+        return ""
+    return text[text.index(START):text.index(END) + len(END)]
+
+
+def main() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    current = section(text)
+    if not current:
+        sys.exit(f"{DOC.name} has no {START} ... {END} markers")
+    DOC.write_text(text.replace(current, render()), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
