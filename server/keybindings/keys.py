@@ -1,4 +1,4 @@
-"""The key syntax the web UI's commands are bound with (webui/src/features/keybindings/keys.ts).
+"""The key syntax the web UI's commands are bound with (webui/src/kernel/keys.ts).
 
 A key is one or two presses (a chord, ``Ctrl+K Ctrl+S``) separated by a space; a press is
 modifiers then one key name joined by ``+``. ``Ctrl`` stands for Ctrl, and for Command on macOS.

@@ -47,7 +47,7 @@ export interface TitleAction {
   glyph: string;
   /** Its icon in the title bar: a codicon's name (styles/codicons.css). */
   icon?: string;
-  /** Its default key (see Command in palette/commands.ts); the title bar's tooltip shows the key it has. */
+  /** Its default key (see Command in kernel/commands.ts); the title bar's tooltip shows the key it has. */
   shortcut?: string;
   /** Its category on the palette; "View" when left out. */
   category?: string;

@@ -6,7 +6,7 @@ import { openModelDiff } from '../modeltools/diff/openDiff';
 import { checkedName } from './CheckBadge';
 import { checkError, report, runProjectChecks, running } from './store';
 import './checks.css';
-import { isViewer, viewerReason } from '../team/account';
+import { isViewer, viewerReason } from '../../kernel/account';
 
 const CONFIG = 'mnnwb.toml';
 const value = (v: number | null): string => (v === null ? '—' : Number(v.toPrecision(4)).toString());

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { listDatasets, type DatasetSummary } from '../../api/datasets';
 import { rawUrl } from '../../api/files';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import { pid } from '../../kernel/session';
 import { openEvaluate } from './open';
 

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BenchResult } from '../../api/devices';
 import { NoDevice } from '../devices/NoDevice';
-import { deviceById } from '../devices/store';
+import { deviceById } from '../../kernel/devices';
 import { BackendSelect } from '../modeltools/BackendSelect';
 import { DeviceInputs, feedsOf, RanWith } from './DeviceInputs';
 import { session } from '../../kernel/session';

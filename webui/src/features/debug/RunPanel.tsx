@@ -1,6 +1,6 @@
 // Run and Debug: the toolbar, then Variables, Watch, Call Stack and Breakpoints.
 import { useEffect } from 'preact/hooks';
-import { watchDevices } from '../devices/store';
+import { watchDevices } from '../../kernel/devices';
 import { debugState, stopReason } from './debugger';
 import { openConsole, openPerf, openRepl } from './open';
 import { RunToolbar } from './RunToolbar';

@@ -1,7 +1,7 @@
 // The Run and Debug toolbar: device picker, command line, Deploy / Run / Debug / Stop, and while
 // debugging the step controls (F5, F10, F11, Shift+F11).
 import { useEffect } from 'preact/hooks';
-import { devices, watchDevices } from '../devices/store';
+import { devices, watchDevices } from '../../kernel/devices';
 import { openDevices } from '../devices/open';
 import { debugState, step } from './debugger';
 import { busy, commandLine, deploy, lastSync, pickDevice, pickedDevice, runArgv, runState, start, stop } from './run';

@@ -1,7 +1,7 @@
 // The project's `.mnn` models, for the pickers of the on-device benchmark and tensor watch.
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
-import { filesVersion, projectFiles } from '../quickopen/fileIndex';
+import { filesVersion, projectFiles } from '../../kernel/fileIndex';
 
 /** The model the pickers show first while it exists (the flow's measure step sets it); the
  * user's own pick clears it. */

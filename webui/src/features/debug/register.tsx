@@ -4,7 +4,7 @@ import { effect } from '@preact/signals';
 import { registerEditorExtension } from '../editor/extensions';
 import { openEditor } from '../editor/openEditor';
 import { currentEditor } from '../palette/goToLine';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { notify } from '../../ui/toast';
 import { activePath } from '../../kernel/active';
 import { lazyPanel } from '../../kernel/lazyPanel';

@@ -7,11 +7,11 @@ import { confirmDialog, promptDialog } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
 import { DoctorReport } from './DoctorReport';
 import { ago, deviceFacts } from './format';
-import { account } from '../team/account';
+import { account } from '../../kernel/account';
 import { PairDialog, pairOpen } from './PairDialog';
 import { ShareDialog } from './ShareDialog';
 import { shareTarget } from './sharing';
-import { devices, devicesError, devicesLoaded, refreshDevices, watchDevices } from './store';
+import { devices, devicesError, devicesLoaded, refreshDevices, watchDevices } from '../../kernel/devices';
 
 async function rename(device: Device): Promise<void> {
   const name = await promptDialog(`Rename ${device.name}`, 'Name', device.name, 'Rename');

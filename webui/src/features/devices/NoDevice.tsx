@@ -3,7 +3,7 @@
 import { EmptyState } from '../../ui/EmptyState';
 import { openDevices } from './open';
 import { pairOpen } from './PairDialog';
-import { devices, devicesError, devicesLoaded } from './store';
+import { devices, devicesError, devicesLoaded } from '../../kernel/devices';
 
 export function pairADevice(): void {
   openDevices();

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { createPairing, type Pairing } from '../../api/devices';
 import { Modal } from '../../ui/dialogs';
-import { devices, watchDevices } from './store';
+import { devices, watchDevices } from '../../kernel/devices';
 
 export const pairOpen = signal(false);
 

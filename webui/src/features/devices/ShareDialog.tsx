@@ -5,9 +5,9 @@ import { errorMessage } from '../../api/client';
 import { listShares, shareDevice, unshareDevice, type Device } from '../../api/devices';
 import { listUsers } from '../../api/team';
 import { Modal } from '../../ui/dialogs';
-import { account } from '../team/account';
+import { account } from '../../kernel/account';
 import { shareTarget } from './sharing';
-import { refreshDevices } from './store';
+import { refreshDevices } from '../../kernel/devices';
 
 function close(): void {
   shareTarget.value = null;

@@ -1,11 +1,11 @@
 // The Devices feature: its panel, its title-bar button, its palette commands and the live online
 // state of devices.
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { DevicesPanel } from './DevicesPanel';
 import { DEVICES_PANEL, openDevices } from './open';
 import { pairOpen } from './PairDialog';
-import { refreshDevices, wireDeviceStatus } from './store';
+import { refreshDevices, wireDeviceStatus } from '../../kernel/devices';
 import './devices.css';
 
 export function registerDevicesFeature(): void {

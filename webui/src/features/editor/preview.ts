@@ -4,7 +4,7 @@
 // it. The flag is the panel's `preview` parameter, saved with the layout: a reload restores it.
 import { signal } from '@preact/signals';
 import type { DockviewGroupPanel, IDockviewPanel } from 'dockview';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { dock } from '../../kernel/panels';
 import { loadUiState, registerStateSection, scheduleSave } from '../../kernel/uiState';
 import { getDoc } from './documents';

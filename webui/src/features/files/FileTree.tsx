@@ -7,7 +7,7 @@ import { modelMenuItems } from '../modeltools/menu';
 import { lineageMenuItems } from '../lineage/menu';
 import { publishMenuItems } from '../market/menu';
 import { llmMenuItems } from '../llm/menu';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import { session } from '../../kernel/session';
 import { deleteEntry, download, moveEntry, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
 import { gitMarks } from './gitColors';

@@ -8,7 +8,7 @@ import { errorMessage } from '../../api/client';
 import { getFlow, type Flow, type FlowState, type FlowStep } from '../../api/flow';
 import { openBudgetsEditor } from '../checks/openBudgets';
 import { openDatasets } from '../datasets/open';
-import { watchDevices } from '../devices/store';
+import { watchDevices } from '../../kernel/devices';
 import { openLineage } from '../lineage/open';
 import type { PanelFactory } from '../../kernel/panels';
 import { pid, session } from '../../kernel/session';

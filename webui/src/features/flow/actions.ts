@@ -10,7 +10,7 @@ import { openPerf, openRunPanel } from '../debug/open';
 import { preferredModel } from '../debug/projectModels';
 import { deploy, pickDevice, pickedDevice } from '../debug/run';
 import { openDevices } from '../devices/open';
-import { deviceById, devices } from '../devices/store';
+import { deviceById, devices } from '../../kernel/devices';
 import { initialValues } from '../modeltools/fields';
 import { openTool, TOOL_TITLES } from '../modeltools/open';
 import { openTraining } from '../training/open';

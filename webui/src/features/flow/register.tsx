@@ -1,6 +1,6 @@
 // The flow of the project, data to device: a panel in the main area (its code loads on first
 // show), opened by the title bar's rocket button and "Show Flow" in the command palette.
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { FLOW_PANEL, openFlow } from './open';

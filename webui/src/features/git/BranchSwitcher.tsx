@@ -10,7 +10,7 @@ import { checkout, createBranch, deleteBranch, deleteTag, mergeBranch, pushTag }
 import { GitDialogHost } from './dialogs';
 import { busy, repoState, startGitSync, status } from './store';
 import { pid } from '../../kernel/session';
-import { isViewer, viewerReason } from '../team/account';
+import { isViewer, viewerReason } from '../../kernel/account';
 
 interface ItemProps {
   branch: Branch;

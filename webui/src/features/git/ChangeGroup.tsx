@@ -6,7 +6,7 @@ import { openEditor } from '../editor/openEditor';
 import { discard, stage, unstage } from './actions';
 import { openDiff, openMerge } from './open';
 import { badgeFor, type GroupId } from './badges';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 
 // Rows drawn per group until asked for all: a generated folder of thousands of files would
 // otherwise make every status refresh redraw them all.

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCommitDiff, getDiff, type GitDiff } from '../../api/git';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import { AfterMonaco } from '../../monaco/AfterMonaco';
 import { monacoApi } from '../../monaco/load';
 import { disposeDiffModels, languageFor } from '../../monaco/options';

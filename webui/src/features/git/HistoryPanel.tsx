@@ -15,7 +15,7 @@ import { childrenFirst, laneCount, layoutGraph } from './graph';
 import { historyCommit, openDiff } from './open';
 import { busy, status } from './store';
 import { createTag, pickCommit } from './actions';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 
 const LOG_LIMIT = 300;
 

@@ -14,7 +14,7 @@ import { ChecksSection } from '../checks/ChecksSection';
 import { StashList } from './StashList';
 import { busy, draftMessage, progress, refresh, repoError, repoState, status, syncNow } from './store';
 import { pid } from '../../kernel/session';
-import { isViewer, viewerReason } from '../team/account';
+import { isViewer, viewerReason } from '../../kernel/account';
 
 function ToolButton(props: { label: string; glyph: string; testid: string; onClick: (ev: MouseEvent) => void; disabled?: boolean; reason?: string }) {
   return (

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import type { StashEntry } from '../../api/git';
 import { stashApply, stashDrop, stashPush } from './actions';
 import { stashes } from './store';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 
 function StashRow({ entry }: { entry: StashEntry }) {
   const label = entry.message || `stash@{${entry.index}}`;

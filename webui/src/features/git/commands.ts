@@ -1,7 +1,7 @@
 // The Source Control panel's actions as palette commands (its toolbar and its ⋯ menu).
 import { notify } from '../../ui/toast';
-import { registerCommand } from '../palette/commands';
-import { isViewer } from '../team/account';
+import { registerCommand } from '../../kernel/commands';
+import { isViewer } from '../../kernel/account';
 import { activePath } from '../../kernel/active';
 import { promptDialog } from '../../ui/dialogs';
 import { createTag, mergeBranch, stashPush, syncOp } from './actions';

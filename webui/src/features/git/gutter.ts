@@ -8,7 +8,7 @@ import { monacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
 import type { Doc } from '../editor/documents';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import { pid } from '../../kernel/session';
 import { applyPick, diffLines, pickChanges, type LineChange } from './hunks';
 import { openDiff } from './open';

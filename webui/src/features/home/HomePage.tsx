@@ -3,7 +3,7 @@ import { ContextMenuHost } from '../../ui/contextMenu';
 import { DialogHost } from '../../ui/dialogs';
 import { notify, ToastHost } from '../../ui/toast';
 import { errorMessage } from '../../api/client';
-import { loadAccount } from '../team/account';
+import { loadAccount } from '../../kernel/account';
 import { UserMenu } from '../team/UserMenu';
 import { HomeMarket } from '../market/HomeMarket';
 import { watchClones } from './clones';

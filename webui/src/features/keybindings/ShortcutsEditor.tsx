@@ -2,9 +2,9 @@
 // changed by pressing it (a chord: two presses), with the commands it would clash with shown
 // before it is kept; a changed command can be reset to its default keys or left with none.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { allCommands, commandTitle, type Command } from '../palette/commands';
+import { allCommands, commandTitle, type Command } from '../../kernel/commands';
 import { keptWhere } from './focus';
-import { browserMayKeep, eventPress, formatKey } from './keys';
+import { browserMayKeep, eventPress, formatKey } from '../../kernel/keys';
 import { conflictsOf, defaultKeys, isChanged, keysOf, resetKeys, setKeys } from './store';
 import './keybindings.css';
 

@@ -7,10 +7,10 @@ import { effect, signal } from '@preact/signals';
 import type { monaco } from '../../monaco/setup';
 import { whenMonaco, type MonacoApi } from '../../monaco/load';
 import { notify } from '../../ui/toast';
-import { runCommand } from '../palette/commands';
+import { runCommand } from '../../kernel/commands';
 import type { Overrides } from './api';
 import { focusOf, takesKey, type Focus } from './focus';
-import { eventPress, formatKey, press, presses } from './keys';
+import { eventPress, formatKey, press, presses } from '../../kernel/keys';
 import { bindings, isRetired, loadOverrides, resolve } from './store';
 
 const CHORD_WAIT_MS = 5000;

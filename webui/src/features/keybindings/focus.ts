@@ -3,7 +3,7 @@
 // take away the editing keys of the editor and text fields (Ctrl+D, Ctrl+/, Alt+Up, …), and a
 // terminal's shell keeps its Ctrl and Alt letters (Ctrl+C, Ctrl+R, Ctrl+K, Alt+B, …) except
 // Ctrl+B, Ctrl+J and Ctrl+P, which VS Code's terminal leaves to the workbench too.
-import { press, presses } from './keys';
+import { press, presses } from '../../kernel/keys';
 
 export type Focus = 'editor' | 'terminal' | 'text' | 'workbench';
 

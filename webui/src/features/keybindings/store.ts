@@ -3,10 +3,10 @@
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
-import { commandList, isEnabled, type Command } from '../palette/commands';
+import { commandList, isEnabled, type Command } from '../../kernel/commands';
 import { putKeybindings, type Overrides } from './api';
 import { takesKey, type Focus } from './focus';
-import { formatKey, normalizeKey, parseKeys, presses } from './keys';
+import { formatKey, normalizeKey, parseKeys, presses } from '../../kernel/keys';
 
 export const overrides = signal<Overrides>({});
 

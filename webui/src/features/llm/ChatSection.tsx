@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/client';
 import { chat, stopChat, type ChatAnswer, type ChatMessage, type ChatSampler, type LlmTokenEvent } from '../../api/llm';
 import { DevicePicker } from '../debug/RunToolbar';
 import { pickedDevice } from '../debug/run';
-import { devices } from '../devices/store';
+import { devices } from '../../kernel/devices';
 import { pid, session } from '../../kernel/session';
 import type { SectionProps } from './LlmPanel';
 

@@ -2,7 +2,7 @@
 // do (an export to chat with, a Hugging Face-format folder to export), each one click away.
 import { useEffect, useState } from 'preact/hooks';
 import { EmptyState } from '../../ui/EmptyState';
-import { projectFiles } from '../quickopen/fileIndex';
+import { projectFiles } from '../../kernel/fileIndex';
 import { openLlm } from './open';
 
 const SHOWN = 8;

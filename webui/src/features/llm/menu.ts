@@ -1,7 +1,7 @@
 // "MNN-LLM…" on a folder: export a Hugging Face-format folder, or chat with an exported one.
 import type { FileEntry } from '../../api/types';
 import type { MenuItem } from '../../ui/contextMenu';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import { openLlm } from './open';
 
 export function llmMenuItems(entry: FileEntry): MenuItem[] {

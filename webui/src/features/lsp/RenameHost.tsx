@@ -2,7 +2,7 @@
 // its Undo (also the palette's "Undo last rename"). Rendered once per page.
 import { render } from 'preact';
 import { Modal } from '../../ui/dialogs';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { applyRename, lastRename, renamePlan, undoRename } from './rename';
 
 function RenamePreview() {

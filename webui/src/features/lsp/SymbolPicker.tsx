@@ -4,7 +4,7 @@ import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { revealMatch } from '../search/reveal';
 import { readyClient } from './connection';
 import type { LspRange } from './convert';

@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/client';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
 import { registerBeforeSave, type Doc } from '../editor/documents';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { currentEditor } from '../palette/goToLine';
 import { getEditorSettings, putEditorSettings, type LspTextEdit } from './api';
 import { readyClient } from './connection';

@@ -7,7 +7,7 @@ import { monacoApi, whenMonaco, type MonacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { openDoc } from '../editor/documents';
 import { registerEditorExtension } from '../editor/extensions';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { revealMatch } from '../search/reveal';
 import { registerPanel } from '../../kernel/panels';
 import type { LspTextEdit } from './api';

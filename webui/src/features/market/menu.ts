@@ -2,7 +2,7 @@
 import type { FileEntry } from '../../api/types';
 import type { MenuItem } from '../../ui/contextMenu';
 import { isModelFile } from '../modeltools/menu';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 
 export function publishMenuItems(entry: FileEntry): MenuItem[] {
   if (entry.type !== 'file' || !isModelFile(entry.path) || isViewer.value) return [];

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { startRun, type InspectResult, type ModelSpecInfo } from '../../api/tools';
 import type { PanelFactory, PanelProps } from '../../kernel/panels';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import { pid } from '../../kernel/session';
 import { formatBytes } from './format';
 import { modelMenuItems } from './menu';

@@ -4,7 +4,7 @@ import type { ToolName } from '../../api/tools';
 import { BackendSelect, loadServerBackends, serverBackends, serverBackendsError } from './BackendSelect';
 import { FIELDS, type Field, type FieldValue, type FormValues } from './fields';
 import { projectPaths, type ProjectPaths } from './paths';
-import { filesVersion } from '../quickopen/fileIndex';
+import { filesVersion } from '../../kernel/fileIndex';
 
 interface FormProps {
   tool: ToolName;

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, errorMessage } from '../../api/client';
 import { cancelRun, startRun, type ToolName, type ToolRun } from '../../api/tools';
 import { notify } from '../../ui/toast';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import type { PanelProps } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
 import { buildArgs, initialValues, type FieldValue, type FormValues } from './fields';

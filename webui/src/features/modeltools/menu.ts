@@ -4,7 +4,7 @@ import type { MenuItem } from '../../ui/contextMenu';
 import { promptDialog } from '../../ui/dialogs';
 import { openModelDiff } from './diff/openDiff';
 import { repoState, status as gitStatus } from '../git/store';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 import { session } from '../../kernel/session';
 import { evaluateModel } from '../datasets/open';
 import { openGraph, openPipeline, openTool } from './open';

@@ -2,9 +2,9 @@
 import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatKey } from '../keybindings/keys';
+import { formatKey } from '../../kernel/keys';
 import { keysOf } from '../keybindings/store';
-import { allCommands, commandTitle, isEnabled, registerCommand, type Command } from './commands';
+import { allCommands, commandTitle, isEnabled, registerCommand, type Command } from '../../kernel/commands';
 import { goToLine } from './goToLine';
 import './palette.css';
 

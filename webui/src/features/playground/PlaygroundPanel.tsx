@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
-import { devices, watchDevices } from '../devices/store';
+import { devices, watchDevices } from '../../kernel/devices';
 import { openDevices } from '../devices/open';
 import { pickDevice, pickedDevice } from '../debug/run';
 import { session } from '../../kernel/session';

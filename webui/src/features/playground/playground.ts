@@ -8,7 +8,7 @@
 // in flight at a time (`MNNWB_SHOWN` on stdin when drawn), and the panel is only the screen.
 import { computed, signal } from '@preact/signals';
 import type { DeviceError, RunExit, RunLog } from '../../api/devices';
-import { devices } from '../devices/store';
+import { devices } from '../../kernel/devices';
 import { breakpoints } from '../debug/breakpoints';
 import { kitLineFilter } from '../debug/kitLines';
 import { revealConsoleQuietly } from '../debug/open';

@@ -2,7 +2,7 @@
 // Ctrl+Shift+V); images and models show themselves when opened (see editor/EditorPanel.tsx).
 import { monacoApi } from '../../monaco/load';
 import { registerEditorExtension } from '../editor/extensions';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { activePath } from '../../kernel/active';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { registerPanel } from '../../kernel/panels';

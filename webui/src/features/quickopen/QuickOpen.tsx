@@ -4,7 +4,7 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { openEditor } from '../editor/openEditor';
 import { registerTitleAction } from '../../kernel/panels';
-import { projectFiles, search, watchFileIndex } from './fileIndex';
+import { projectFiles, search, watchFileIndex } from '../../kernel/fileIndex';
 
 const visible = signal(false);
 

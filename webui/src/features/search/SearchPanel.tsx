@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { SearchMatch } from './api';
 import { revealMatch } from './reveal';
 import { applyPreview, options, preview, replacement, results, runSearch, searching, showPreview, summary } from './store';
-import { isViewer } from '../team/account';
+import { isViewer } from '../../kernel/account';
 
 type Flag = 'case' | 'word' | 'regex';
 const FLAGS: [Flag, string, string][] = [['case', 'Aa', 'Match case'], ['word', 'ab', 'Whole word'], ['regex', '.*', 'Regular expression']];

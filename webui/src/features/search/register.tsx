@@ -1,6 +1,6 @@
 // Search across files: the side-bar panel and its command (Ctrl+Shift+F).
 import { sideBar } from '../devices/open';
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { dock, registerPanel, showPanel } from '../../kernel/panels';
 import { SearchPanel } from './SearchPanel';
 import './search.css';

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { asProjectRole, listUsers, PROJECT_ROLES, removeMember, setMember, type Member, type ProjectRole } from '../../api/team';
 import { Modal } from '../../ui/dialogs';
-import { account, loadProjectRole, projectRole } from './account';
+import { account, loadProjectRole, projectRole } from '../../kernel/account';
 
 interface Props {
   pid: string;

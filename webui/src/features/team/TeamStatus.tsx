@@ -1,5 +1,5 @@
 // The status bar's team item: a read-only badge for viewers, then the signed-in person.
-import { isViewer } from './account';
+import { isViewer } from '../../kernel/account';
 import { UserMenu } from './UserMenu';
 
 export function TeamStatus() {

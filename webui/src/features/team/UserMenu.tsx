@@ -2,7 +2,7 @@
 import { errorMessage } from '../../api/client';
 import { openContextMenu } from '../../ui/contextMenu';
 import { notify } from '../../ui/toast';
-import { account, signOut } from './account';
+import { account, signOut } from '../../kernel/account';
 import { openTokens, TeamDialogs } from './dialogs';
 import './team.css';
 

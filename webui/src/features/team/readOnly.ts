@@ -2,7 +2,7 @@
 // fails on save.
 import { effect } from '@preact/signals';
 import type { EditorExtension } from '../editor/extensions';
-import { isViewer } from './account';
+import { isViewer } from '../../kernel/account';
 
 const VIEWER_MESSAGE = { value: 'You are a viewer of this project: an owner can make you an editor.' };
 

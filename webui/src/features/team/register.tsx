@@ -4,7 +4,7 @@ import { notify } from '../../ui/toast';
 import { registerEditorExtension } from '../editor/extensions';
 import { registerTitleAction } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
-import { loadAccount, loadProjectRole } from './account';
+import { loadAccount, loadProjectRole } from '../../kernel/account';
 import { openMembers } from './dialogs';
 import { readOnlyForViewers } from './readOnly';
 

@@ -1,5 +1,5 @@
 // The integrated terminal: its panel and its commands (Ctrl+` shows it, Ctrl+Shift+` opens another).
-import { registerCommand } from '../palette/commands';
+import { registerCommand } from '../../kernel/commands';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { dock, registerPanel, registerTitleAction } from '../../kernel/panels';
 import { openTerminal, TERMINAL_PANEL, toggleTerminal } from './open';

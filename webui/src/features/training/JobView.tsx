@@ -8,7 +8,7 @@ import { unmark, useModel } from './marks';
 import { LogTerminal } from './LogTerminal';
 import { MetricCharts } from './MetricCharts';
 import { isActive, markedId, now, pulls } from './store';
-import { isViewer, viewerReason } from '../team/account';
+import { isViewer, viewerReason } from '../../kernel/account';
 
 function outcome(job: Job): string | null {
   if (job.reason) return job.reason;

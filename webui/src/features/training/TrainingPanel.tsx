@@ -17,7 +17,7 @@ import { SweepsView } from './SweepsView';
 import { loadRuntime, runtime } from './runtime';
 import { CompareView } from './CompareView';
 import { compareIds, comparing, jobs, loadJobs, selectedJob } from './store';
-import { isViewer, viewerReason } from '../team/account';
+import { isViewer, viewerReason } from '../../kernel/account';
 
 function interpreterLabel(runtime: Runtime): string {
   if (runtime.source === 'venv') return '.venv';

@@ -1,7 +1,7 @@
 // The Training feature: its dock panel, its title-bar button, its palette commands and the job
 // events it follows.
-import { registerCommand } from '../palette/commands';
-import { isViewer } from '../team/account';
+import { registerCommand } from '../../kernel/commands';
+import { isViewer } from '../../kernel/account';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { openDialog, type TrainingDialog } from './dialogState';

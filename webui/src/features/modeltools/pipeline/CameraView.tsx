@@ -2,7 +2,7 @@
 // the picked device's own, the last frame's stages drawn as a photo's are, and the figures over the
 // frames so far — each stage's and the end-to-end median and p90, frames done and dropped.
 import { useEffect, useState } from 'preact/hooks';
-import { devices } from '../../devices/store';
+import { devices } from '../../../kernel/devices';
 import { liveCounts, liveError, liveSource, liveState, liveSummary, shownFrame, startLive, stopLive } from './camera';
 import { InputView } from './InputView';
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { evaluatePipeline, type PipelineEvaluation } from '../../../api/pipelineEval';
-import { projectFiles } from '../../quickopen/fileIndex';
+import { projectFiles } from '../../../kernel/fileIndex';
 import { pid } from '../../../kernel/session';
 import { isActive, progress, putRun, runs } from '../store';
 import { DeviceSelect } from './config';

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { cancelRun, runPipeline, type PipelineResult, type ToolRun } from '../../../api/tools';
-import { projectFiles } from '../../quickopen/fileIndex';
+import { projectFiles } from '../../../kernel/fileIndex';
 import type { PanelProps } from '../../../kernel/panels';
 import { pid } from '../../../kernel/session';
 import { isActive, progress, putRun, runs } from '../store';

@@ -2,7 +2,7 @@
 // written one a line as on the command line (`read.model=recogniser-int8.mnn`).
 import { useEffect } from 'preact/hooks';
 import type { StageVariant } from '../../../api/tools';
-import { devices, watchDevices } from '../../devices/store';
+import { devices, watchDevices } from '../../../kernel/devices';
 
 export interface RunConfig { device: string; variants: string }
 

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, errorMessage } from '../../../api/client';
 import { getModelSpec, putModelSpec, type ModelSpecInfo, type SpecBody, type SpecInput, type SpecOutput } from '../../../api/tools';
-import { isViewer } from '../../team/account';
+import { isViewer } from '../../../kernel/account';
 import { pid } from '../../../kernel/session';
 import { listText, numbersOf, optionalNumber } from './values';
 import './spec.css';

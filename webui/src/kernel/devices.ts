@@ -2,9 +2,9 @@
 // (online state, last seen, facts) and patched at once by `devices`/`device.status` and
 // `device.facts` events.
 import { signal } from '@preact/signals';
-import { errorMessage } from '../../api/client';
-import { listDevices, type Device, type DeviceFactsEvent } from '../../api/devices';
-import { session } from '../../kernel/session';
+import { errorMessage } from '../api/client';
+import { listDevices, type Device, type DeviceFactsEvent } from '../api/devices';
+import { session } from './session';
 
 const POLL_MS = 3000;
 

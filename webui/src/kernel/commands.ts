@@ -3,7 +3,7 @@
 // really has (a person's own, else its defaults) and the dispatcher that runs them live in
 // features/keybindings/.
 import { computed, signal } from '@preact/signals';
-import { titleActions } from '../../kernel/panels';
+import { titleActions } from './panels';
 
 export interface Command {
   id: string;

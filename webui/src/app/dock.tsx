@@ -3,7 +3,7 @@
 import { createDockview, themeDark, type DockviewApi, type GroupPanelPartInitParameters, type IContentRenderer, type IWatermarkRenderer, type ITabRenderer, type PanelUpdateEvent, type Parameters, type SerializedDockview } from 'dockview';
 import { signal, type Signal } from '@preact/signals';
 import { h, render } from 'preact';
-import { registeredPanel, registeredTab, type PanelFactory } from '../../kernel/panels';
+import { registeredPanel, registeredTab, type PanelFactory } from '../kernel/panels';
 
 function Host({ factory, init, params }: { factory: PanelFactory; init: GroupPanelPartInitParameters; params: Signal<Parameters> }) {
   return <>{factory({ api: init.api, containerApi: init.containerApi, params: params.value })}</>;

@@ -1,8 +1,8 @@
 // Who is signed in (team mode only) and the caller's role on the open project.
 import { computed, signal } from '@preact/signals';
-import { ApiError, redirectToSignInOnUnauthorized } from '../../api/client';
-import { asProjectRole, getAccount, listMembers, logout, type Account, type Member, type ProjectRole } from '../../api/team';
-import { closeAllSockets } from '../../ws/socket';
+import { ApiError, redirectToSignInOnUnauthorized } from '../api/client';
+import { asProjectRole, getAccount, listMembers, logout, type Account, type Member, type ProjectRole } from '../api/team';
+import { closeAllSockets } from '../ws/socket';
 
 /** The signed-in person in team mode; null in local mode or until known. */
 export const account = signal<Account | null>(null);

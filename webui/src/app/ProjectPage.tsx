@@ -2,26 +2,26 @@
 // websocket for file events.
 import type { DockviewApi } from 'dockview';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { FilesChanged } from '../../api/types';
-import { ContextMenuHost } from '../../ui/contextMenu';
-import { DialogHost } from '../../ui/dialogs';
-import { ToastHost } from '../../ui/toast';
-import { letMonacoRun } from '../../monaco/load';
-import { ConflictDialog } from '../editor/ConflictDialog';
-import { onFilesChanged, recheckAll } from '../editor/diskSync';
-import { closeDoc, getDoc, readForDoc } from '../editor/documents';
-import { forgetEarlyEdits } from '../editor/EarlyEditor';
-import { saveWithNotice } from '../editor/EditorPanel';
-import { FILES_PANEL } from '../editor/openEditor';
-import { expanded, loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../files/treeStore';
-import { titleWithKeys } from '../keybindings/store';
-import { StatusBar } from '../status/StatusBar';
-import { activePath } from '../../kernel/active';
+import type { FilesChanged } from '../api/types';
+import { ContextMenuHost } from '../ui/contextMenu';
+import { DialogHost } from '../ui/dialogs';
+import { ToastHost } from '../ui/toast';
+import { letMonacoRun } from '../monaco/load';
+import { ConflictDialog } from '../features/editor/ConflictDialog';
+import { onFilesChanged, recheckAll } from '../features/editor/diskSync';
+import { closeDoc, getDoc, readForDoc } from '../features/editor/documents';
+import { forgetEarlyEdits } from '../features/editor/EarlyEditor';
+import { saveWithNotice } from '../features/editor/EditorPanel';
+import { FILES_PANEL } from '../features/editor/openEditor';
+import { expanded, loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../features/files/treeStore';
+import { titleWithKeys } from '../features/keybindings/store';
+import { StatusBar } from '../features/status/StatusBar';
+import { activePath } from '../kernel/active';
 import { createDock, restoreLayout } from './dock';
-import { dockReady, setDockApi, titleActions } from '../../kernel/panels';
-import { visibleEditorPaths } from '../../kernel/prefetch';
-import { session } from '../../kernel/session';
-import { loadUiState, persistUiState, registerStateSection } from '../../kernel/uiState';
+import { dockReady, setDockApi, titleActions } from '../kernel/panels';
+import { visibleEditorPaths } from '../kernel/prefetch';
+import { session } from '../kernel/session';
+import { loadUiState, persistUiState, registerStateSection } from '../kernel/uiState';
 
 const TREE_WIDTH = 260;
 

@@ -1,15 +1,15 @@
 // The panels every project has. Other features register theirs the same way (see features.ts).
-import { EditorPanel } from '../editor/EditorPanel';
-import { EditorTab } from '../editor/EditorTab';
-import { EDITOR_PANEL, FILES_PANEL } from '../editor/openEditor';
-import { registerPreviewEditors } from '../editor/preview';
-import { newFile, newFolder, uploadInto } from '../files/fileActions';
-import { FileTree } from '../files/FileTree';
-import { reloadTree } from '../files/treeStore';
-import { registerCommand } from '../palette/commands';
-import { isViewer } from '../team/account';
-import { registerEditorInfo } from '../status/editorInfo';
-import { dock, registerPanel, registerTab, registerTitleAction, showPanel } from '../../kernel/panels';
+import { EditorPanel } from '../features/editor/EditorPanel';
+import { EditorTab } from '../features/editor/EditorTab';
+import { EDITOR_PANEL, FILES_PANEL } from '../features/editor/openEditor';
+import { registerPreviewEditors } from '../features/editor/preview';
+import { newFile, newFolder, uploadInto } from '../features/files/fileActions';
+import { FileTree } from '../features/files/FileTree';
+import { reloadTree } from '../features/files/treeStore';
+import { registerCommand } from '../kernel/commands';
+import { isViewer } from '../kernel/account';
+import { registerEditorInfo } from '../features/status/editorInfo';
+import { dock, registerPanel, registerTab, registerTitleAction, showPanel } from '../kernel/panels';
 
 /** Brings the file tree back (on the far left) after it was closed. */
 function showFiles(): void {

@@ -1,9 +1,9 @@
 // Every file path of the project, for quick open: walked folder by folder through the listing
 // API (which already hides .git, caches and node_modules) and rebuilt after files come or go.
 import { signal } from '@preact/signals';
-import { listDir } from '../../api/files';
-import type { FilesChanged } from '../../api/types';
-import { pid, session } from '../../kernel/session';
+import { listDir } from '../api/files';
+import type { FilesChanged } from '../api/types';
+import { pid, session } from './session';
 
 const MAX_FILES = 20_000;
 let index: Promise<string[]> | null = null;

@@ -1,0 +1,24 @@
+// Every feature that brings dock panels or title-bar actions registers itself here, one line
+// each; the shell runs these before it restores the saved layout.
+import { registerGitFeature } from '../features/git/register';
+import { registerModelToolsFeature } from '../features/modeltools/register';
+import { registerTrainingFeature } from '../features/training/register';
+import { registerQuickOpen } from '../features/quickopen/QuickOpen';
+import { registerDebugFeature } from '../features/debug/register';
+import { registerDevicesFeature } from '../features/devices/register';
+import { registerTeamFeature } from '../features/team/register';
+import { registerPreviewFeature } from '../features/preview/register';
+import { registerTerminalFeature } from '../features/terminal/register';
+import { registerSearchFeature } from '../features/search/register';
+import { registerPalette } from '../features/palette/Palette';
+import { registerLanguageFeatures } from '../features/lsp/register';
+import { registerLlmFeature } from '../features/llm/register';
+import { registerLineageFeature } from '../features/lineage/register';
+import { registerMarketFeature } from '../features/market/register';
+import { registerDatasetsFeature } from '../features/datasets/register';
+import { registerKeybindingsFeature } from '../features/keybindings/register';
+import { registerPlaygroundFeature } from '../features/playground/register';
+import { registerFlowFeature } from '../features/flow/register';
+import { registerBuiltinPanels } from './builtinPanels';
+
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature, registerKeybindingsFeature, registerPlaygroundFeature, registerFlowFeature];
