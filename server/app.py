@@ -9,6 +9,7 @@ import anyio
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.gzip import GZipMiddleware
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from server import __version__
@@ -16,6 +17,7 @@ from server.api.body_limit import BodyLimit
 from server.api.errors import install_error_handlers
 from server.api.openapi import install_openapi
 from server.api.routes import ROUTERS
+from server.api.services import CommandHandler, Services, services_of, store
 from server.checks.device import DeviceBench
 from server.core.config import Settings
 from server.core.db import make_engine, migrate
@@ -74,58 +76,20 @@ def create_app(settings: Settings) -> FastAPI:
             sweep_leftovers, engine, settings.data_dir, time.time()))
         hub = EventHub(queue_size=settings.ws_queue_size, replay_size=settings.replay_size)
         hub.bind_loop(asyncio.get_running_loop())
-        app.state.engine = engine
-        app.state.hub = hub
-        app.state.watchers = FileWatchers(hub, enabled=settings.watch_files)
         fsmonitor.monitor.enabled = settings.git_status_watch
-        app.state.tab_commands = {}
-        app.state.tools = create_tool_manager(settings, engine, hub, sandbox=sandbox,
-                                              record_run=lineage_record.record_tool_run)
-        app.state.connections = Connections(engine, settings.access_check_seconds)
-        app.state.terminals = TerminalManager(settings.terminal_keep_seconds,
-                                              settings.terminals_per_user, app.state.connections)
-        app.state.language_servers = LanguageServers(settings.lsp_keep_seconds, sandbox)
-        app.state.chats = ChatManager(sandbox)
-        devices = device_bridge.install(app.state, engine, DeviceRecords(engine, hub))
-        app.state.connections.end_device_sessions = devices.end_unshared
-        app.state.playground = LocalRuns(engine, hub, sandbox, settings.playground_local_max)
-        app.state.user_tab_commands = {"playground": app.state.playground.commands_of}
+        services = _build_services(settings, token, sandbox, engine, hub)
+        store(app, services)
         if settings.team:
-            app.state.connections.start()
-        app.state.device_llm = DeviceLlm(devices, asyncio.get_running_loop())
-        app.state.tools.remote["llm-bench"] = app.state.device_llm.bench_outcome
-        app.state.tools.remote["pipeline"] = DevicePipelines(devices, asyncio.get_running_loop()).outcome
-        app.state.device_bench = DeviceBench(devices, engine, asyncio.get_running_loop())
-        app.state.jobs = JobManager(engine, hub, settings.data_dir, per_user=settings.jobs_per_user,
-                                    sandbox=sandbox, lineage=lineage_record)
-        register_pai_dlc(app.state.jobs, engine, hub, settings.data_dir)
-        register_ray(app.state.jobs, engine, hub, settings.data_dir)
-        drop_abandoned(engine)
-        app.state.clones = CloneJobs(engine, hub)
-        app.state.jobs.start()
-        app.state.login_throttle = LoginThrottle(
-            settings.login_max_failures, settings.login_max_failures_per_address,
-            settings.login_window_seconds)
+            services.connections.start()
+        services.jobs.start()
         try:
             yield
         finally:
-            await app.state.connections.close()
-            await devices.close()
-            await app.state.playground.close_all()
-            await app.state.terminals.close_all()
-            await app.state.language_servers.close_all()
-            app.state.jobs.close()
-            await run_in_threadpool(app.state.tools.close)
-            await run_in_threadpool(app.state.chats.close)
-            await run_in_threadpool(app.state.clones.close)
-            await app.state.watchers.close()
+            await _close(services)
             await sweep
             engine.dispose()
 
     app = FastAPI(title="MNN Workbench", version=__version__, lifespan=lifespan)
-    app.state.settings = settings
-    app.state.token = token
-    app.state.sandbox = sandbox
     install_error_handlers(app)
     install_openapi(app)
     # The bundle first: a page load asks for a few dozen assets, none of which is an API route.
@@ -138,5 +102,55 @@ def create_app(settings: Settings) -> FastAPI:
     # fraction of the CPU; the UI's bundles are served precompressed.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
     app.add_middleware(BodyLimit, max_bytes=settings.json_body_max_bytes)
-    app.add_middleware(SecurityMiddleware, settings=settings, token=token, credential=request_credential)
+    app.add_middleware(SecurityMiddleware, settings=settings, token=token, credential=request_credential,
+                       engine=lambda scope: services_of(scope["app"]).engine)
     return app
+
+
+def _build_services(settings: Settings, token: str, sandbox: Sandbox, engine: Engine,
+                    hub: EventHub) -> Services:
+    """Every long-lived service, each built once, wired to the ones it uses."""
+    loop = asyncio.get_running_loop()
+    tools = create_tool_manager(settings, engine, hub, sandbox=sandbox,
+                                record_run=lineage_record.record_tool_run)
+    connections = Connections(engine, settings.access_check_seconds)
+    tab_commands: dict[str, CommandHandler] = {}
+    devices = device_bridge.install(tab_commands, engine, DeviceRecords(engine, hub))
+    connections.end_device_sessions = devices.end_unshared
+    playground = LocalRuns(engine, hub, sandbox, settings.playground_local_max)
+    device_llm = DeviceLlm(devices, loop)
+    tools.remote["llm-bench"] = device_llm.bench_outcome
+    tools.remote["pipeline"] = DevicePipelines(devices, loop).outcome
+    jobs = JobManager(engine, hub, settings.data_dir, per_user=settings.jobs_per_user,
+                      sandbox=sandbox, lineage=lineage_record)
+    register_pai_dlc(jobs, engine, hub, settings.data_dir)
+    register_ray(jobs, engine, hub, settings.data_dir)
+    drop_abandoned(engine)
+    return Services(
+        settings=settings, token=token, sandbox=sandbox, engine=engine, hub=hub,
+        watchers=FileWatchers(hub, enabled=settings.watch_files), tools=tools,
+        connections=connections,
+        terminals=TerminalManager(settings.terminal_keep_seconds, settings.terminals_per_user,
+                                  connections),
+        language_servers=LanguageServers(settings.lsp_keep_seconds, sandbox),
+        chats=ChatManager(sandbox), devices=devices, playground=playground,
+        device_llm=device_llm, device_bench=DeviceBench(devices, engine, loop), jobs=jobs,
+        clones=CloneJobs(engine, hub),
+        login_throttle=LoginThrottle(settings.login_max_failures,
+                                     settings.login_max_failures_per_address,
+                                     settings.login_window_seconds),
+        tab_commands=tab_commands, user_tab_commands={"playground": playground.commands_of})
+
+
+async def _close(services: Services) -> None:
+    """Stop every service, in the order the lifespan always did."""
+    await services.connections.close()
+    await services.devices.close()
+    await services.playground.close_all()
+    await services.terminals.close_all()
+    await services.language_servers.close_all()
+    services.jobs.close()
+    await run_in_threadpool(services.tools.close)
+    await run_in_threadpool(services.chats.close)
+    await run_in_threadpool(services.clones.close)
+    await services.watchers.close()

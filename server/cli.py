@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from server import user_cli
+from server.api.services import services_of
 from server.core.config import LOOPBACK_HOSTS, Settings
 from server.core.security import load_or_create_token
 
@@ -99,8 +100,8 @@ def serve(settings: Settings) -> int:
         gc.collect()
         gc.freeze()
         port = server.servers[0].sockets[0].getsockname()[1] if server.servers else settings.port
-        print(f"\n  MNN Workbench is running. Open:\n\n    {url_for(settings, app.state.token, port)}\n",
-              flush=True)
+        url = url_for(settings, services_of(app).token, port)
+        print(f"\n  MNN Workbench is running. Open:\n\n    {url}\n", flush=True)
 
     async def main() -> None:
         waiter = asyncio.create_task(announce())

@@ -7,16 +7,14 @@ pairing code that is still valid or a device token, never a user's credential.
 from fastapi import APIRouter, Request, Response
 
 from device_bridge.agent.update import AGENT_PATH, SHA_HEADER
-from server.api.deps import SessionDep
-from server.devices.bridge import DeviceBridge
+from server.api.deps import DevicesDep, SessionDep
 
 router = APIRouter()
 
 
 @router.get(AGENT_PATH, response_class=Response,
             responses={200: {"content": {"application/zip": {}}}})
-def download_agent(request: Request, session: SessionDep) -> Response:
-    bridge: DeviceBridge = request.app.state.devices
+def download_agent(request: Request, session: SessionDep, bridge: DevicesDep) -> Response:
     auth = request.headers.get("authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
     build = bridge.agent_download(session, token)

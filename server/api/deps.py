@@ -1,4 +1,5 @@
-"""Request dependencies as ``Annotated`` aliases; long-lived managers come from ``app.state``."""
+"""Request dependencies as ``Annotated`` aliases; long-lived services are typed reads of the
+app's ``Services`` (``server/api/services.py``)."""
 
 from collections.abc import AsyncIterator
 from typing import Annotated
@@ -7,24 +8,38 @@ from fastapi import Depends, Request
 from sqlmodel import Session
 from starlette.requests import HTTPConnection
 
+from server.api.services import Services, services_of
+from server.checks.device import DeviceBench
 from server.core.config import Settings
 from server.core.db import release
 from server.core.errors import Forbidden, Invalid
 from server.core.events import EventHub
+from server.devices.bridge import DeviceBridge
 from server.files.watch import FileWatchers
 from server.gitflow.urlpolicy import UrlPolicy, policy_for
+from server.llm.chat import ChatManager
+from server.modeltools.service import ToolManager
 from server.projects import service as projects
+from server.projects.cloning import CloneJobs
 from server.projects.models import Project
+from server.sandbox import Sandbox
 from server.training.service import JobManager
 from server.users.changes import Notify
 from server.users.models import User
 from server.users.service import user_for_principal
 from server.users.sessions import Credential
+from server.users.throttle import LoginThrottle
+
+
+def get_services(conn: HTTPConnection) -> Services:
+    return services_of(conn.app)
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 def get_settings(conn: HTTPConnection) -> Settings:
-    settings: Settings = conn.app.state.settings
-    return settings
+    return services_of(conn.app).settings
 
 
 async def get_session(conn: HTTPConnection) -> AsyncIterator[Session]:
@@ -32,31 +47,54 @@ async def get_session(conn: HTTPConnection) -> AsyncIterator[Session]:
     loop, not a worker thread: closing gives its pooled connection back, which must not wait for
     a thread while every thread waits for a connection. The lookups below ``release`` it before
     the route's own work, so a route that saves a file or runs ``git status`` holds none."""
-    with Session(conn.app.state.engine) as session:
+    with Session(services_of(conn.app).engine) as session:
         yield session
 
 
-
 def get_hub(conn: HTTPConnection) -> EventHub:
-    hub: EventHub = conn.app.state.hub
-    return hub
+    return services_of(conn.app).hub
 
 
 def get_watchers(conn: HTTPConnection) -> FileWatchers:
-    watchers: FileWatchers = conn.app.state.watchers
-    return watchers
+    return services_of(conn.app).watchers
 
 
 def get_jobs(conn: HTTPConnection) -> JobManager:
-    jobs: JobManager = conn.app.state.jobs
-    return jobs
+    return services_of(conn.app).jobs
+
+
+def get_tools(conn: HTTPConnection) -> ToolManager:
+    return services_of(conn.app).tools
+
+
+def get_chats(conn: HTTPConnection) -> ChatManager:
+    return services_of(conn.app).chats
+
+
+def get_devices(conn: HTTPConnection) -> DeviceBridge:
+    return services_of(conn.app).devices
+
+
+def get_clones(conn: HTTPConnection) -> CloneJobs:
+    return services_of(conn.app).clones
+
+
+def get_device_bench(conn: HTTPConnection) -> DeviceBench:
+    return services_of(conn.app).device_bench
+
+
+def get_login_throttle(conn: HTTPConnection) -> LoginThrottle:
+    return services_of(conn.app).login_throttle
+
+
+def get_sandbox(conn: HTTPConnection) -> Sandbox:
+    return services_of(conn.app).sandbox
 
 
 def access_changes(conn: HTTPConnection) -> Notify:
     """What services that take access away tell: the open sockets' registry
     (``server/users/connections.py``)."""
-    notify: Notify = conn.app.state.connections.changed
-    return notify
+    return services_of(conn.app).connections.changed
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
@@ -65,6 +103,13 @@ HubDep = Annotated[EventHub, Depends(get_hub)]
 WatchersDep = Annotated[FileWatchers, Depends(get_watchers)]
 JobsDep = Annotated[JobManager, Depends(get_jobs)]
 AccessChanges = Annotated[Notify, Depends(access_changes)]
+ToolsDep = Annotated[ToolManager, Depends(get_tools)]
+ChatsDep = Annotated[ChatManager, Depends(get_chats)]
+DevicesDep = Annotated[DeviceBridge, Depends(get_devices)]
+ClonesDep = Annotated[CloneJobs, Depends(get_clones)]
+DeviceBenchDep = Annotated[DeviceBench, Depends(get_device_bench)]
+LoginThrottleDep = Annotated[LoginThrottle, Depends(get_login_throttle)]
+SandboxDep = Annotated[Sandbox, Depends(get_sandbox)]
 
 
 def current_user(conn: HTTPConnection, session: SessionDep) -> User:

@@ -9,7 +9,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from device_bridge.protocol import WS_PATH
 from device_bridge.transport import TransportClosed
-from server.devices.bridge import DeviceBridge
+from server.api.services import services_of
 
 router = APIRouter()
 
@@ -47,6 +47,6 @@ class StarletteTransport:
 
 @router.websocket(WS_PATH)
 async def device_socket(websocket: WebSocket) -> None:
-    bridge: DeviceBridge = websocket.app.state.devices
+    bridge = services_of(websocket.app).devices
     await websocket.accept()
     await bridge.serve(StarletteTransport(websocket))

@@ -2,7 +2,7 @@
 
 The endpoint authenticates (middleware + project access) and hands the socket to a
 ``TabConnection``, which runs three loops: send queued events, receive commands, ping. The socket
-is held in ``app.state.connections`` (``server/users/connections.py``): when the person's access is
+is held in the services' ``connections`` (``server/users/connections.py``): when the person's access is
 taken away it closes with 1008 and the reason.
 """
 
@@ -11,7 +11,6 @@ import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
@@ -20,6 +19,7 @@ from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from device_bridge.tasks import first_of
+from server.api.services import Services, services_of
 from server.api.ws_limits import TAB_MAX_BYTES
 from server.api.ws_refusal import refuse
 from server.core.errors import AppError
@@ -160,17 +160,17 @@ def _project_for(engine: Engine, principal: str | None, pid: str) -> tuple[Proje
         return project, projects.allows(projects.role_of(session, user, project), "run"), user.id
 
 
-def _commands(state: Any, user_id: str) -> dict[str, CommandHandler]:
+def _commands(state: Services, user_id: str) -> dict[str, CommandHandler]:
     """The tab's command channels: the shared ones, and those that count per person (the
     playground's runs on this machine, capped per user), bound to the caller."""
-    per_user = getattr(state, "user_tab_commands", {})
+    per_user = state.user_tab_commands
     return {**state.tab_commands, **{channel: make(user_id) for channel, make in per_user.items()}}
 
 
 @router.websocket("/api/ws")
 async def user_socket(websocket: WebSocket, since: int | None = None) -> None:
     """The caller's own channel: events about no one project (clones, see projects/cloning.py)."""
-    state = websocket.app.state
+    state = services_of(websocket.app)
     principal = _principal(websocket)
     with Session(state.engine) as session:
         user = user_for_principal(session, principal)
@@ -190,7 +190,7 @@ async def user_socket(websocket: WebSocket, since: int | None = None) -> None:
 
 @router.websocket("/api/projects/{pid}/ws")
 async def project_socket(websocket: WebSocket, pid: str, since: int | None = None) -> None:
-    state = websocket.app.state
+    state = services_of(websocket.app)
     principal = _principal(websocket)
     try:
         project, may_run, user_id = _project_for(state.engine, principal, pid)

@@ -36,7 +36,7 @@ TIMEOUT_S = 600.0
 
 
 class DeviceBench:
-    """Lives on ``app.state.device_bench``; one per server."""
+    """The services' ``device_bench``; one per server."""
 
     def __init__(self, bridge: DeviceBridge, engine: Engine, loop: asyncio.AbstractEventLoop) -> None:
         self._bridge, self._engine, self._loop = bridge, engine, loop

@@ -52,7 +52,7 @@ class MarketSource(BaseModel):
 
 
 class Settings(BaseSettings):
-    """Everything configurable; one instance lives on ``app.state.settings``."""
+    """Everything configurable; one instance per server (the services' ``settings``)."""
 
     model_config = SettingsConfigDict(env_prefix="MNNWB_", extra="ignore")
 

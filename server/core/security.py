@@ -65,6 +65,8 @@ def session_cookie(value: str, secure: bool, max_age: int | None = None) -> str:
 # (``server.users.sessions.request_credential``) and is handed in by ``create_app``, so the core
 # does not import a domain package (docs/architecture.md, "Layers").
 CredentialLookup = Callable[[Session, "str | None", "str | None"], Any]
+EngineLookup = Callable[[Scope], Any]
+"""The database engine of the app serving a scope (handed down by ``create_app``)."""
 
 
 def _team_credential(lookup: CredentialLookup, engine: Any, bearer: str | None, cookie: str | None) -> Any:
@@ -136,9 +138,10 @@ class SecurityMiddleware:
     """Host allowlist, auth, CSRF and websocket Origin checks for every request."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], settings: Settings, token: str,
-                 credential: CredentialLookup) -> None:
+                 credential: CredentialLookup, engine: EngineLookup) -> None:
         self.app = app
         self.credential = credential
+        self.engine = engine
         self.token = token
         self.cookie = session_value(token)
         self.allowed_hosts = {*LOOPBACK_HOSTS, *(h.lower() for h in settings.allowed_hosts)}
@@ -181,7 +184,7 @@ class SecurityMiddleware:
         cookie = _cookies(headers.get("cookie", "")).get(COOKIE_NAME)
         if not bearer and not cookie:
             return None
-        engine = scope["app"].state.engine
+        engine = self.engine(scope)
         credential = await to_thread.run_sync(_team_credential, self.credential, engine, bearer, cookie)
         if credential is None:
             return None

@@ -1,8 +1,8 @@
 """The server's device bridge: the hub wired to the database, the event hub and projects.
 
-One ``DeviceBridge`` lives on ``app.state.devices``. It verifies device tokens against the
-database, records when devices were last seen, publishes session events to the project's tabs
-and takes the tabs' device commands.
+One ``DeviceBridge`` lives in the server's services (``server/api/services.py``). It verifies
+device tokens against the database, records when devices were last seen, publishes session
+events to the project's tabs and takes the tabs' device commands.
 """
 
 import asyncio
@@ -179,11 +179,10 @@ def app_error(exc: BridgeError) -> Exception:
     return Unavailable(exc.message, code=exc.code)
 
 
-def install(app_state: Any, engine: Engine, records: Records,
+def install(tab_commands: dict[str, Any], engine: Engine, records: Records,
             limits: Limits | None = None) -> DeviceBridge:
-    """Create the bridge on ``app.state.devices`` and take the tabs' device channels."""
+    """Create the bridge and take the tabs' device channels in ``tab_commands``."""
     bridge = DeviceBridge(engine, records, limits)
-    app_state.devices = bridge
     for channel in TAB_CHANNELS:
-        app_state.tab_commands[channel] = bridge.handle_tab_command
+        tab_commands[channel] = bridge.handle_tab_command
     return bridge

@@ -32,7 +32,7 @@ STOP_GRACE_S = 30.0
 
 
 class DeviceLlm:
-    """Lives on ``app.state.device_llm``; one per server."""
+    """The services' ``device_llm``; one per server."""
 
     def __init__(self, bridge: DeviceBridge, loop: asyncio.AbstractEventLoop) -> None:
         self._bridge, self._loop = bridge, loop

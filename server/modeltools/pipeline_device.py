@@ -41,7 +41,7 @@ class _Started:
 
 
 class DevicePipelines:
-    """Lives on ``app.state.device_pipelines``; ``outcome`` is the tool manager's remote run."""
+    """One per server; ``outcome`` is the tool manager's remote run."""
 
     def __init__(self, bridge: DeviceBridge, loop: asyncio.AbstractEventLoop) -> None:
         self._bridge, self._loop = bridge, loop

@@ -1,6 +1,6 @@
 """Tool runs as durable rows, executed by a bounded pool of contained worker processes.
 
-One ``ToolManager`` lives on ``app.state.tools``. A run is written as ``queued`` before its
+One ``ToolManager`` is the services' ``tools``. A run is written as ``queued`` before its
 worker is submitted, ``running`` when the worker starts and final when it ends; every transition
 is published on the project's ``tools`` channel, with progress and log lines in between.
 """
@@ -307,7 +307,7 @@ def create_tool_manager(
     workers: int = DEFAULT_WORKERS,
     limits: Limits | None = None,
 ) -> ToolManager:
-    """The manager for ``app.state.tools``, with runs of a previous server reconciled."""
+    """The services' ``tools``, with runs of a previous server reconciled."""
     runs_dir = settings.data_dir / "tool-runs"
     manager = ToolManager(engine, hub, runs_dir, per_user=settings.tool_runs_per_user, sandbox=sandbox,
                           workers=workers, limits=limits, record_run=record_run,

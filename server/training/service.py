@@ -1,6 +1,6 @@
 """Jobs: submit, list, read, stop, logs, metrics; the manager that owns the job rows.
 
-The ``JobManager`` lives on ``app.state.jobs``. It holds one runner per backend (a dict, so
+The ``JobManager`` is the services' ``jobs``. It holds one runner per backend (a dict, so
 other backends register theirs) and is the ``JobSink`` its runners report to: every status
 change is written to the job row first, then published on the project's ``jobs`` channel;
 log batches go to the ``log`` channel. At start it reconciles the rows left ``queued`` or

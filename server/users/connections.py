@@ -68,7 +68,7 @@ class Held:
 
 
 class Connections:
-    """The registry, on ``app.state.connections``; ``changed`` is the services' ``Notify``."""
+    """The registry, the services' ``connections``; ``changed`` is the services' ``Notify``."""
 
     def __init__(self, engine: Engine, check_seconds: float) -> None:
         self._engine = engine

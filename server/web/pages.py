@@ -10,6 +10,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from server import __version__
 from server.api.deps import CurrentUser, SessionDep, SettingsDep
+from server.api.services import services_of
 from server.backups import service as backups
 from server.core.errors import AppError
 from server.keybindings.service import bindings_of
@@ -65,8 +66,9 @@ def _bundle(dist: Path, page: str) -> Bundle:
 def render_shell(
     request: Request, title: str, config: dict[str, Any], status: int = 200, cache: str = "no-cache"
 ) -> HTMLResponse:
-    bundle = _bundle(request.app.state.settings.webui_dist, config.get("page", ""))
-    sandbox_now = request.app.state.sandbox.status()
+    services = services_of(request.app)
+    bundle = _bundle(services.settings.webui_dist, config.get("page", ""))
+    sandbox_now = services.sandbox.status()
     sandbox = {"state": sandbox_now.state, "reason": sandbox_now.reason,
                "network": sandbox_now.network}
     config = {"version": __version__, "sandbox": sandbox, **config}
@@ -113,7 +115,7 @@ def project_page(
     # A project without Git asks nothing of Git until a repository appears (a `git` event says so).
     has_git = (Path(project.path) / ".git").exists()
     shown = first_view(project.path, projects.ui_state_of(project, user),
-                       request.app.state.settings.file_read_max_bytes)
+                       services_of(request.app).settings.file_read_max_bytes)
     config = {"page": "project", "project": public, "ws_path": f"/api/projects/{pid}/ws", "git": has_git,
               "first_view": shown, "keybindings": bindings_of(session, user.id),
               "backups": backups.marks(session, user.id, project.id)}

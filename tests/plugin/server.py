@@ -15,10 +15,12 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from server.api.services import services_of
 from server.api.ws_limits import uvicorn_options
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
 from server.core.db import make_engine, migrate
+from server.core.security import load_or_create_token
 from tests.waiting import wait_until
 
 CSRF = {"X-MNNWB-CSRF": "1"}
@@ -63,7 +65,7 @@ def settings(tmp_path: Path) -> Settings:
 def make_client(settings: Settings) -> TestClient:
     """An authenticated client that sends the CSRF header; enter it to run the lifespan."""
     app = create_app(settings)
-    headers = {"Authorization": f"Bearer {app.state.token}", **CSRF}
+    headers = {"Authorization": f"Bearer {load_or_create_token(settings.token_file)}", **CSRF}
     return TestClient(app, base_url="http://127.0.0.1:8765", headers=headers)
 
 
@@ -123,7 +125,7 @@ def start_live_server(
     wait_until(lambda: server.started or not thread.is_alive(), what="the live server to start")
     if not thread.is_alive():
         raise RuntimeError("the live server did not start")
-    live = LiveServer(f"http://127.0.0.1:{port}", app.state.token, settings, server)
+    live = LiveServer(f"http://127.0.0.1:{port}", services_of(app).token, settings, server)
     return live, thread
 
 

@@ -19,6 +19,7 @@ from sqlmodel import Session
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
+from server.api.services import services_of
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
 from server.core.db import make_engine
@@ -63,7 +64,7 @@ class Team:
         return {"Authorization": f"Bearer {self.tokens[who]}", **CSRF}
 
     def session(self) -> Session:
-        return Session(self.client.app.state.engine)  # type: ignore[attr-defined]
+        return Session(services_of(self.client.app).engine)
 
     def new_project(self, name: str = "demo") -> str:
         """A project made by ``owner`` with ``editor`` and ``viewer`` as members."""

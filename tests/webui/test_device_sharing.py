@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 from sqlmodel import Session
 
+from server.api.services import services_of
 from server.core.config import Settings
 from server.users import service, sessions
 from tests.conftest import CSRF, LiveServer, start_live_server
@@ -27,7 +28,7 @@ def team(tmp_path: Path) -> Iterator[tuple[LiveServer, dict[str, dict[str, str]]
     # The web UI is whatever MNNWB_WEBUI_DIST names (the default build otherwise).
     live, thread = start_live_server(Settings(data_dir=tmp_path / "data", mode="team", watch_files=False))
     auth: dict[str, dict[str, str]] = {}
-    with Session(live.server.config.app.state.engine) as session:  # type: ignore[union-attr]
+    with Session(services_of(live.server.config.app).engine) as session:
         for who in ("ann", "ben"):
             user = service.add_user(session, who, PASSWORD)
             token = sessions.create_token(session, user, "tests", None).token

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from sqlmodel import Session
 
+from server.api.services import services_of
 from server.core.config import Settings
 from server.users import service
 from tests.conftest import LiveServer, start_live_server
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.browser
 def team_server(tmp_path: Path) -> Iterator[LiveServer]:
     """Team mode with the administrator ``alice`` and the member ``bob``."""
     live, thread = start_live_server(Settings(data_dir=tmp_path / "data", mode="team", watch_files=False))
-    engine = live.server.config.app.state.engine  # type: ignore[union-attr]
+    engine = services_of(live.server.config.app).engine
     with Session(engine) as session:
         service.add_user(session, "alice", PASSWORD, "admin")
         service.add_user(session, "bob", PASSWORD)

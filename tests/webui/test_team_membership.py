@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session
 
+from server.api.services import services_of
 from server.users import service
 from tests.conftest import LiveServer, start_live_server
 from tests.server.team.conftest import PASSWORD, team_settings
@@ -30,7 +31,7 @@ FETCH = """async ([method, url, body]) => {
 @pytest.fixture
 def team_server(tmp_path: Path) -> Iterator[LiveServer]:
     live, thread = start_live_server(team_settings(tmp_path / "data"))
-    engine = live.server.config.app.state.engine  # type: ignore[union-attr]
+    engine = services_of(live.server.config.app).engine
     with Session(engine) as session:
         for name in ("alice", "bob"):
             service.add_user(session, name, PASSWORD)

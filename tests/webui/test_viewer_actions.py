@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from server.api.services import services_of
 from server.core.config import REPO_ROOT
 from tests.conftest import LiveServer
 from tests.fakes.git_remotes import git
@@ -116,7 +117,7 @@ def test_a_viewer_is_told_once_why_there_is_no_terminal(
     team_server: LiveServer, people: dict[str, BrowserContext]  # noqa: F811
 ) -> None:
     # Members may have terminals here, so what refuses bob is his role, not the server's setting.
-    team_server.server.config.app.state.settings.team_terminal = True  # type: ignore[union-attr]
+    services_of(team_server.server.config.app).settings.team_terminal = True
     url = team_server.url
     alice = people["alice"].new_page()
     sign_in(alice, url, "/", "alice")

@@ -9,6 +9,7 @@ from server.api.deps import (
     ClientAddress,
     CredentialDep,
     CurrentUser,
+    LoginThrottleDep,
     SessionDep,
     SettingsDep,
     TeamUser,
@@ -40,10 +41,9 @@ def _secure(request: Request, settings: SettingsDep) -> bool:
 
 @router.post("/auth/login")
 def login(body: LoginBody, request: Request, response: Response, session: SessionDep,
-          settings: SettingsDep, address: ClientAddress) -> UserPublic:
+          settings: SettingsDep, address: ClientAddress, throttle: LoginThrottleDep) -> UserPublic:
     if not settings.team:
         raise Invalid("password sign-in is for team mode", code="local_mode")
-    throttle = request.app.state.login_throttle
     user, secret = sessions.login(session, throttle, body, address, settings.session_hours)
     max_age = int(settings.session_hours * 3600)
     response.headers["set-cookie"] = session_cookie(secret, _secure(request, settings), max_age)

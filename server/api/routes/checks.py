@@ -1,26 +1,17 @@
 """Performance budgets: read them, run them, and the stored result of each commit."""
 
 from pathlib import Path
-from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from starlette.requests import HTTPConnection
 
-from server.api.deps import EditableProject, ProjectDep, RunnerProject, SettingsDep
+from server.api.deps import DeviceBenchDep, EditableProject, ProjectDep, RunnerProject, SettingsDep
 from server.checks import budget_form, service
-from server.checks.device import DeviceBench
 from server.checks.models import Budget, BudgetTables, CheckReport, CheckRequest, CommitCheck
 
 router = APIRouter(prefix="/api/projects/{pid}", tags=["checks"])
 
 
-def get_device_bench(conn: HTTPConnection) -> DeviceBench:
-    bench: DeviceBench = conn.app.state.device_bench
-    return bench
-
-
-DeviceBenchDep = Annotated[DeviceBench, Depends(get_device_bench)]
 
 
 @router.get("/budgets")

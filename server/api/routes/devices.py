@@ -1,13 +1,17 @@
 """Devices: registry, pairing, and a project's sessions on a device (docs/protocol.md §9.3)."""
 
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request, Response
-from starlette.requests import HTTPConnection
+from fastapi import APIRouter, Request, Response
 
-from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep, SettingsDep
+from server.api.deps import (
+    CurrentUser,
+    DevicesDep,
+    ProjectDep,
+    RunnerProject,
+    SessionDep,
+    SettingsDep,
+)
 from server.devices import service
-from server.devices.bridge import DeviceBridge
 from server.devices.models import (
     DevicePublic,
     DeviceSessionPublic,
@@ -20,12 +24,7 @@ from server.devices.models import (
 router = APIRouter(prefix="/api", tags=["devices"])
 
 
-def get_bridge(conn: HTTPConnection) -> DeviceBridge:
-    bridge: DeviceBridge = conn.app.state.devices
-    return bridge
-
-
-BridgeDep = Annotated[DeviceBridge, Depends(get_bridge)]
+BridgeDep = DevicesDep
 
 
 @router.get("/devices")

@@ -9,7 +9,6 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.concurrency import run_in_threadpool
-from starlette.requests import HTTPConnection
 
 from server.api.deps import (
     ClientId,
@@ -21,6 +20,7 @@ from server.api.deps import (
     RunnerProject,
     SessionDep,
     SettingsDep,
+    ToolsDep,
     WatchersDep,
 )
 from server.api.routes.git_identity import StoredAuthor
@@ -68,7 +68,6 @@ from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
 from server.gitflow.urlpolicy import UrlPolicy
 from server.modeltools import blobs as model_blobs
 from server.modeltools.models import ToolRunPublic
-from server.modeltools.service import ToolManager
 
 router = APIRouter(prefix="/api/projects/{pid}/git", tags=["git"])
 
@@ -201,11 +200,6 @@ async def resolve(body: ResolveRequest, project: EditableProject, writes: Writes
     return await writes.run(project, "resolve", service.resolve, body.path, body.content, body.take)
 
 
-def get_tools(conn: HTTPConnection) -> ToolManager:
-    tools: ToolManager = conn.app.state.tools
-    return tools
-
-
 @router.get("/blob")
 def blob(project: ProjectDep, rev: str, path: str) -> Response:
     data, sha = blobs.read_blob(project.path, rev, path)
@@ -226,7 +220,7 @@ async def blob_inspect(
     project: RunnerProject,
     session: SessionDep,
     settings: SettingsDep,
-    tools: Annotated[ToolManager, Depends(get_tools)],
+    tools: ToolsDep,
     user: CurrentUser,
 ) -> ToolRunPublic:
     return await run_in_threadpool(

@@ -7,10 +7,10 @@ from fastapi import APIRouter, Depends
 from fastapi.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from server.api.deps import RunnerProject
+from server.api.deps import ChatsDep, RunnerProject
 from server.api.openapi import errors
+from server.api.services import services_of
 from server.llm import service
-from server.llm.chat import ChatManager
 from server.llm.schemas import ChatAnswer, ChatRequest, ChatStopped, EmbedAnswer, EmbedRequest
 from server.llm.service import LlmContext
 from server.projects.models import Project
@@ -18,20 +18,14 @@ from server.projects.models import Project
 router = APIRouter(prefix="/api", tags=["llm"])
 
 
-def get_chats(conn: HTTPConnection) -> ChatManager:
-    chats: ChatManager = conn.app.state.chats
-    return chats
-
-
 async def llm_context(conn: HTTPConnection) -> LlmContext:
     """Async and free of other dependencies, so it costs a chat's first token no thread hop
     (see ``server/llm/service.py``)."""
-    state = conn.app.state
+    services = services_of(conn.app)
     principal = conn.scope.get("state", {}).get("principal")
-    return LlmContext(state.engine, state.chats, state.device_llm, state.hub, principal)
+    return LlmContext(services.engine, services.chats, services.device_llm, services.hub, principal)
 
 
-ChatsDep = Annotated[ChatManager, Depends(get_chats)]
 LlmDep = Annotated[LlmContext, Depends(llm_context)]
 
 

@@ -6,6 +6,7 @@ from functools import partial
 from fastapi import APIRouter, WebSocket
 
 from server.api.deps import CurrentUser, EditableProject, HubDep, ProjectDep, SessionDep, WatchersDep
+from server.api.services import services_of
 from server.api.ws_refusal import refuse
 from server.core.errors import AppError
 from server.lsp import edits, settings
@@ -26,20 +27,21 @@ router = APIRouter()
 
 @router.websocket("/api/projects/{pid}/lsp")
 async def language_server_socket(websocket: WebSocket, pid: str) -> None:
+    services = services_of(websocket.app)
     state = websocket.scope.get("state", {})
     principal = state.get("principal")
     try:
-        plan = plan_for(websocket.app.state.engine, principal, pid)
+        plan = plan_for(services.engine, principal, pid)
     except AppError as exc:
         await refuse(websocket, exc.detail)
         return
     recheck = partial(admit, principal=principal, pid=pid)
     # Held before the first await, so no change slips in between (server/users/connections.py).
-    with websocket.app.state.connections.holding(state, "lsp", pid, recheck) as held:
+    with services.connections.holding(state, "lsp", pid, recheck) as held:
         await websocket.accept()
         bridge = LanguageServerBridge(websocket, plan, pid)
         held.close_with(partial(bridge.stop, CLOSE_CODE))
-        await bridge.run(websocket.app.state.language_servers)
+        await bridge.run(services.language_servers)
 
 
 @router.post("/api/projects/{pid}/lsp/edits/preview", tags=["lsp"])

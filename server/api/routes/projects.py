@@ -1,15 +1,20 @@
 """Projects and templates."""
 
 import tempfile
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
-from starlette.requests import HTTPConnection
 
-from server.api.deps import CurrentUser, EditableProject, ProjectDep, SessionDep, SettingsDep
+from server.api.deps import (
+    ClonesDep,
+    CurrentUser,
+    EditableProject,
+    ProjectDep,
+    SessionDep,
+    SettingsDep,
+)
 from server.projects import service, zipped
-from server.projects.cloning import CloneJobs
 from server.projects.models import (
     ProjectCreate,
     ProjectPublic,
@@ -22,12 +27,6 @@ from server.projects.templates import list_templates
 router = APIRouter(prefix="/api", tags=["projects"])
 
 
-def get_clones(conn: HTTPConnection) -> CloneJobs:
-    clones: CloneJobs = conn.app.state.clones
-    return clones
-
-
-ClonesDep = Annotated[CloneJobs, Depends(get_clones)]
 CLONING: dict[int | str, dict[str, Any]] = {
     202: {"model": ProjectPublic, "description": "A clone started: the project is `cloning`"}}
 

@@ -2,11 +2,11 @@
 
 from typing import Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel
 
 from server import __version__
-from server.api.deps import CurrentUser, SettingsDep
+from server.api.deps import CurrentUser, SandboxDep, SettingsDep
 from server.users.models import UserPublic
 
 router = APIRouter(prefix="/api", tags=["system"])
@@ -37,6 +37,6 @@ class SandboxStatus(BaseModel):
 
 
 @router.get("/sandbox")
-def sandbox_status(request: Request, _user: CurrentUser) -> SandboxStatus:
-    status = request.app.state.sandbox.status()
+def sandbox_status(sandbox: SandboxDep, _user: CurrentUser) -> SandboxStatus:
+    status = sandbox.status()
     return SandboxStatus(state=status.state, reason=status.reason, network=status.network)

@@ -3,29 +3,28 @@ run's log; MNN's backends on this server."""
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Body
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
-from starlette.requests import HTTPConnection
 
 from device_bridge.protocol import MnnBackend
-from server.api.deps import CurrentUser, ProjectDep, RunnerProject, SessionDep, SettingsDep
+from server.api.deps import (
+    CurrentUser,
+    ProjectDep,
+    RunnerProject,
+    SessionDep,
+    SettingsDep,
+    ToolsDep,
+)
 from server.checks.diff import start_diff
 from server.checks.models import DiffRequest
 from server.modeltools import backends, service
 from server.modeltools.models import ToolLog, ToolRunPublic
 from server.modeltools.schemas import ToolName
-from server.modeltools.service import ToolManager
 
 router = APIRouter(prefix="/api", tags=["tools"])
 
 
-def get_tools(conn: HTTPConnection) -> ToolManager:
-    tools: ToolManager = conn.app.state.tools
-    return tools
-
-
-ToolsDep = Annotated[ToolManager, Depends(get_tools)]
 
 
 class MnnBackends(BaseModel):

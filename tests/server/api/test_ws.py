@@ -9,6 +9,7 @@ import pytest
 import websockets.sync.client as ws_client
 from starlette.websockets import WebSocketDisconnect
 
+from server.api.services import services_of
 from server.core.events import EventHub
 from tests.waiting import wait_until
 
@@ -62,7 +63,7 @@ def test_oversized_message_closes_with_1009(client, project):
 
 
 def test_unanswered_pings_close_the_socket(client, project):
-    client.app.state.settings.ws_ping_interval = 0.05
+    services_of(client.app).settings.ws_ping_interval = 0.05
     with _ws(client, project) as ws:
         ws.receive_json()
         assert ws.receive_json()["type"] == "ping"
@@ -73,7 +74,7 @@ def test_unanswered_pings_close_the_socket(client, project):
 
 
 def test_answered_pings_keep_the_socket_open(client, project):
-    client.app.state.settings.ws_ping_interval = 0.05
+    services_of(client.app).settings.ws_ping_interval = 0.05
     with _ws(client, project) as ws:
         ws.receive_json()
         for _ in range(5):

@@ -12,6 +12,7 @@ import websockets.sync.client as ws_client
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from server.api.services import services_of
 from server.core.config import Settings
 from tests.conftest import make_client
 from tests.waiting import wait_until
@@ -40,7 +41,7 @@ def _path(pid: str, since: int | None = None) -> str:
 
 def _publish(client: TestClient, pid: str, count: int) -> None:
     """Publish ``count`` file events in one go on the server's loop, as a burst of changes would."""
-    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub = services_of(client.app).hub
 
     def burst() -> None:
         for i in range(count):

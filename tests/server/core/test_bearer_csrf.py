@@ -6,6 +6,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from server.api.services import services_of
 from server.core.security import COOKIE_NAME, session_value
 from tests.server.team.conftest import Team, start_team, team_settings
 from tests.waiting import wait_until
@@ -31,7 +32,7 @@ def _stop_as_curl_does(client: TestClient, jid: str, credential: dict[str, str])
 
 
 def test_a_bearer_token_stops_a_job_without_a_csrf_header_but_a_cookie_does_not(anon_client):
-    token = anon_client.app.state.token
+    token = services_of(anon_client.app).token
     bearer = {"Authorization": f"Bearer {token}"}
     jid = _running_job(anon_client, bearer)
     cookie = {"Cookie": f"{COOKIE_NAME}={session_value(token)}"}

@@ -5,6 +5,7 @@ import stat
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from server.api.services import services_of
 from server.core.logs import redact
 from server.core.security import COOKIE_NAME, load_or_create_token, session_value
 
@@ -56,7 +57,7 @@ def test_loopback_hosts_are_allowed(client):
 
 
 def test_text_plain_post_with_the_cookie_is_refused_without_the_header(settings, anon_client):
-    token = anon_client.app.state.token
+    token = services_of(anon_client.app).token
     response = anon_client.post(
         "/api/projects", content='{"name": "x"}',
         headers={"Cookie": f"{COOKIE_NAME}={session_value(token)}", "Content-Type": "text/plain"},
@@ -73,7 +74,7 @@ def test_cross_origin_post_is_refused(client):
 
 
 def test_token_exchange_sets_a_strict_cookie_and_strips_the_token(anon_client):
-    token = anon_client.app.state.token
+    token = services_of(anon_client.app).token
     response = anon_client.get(f"/p/abc?token={token}&x=1", follow_redirects=False)
     assert response.status_code == 303
     assert response.headers["location"] == "/p/abc?x=1"

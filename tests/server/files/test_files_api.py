@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from server.api.services import services_of
+
 
 @pytest.fixture
 def files(project):
@@ -145,7 +147,7 @@ def test_upload_and_download(client, files, root):
 
 def test_upload_over_the_cap_is_refused_and_keeps_the_old_file(client, settings, files, root):
     (root / "keep.bin").write_bytes(b"old")
-    client.app.state.settings.upload_max_bytes = 100
+    services_of(client.app).settings.upload_max_bytes = 100
     response = client.post(f"{files}/upload", data={"dir": ""},
                            files=[("files", ("keep.bin", b"x" * 500))])
     assert response.status_code == 413
@@ -160,7 +162,7 @@ def test_upload_with_a_hostile_name_is_refused(client, files, root):
 
 
 def test_large_file_reads_are_refused_with_a_hint(client, files, root):
-    client.app.state.settings.file_read_max_bytes = 10
+    services_of(client.app).settings.file_read_max_bytes = 10
     (root / "big.txt").write_text("x" * 100)
     response = client.get(f"{files}/content", params={"path": "big.txt"})
     assert response.status_code == 413 and "download" in response.json()["detail"]

@@ -7,6 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from device_bridge.llm.runtime import LoadedModel, Sampler
+from server.api.services import services_of
 from tests.fakes.llm import Llms, build_model
 from tests.plugin.tools import wait_for_run
 
@@ -43,7 +44,7 @@ def test_an_answer_is_the_greedy_generation_with_its_figures(client: TestClient,
 def test_streamed_tokens_arrive_on_the_tab_channel_and_the_model_stays_loaded(
     client: TestClient, project: dict
 ) -> None:
-    chats = client.app.state.chats
+    chats = services_of(client.app).chats
     first = _chat(client, project, max_new_tokens=6, stream=True, chat_id="c1")
     assert chats.loaded() == [str(Path(project["path"]) / "models" / "tiny")]
     pid_before = [p.proc.pid for p in chats._processes]
@@ -51,7 +52,7 @@ def test_streamed_tokens_arrive_on_the_tab_channel_and_the_model_stays_loaded(
     assert [p.proc.pid for p in chats._processes] == pid_before
     assert second["text"] == first["text"]
 
-    sub, _ = client.app.state.hub.subscribe(project["id"], since=0)
+    sub, _ = services_of(client.app).hub.subscribe(project["id"], since=0)
     events = [sub.queue.get_nowait() for _ in range(sub.queue.qsize())]
     llm = [e for e in events if e.channel == "llm"]
     tokens = [e.data["text"] for e in llm if e.type == "token" and e.data["chat_id"] == "c1"]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from server.api.services import services_of
 from server.lsp import formatting
 from server.lsp.textedits import apply_edits
 
@@ -49,11 +50,11 @@ def test_without_a_project_tool_the_server_s_ruff_formats(tmp_path):
 def test_the_plan_names_the_project_interpreter_for_the_plugin(client, project):
     from server.lsp.service import plan_for
 
-    plugins = plan_for(client.app.state.engine, "local", project["id"]).settings["pylsp"]["plugins"]
+    plugins = plan_for(services_of(client.app).engine, "local", project["id"]).settings["pylsp"]["plugins"]
     assert plugins["mnnwb"] == {"interpreter": None}  # the server's own: nothing of the project's
     venv = Path(project["path"]) / ".venv" / "bin"
     venv.mkdir(parents=True)
     (venv / "python").symlink_to(os.path.realpath("/usr/bin/python3"))
-    plugins = plan_for(client.app.state.engine, "local", project["id"]).settings["pylsp"]["plugins"]
+    plugins = plan_for(services_of(client.app).engine, "local", project["id"]).settings["pylsp"]["plugins"]
     assert plugins["mnnwb"]["interpreter"] == plugins["jedi"]["environment"]
     assert plugins["mnnwb"]["interpreter"].endswith(".venv/bin/python")

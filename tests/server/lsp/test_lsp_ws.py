@@ -10,6 +10,7 @@ import httpx
 import websockets.sync.client as ws_client
 from starlette.websockets import WebSocketDisconnect
 
+from server.api.services import services_of
 from tests.conftest import make_client
 from tests.server.team.conftest import Team
 from tests.waiting import wait_until
@@ -175,7 +176,7 @@ def test_a_connection_leaving_before_the_server_answers_initialize_is_let_go(
     with httpx.Client(base_url=live_server.url, headers=live_server.auth) as api:
         project = api.post("/api/projects", json={"name": "slow-lsp"}).json()
     url = live_server.url.replace("http", "ws") + f"/api/projects/{project['id']}/lsp"
-    servers = live_server.server.config.app.state.language_servers
+    servers = services_of(live_server.server.config.app).language_servers
     with ws_client.connect(url, additional_headers=live_server.auth) as ws:
         ws.recv(timeout=10)
         ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",

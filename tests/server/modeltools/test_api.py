@@ -7,6 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from server.api.services import services_of
 from server.modeltools.models import ToolRun
 from tests.server.modeltools.conftest import Models, wait_for_run
 from tests.waiting import wait_until
@@ -48,7 +49,7 @@ def test_convert_then_inspect_through_the_api(client: TestClient, project: dict)
 def test_events_on_the_tools_channel(client: TestClient, project: dict) -> None:
     run = _start(client, project, "convert", {"model": "conv.onnx"}).json()
     assert wait_for_run(client, run["id"])["status"] == "succeeded"
-    hub = client.app.state.hub
+    hub = services_of(client.app).hub
 
     def replayed() -> list:
         sub, _ = hub.subscribe(project["id"], since=0)
@@ -130,7 +131,7 @@ def test_unknown_run_is_404(client: TestClient) -> None:
 
 def test_runs_left_active_by_a_previous_server_are_failed(client: TestClient, project: dict) -> None:
     app = client.app
-    with Session(app.state.engine) as session:
+    with Session(services_of(app).engine) as session:
         for status in ("queued", "running", "succeeded"):
             session.add(
                 ToolRun(
@@ -143,7 +144,7 @@ def test_runs_left_active_by_a_previous_server_are_failed(client: TestClient, pr
                 )
             )
         session.commit()
-    assert app.state.tools.reconcile() == 2
+    assert services_of(app).tools.reconcile() == 2
     for status, expected in (
         ("queued", "failed"),
         ("running", "failed"),

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import server.projects as projects_package
+from server.api.services import services_of
 from server.training.artifacts import ARTIFACTS_DIR
 
 
@@ -114,7 +115,7 @@ def test_projects_survive_a_restart(settings, client, project):
 
     app = create_app(settings)
     with TestClient(app, base_url="http://127.0.0.1") as again:
-        listed = again.get("/api/projects", headers={"Authorization": f"Bearer {app.state.token}"})
+        listed = again.get("/api/projects", headers={"Authorization": f"Bearer {services_of(app).token}"})
     assert [p["id"] for p in listed.json()] == [project["id"]]
 
 

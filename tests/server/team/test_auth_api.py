@@ -6,6 +6,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
+from server.api.services import services_of
 from server.app import create_app
 from server.core.db import utcnow
 from server.core.security import COOKIE_NAME
@@ -41,7 +42,7 @@ def test_login_sets_a_strict_http_only_session_cookie(team: Team):
 
 
 def test_the_local_token_does_not_work_in_team_mode(team: Team):
-    token = team.client.app.state.token  # type: ignore[attr-defined]
+    token = services_of(team.client.app).token
     response = team.client.get("/api/projects", headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 401
     page = team.client.get(f"/?token={token}", follow_redirects=False)
@@ -133,7 +134,7 @@ def test_forwarded_headers_count_only_from_trusted_proxies(tmp_path: Path):
 
 def test_local_mode_rejects_password_login_and_tokens(settings):
     with TestClient(create_app(settings), base_url=BASE_URL) as client:
-        headers = {"Authorization": f"Bearer {client.app.state.token}", **CSRF}  # type: ignore[attr-defined]
+        headers = {"Authorization": f"Bearer {services_of(client.app).token}", **CSRF}
         login = client.post("/api/auth/login", json={"name": "local", "password": "x" * 12}, headers=headers)
         assert (login.status_code, login.json()["code"]) == (422, "local_mode")
         assert client.post("/api/auth/tokens", json={"name": "x"}, headers=headers).status_code == 422

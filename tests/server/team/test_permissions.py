@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from server.api.services import services_of
 from server.core.events import Envelope
 from tests.server.team.conftest import ROLES, Team
 from tests.server.test_route_roles import ROUTE_ROLES
@@ -114,7 +115,7 @@ def test_only_editors_may_send_commands_on_the_websocket(team: Team):
     async def stdin(project_id: str, envelope: Envelope) -> None:
         received.append(envelope.data["who"])
 
-    team.client.app.state.tab_commands["log"] = stdin  # type: ignore[attr-defined]
+    services_of(team.client.app).tab_commands["log"] = stdin
     for who in ("viewer", "editor"):
         with team.client.websocket_connect(f"{WS}/api/projects/{pid}/ws", headers=team.auth(who)) as ws:
             assert ws.receive_json()["type"] == "hello"
@@ -133,7 +134,7 @@ def test_one_users_tab_does_not_receive_another_projects_events(team: Team):
     assert _ws_refused(team, "owner", theirs)
     with team.client.websocket_connect(f"{WS}/api/projects/{mine}/ws", headers=team.auth("owner")) as ws:
         assert ws.receive_json()["type"] == "hello"
-        hub = team.client.app.state.hub  # type: ignore[attr-defined]
+        hub = services_of(team.client.app).hub
         hub.publish(theirs, "files", "changed", {"path": "secret.txt"})
         hub.publish(mine, "files", "changed", {"path": "mine.txt"})
         event = ws.receive_json()

@@ -11,6 +11,7 @@ from pathlib import Path
 from sqlalchemy.pool import QueuePool
 from sqlmodel import Session
 
+from server.api.services import services_of
 from server.projects.models import Project
 from tests.server.team.conftest import Team
 from tests.waiting import wait_until
@@ -38,7 +39,7 @@ def _saver(team: Team, pid: str, name: str) -> Callable[[], int]:
 
 
 def test_more_slow_requests_than_pooled_connections_all_run_at_once(team: Team):
-    engine = team.client.app.state.engine  # type: ignore[attr-defined]
+    engine = services_of(team.client.app).engine
     assert isinstance(engine.pool, QueuePool)
     capacity = engine.pool.size() + engine.pool._max_overflow  # the most it hands out at once
     pid = team.new_project()

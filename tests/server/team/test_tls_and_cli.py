@@ -12,6 +12,7 @@ import uvicorn
 from sqlmodel import Session
 
 from server import cli
+from server.api.services import services_of
 from server.app import create_app
 from server.core.config import Settings
 from server.users import service
@@ -77,7 +78,7 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext]]:
     thread.start()
     wait_until(lambda: server.started or not thread.is_alive(), what="the TLS server to start")
     assert thread.is_alive(), "the TLS server did not start"
-    with Session(app.state.engine) as session:
+    with Session(services_of(app).engine) as session:
         service.add_user(session, "alice", PASSWORD, "admin")
     try:
         yield f"https://127.0.0.1:{port}", ssl.create_default_context(cafile=str(certfile))

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from server.app import create_app
 from server.core.config import REPO_ROOT, Settings
+from server.core.security import load_or_create_token
 
 DIST = REPO_ROOT / "webui" / "dist"
 LIMIT_BYTES = 500 * 1000
@@ -36,8 +37,9 @@ def gzipped_bytes(name: str) -> int:
 def real_build(tmp_path: Path) -> TestClient:
     if not (DIST / ".vite" / "manifest.json").exists():
         pytest.fail("the web UI is not built: run `make ui`")
-    app = create_app(Settings(data_dir=tmp_path / "data", webui_dist=DIST))
-    headers = {"Authorization": f"Bearer {app.state.token}", "X-MNNWB-CSRF": "1"}
+    settings = Settings(data_dir=tmp_path / "data", webui_dist=DIST)
+    app = create_app(settings)
+    headers = {"Authorization": f"Bearer {load_or_create_token(settings.token_file)}", "X-MNNWB-CSRF": "1"}
     with TestClient(app, base_url="http://127.0.0.1:8765", headers=headers) as client:
         yield client
 

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from server.api.services import services_of
 from server.app import create_app
 from server.core.config import Settings
+from server.core.security import load_or_create_token
 from server.web.first_view import visible_editor_paths
 
 MANIFEST = {
@@ -37,7 +39,7 @@ def built(tmp_path: Path) -> TestClient:
     (dist / "assets" / "main-abc.js.gz").write_bytes(gzip.compress(source))
     settings = Settings(data_dir=tmp_path / "data", webui_dist=dist)
     app = create_app(settings)
-    headers = {"Authorization": f"Bearer {app.state.token}", "X-MNNWB-CSRF": "1"}
+    headers = {"Authorization": f"Bearer {load_or_create_token(settings.token_file)}", "X-MNNWB-CSRF": "1"}
     with TestClient(app, base_url="http://127.0.0.1:8765", headers=headers) as client:
         yield client
 
@@ -105,7 +107,7 @@ def test_a_hashed_asset_is_read_once_then_answered_from_memory(built, tmp_path):
 def test_nothing_outside_the_built_assets_is_served_from_them(built, path):
     response = built.get(path, headers={"Accept-Encoding": "gzip"})
     assert response.status_code == 404
-    assert "manifest" not in response.text and built.app.state.token not in response.text
+    assert "manifest" not in response.text and services_of(built.app).token not in response.text
 
 
 def _layout(*paths: str) -> dict:

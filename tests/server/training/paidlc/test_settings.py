@@ -7,6 +7,7 @@ from cryptography.fernet import Fernet
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from server.api.services import services_of
 from server.core.config import Settings
 from server.core.db import utcnow
 from server.training.models import PaiDlcConfig
@@ -136,7 +137,7 @@ def test_a_value_saved_before_its_limit_existed_reads_back_as_the_default(
     """A row an older server saved with an infinite timeout: reading the settings and calling
     the service work, with the default timeout, until the settings are saved again."""
     assert client.put(URL, json=settings_body(emulator)).status_code == 200
-    with Session(client.app.state.engine) as session:
+    with Session(services_of(client.app).engine) as session:
         row = session.get(PaiDlcConfig, 1)
         assert row is not None
         row.settings = {**row.settings, "timeout_seconds": float("inf")}
