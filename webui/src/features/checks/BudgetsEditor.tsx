@@ -10,7 +10,7 @@ import { filesVersion, projectFiles } from '../../kernel/fileIndex';
 import { isViewer } from '../../kernel/account';
 import { pid } from '../../kernel/session';
 import './checks.css';
-import { budgetDraft } from './openBudgets';
+import { budgetDraft } from './budgetDraft';
 import { budgetOf, LIMITS, rowOf, SETTINGS, templateRow, unknownKeys, type BudgetField, type Row } from './budgetRows';
 
 export const CONFIG = 'mnnwb.toml';

@@ -1,8 +1,8 @@
 // The budgets form is a tab in the main area; its code loads the first time it is shown. A
 // caller may hand it budgets to start from (the flow's template): the form shows them, unsaved.
-import { signal } from '@preact/signals';
 import type { Budget } from '../../api/checks';
 import { mainGroup } from '../../kernel/areas';
+import { budgetDraft } from './budgetDraft';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { dock, registerPanel, showPanel } from '../../kernel/panels';
 
@@ -12,9 +12,6 @@ export function registerBudgetsEditor(): void {
   const form = lazyPanel(() => import('./BudgetsEditor').then((m) => () => <m.BudgetsEditor />));
   registerPanel(BUDGETS_PANEL, form, { area: 'main' });
 }
-
-/** Budgets the form adds to its rows once, unsaved; taken (set back to null) by the form. */
-export const budgetDraft = signal<Budget[] | null>(null);
 
 export function openBudgetsEditor(draft: Budget[] | null = null): void {
   budgetDraft.value = draft && draft.length ? draft : null;

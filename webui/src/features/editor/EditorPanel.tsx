@@ -21,7 +21,6 @@ import { awaitsRestore } from './hotExit';
 import { applyEditorExtensions } from './extensions';
 import { keepEditorOf } from './preview';
 
-export const editorPanelId = (path: string) => `editor:${path}`;
 
 /** Saving a preview keeps it, as typing in it does. */
 export function saveWithNotice(doc: Doc): void {

@@ -1,36 +1,17 @@
 // Open documents of this tab: one Monaco model per file, its etag, dirty and save state, plus the
 // two ways a file can diverge from disk — a 409 on save and a change made elsewhere.
-import { signal, type Signal } from '@preact/signals';
+import { signal } from '@preact/signals';
 import { ApiError, errorMessage } from '../../api/client';
 import { readFile, writeFile } from '../../api/files';
 import type { ConflictBody, FileContent } from '../../api/types';
 import { loadMonaco } from '../../monaco/load';
 import { languageFor } from '../../monaco/options';
-import type { monaco } from '../../monaco/setup';
 import { takePrefetchedContent } from '../../kernel/prefetch';
 import { pid } from '../../kernel/session';
+import type { Doc, SaveState } from './doc';
 import { changed, forget, restore, takeBackup } from './hotExit';
 
-export type SaveState = 'clean' | 'dirty' | 'saving' | 'error';
-
-export interface DiskChange {
-  kind: 'modified' | 'deleted';
-  content: string | null;
-  etag: string | null;
-}
-
-export interface Doc {
-  path: string;
-  model: monaco.editor.ITextModel | null;
-  binary: boolean;
-  size: number;
-  /** The text encoding the server read the file with (utf-8 unless it said otherwise). */
-  encoding: string | null;
-  etag: string | null;
-  savedVersion: number;
-  state: Signal<SaveState>;
-  disk: Signal<DiskChange | null>;
-}
+export type { DiskChange, Doc, SaveState } from './doc';
 
 export interface Conflict {
   doc: Doc;

@@ -3,7 +3,7 @@ import type { monaco } from '../../monaco/setup';
 import { mainGroup } from '../../kernel/areas';
 import { dock, showPanel } from '../../kernel/panels';
 import { openDoc } from './documents';
-import { editorPanelId } from './EditorPanel';
+import { editorPanelId } from './panelId';
 import { keepPanel, previewEnabled, replaceablePreview } from './preview';
 
 export const EDITOR_PANEL = 'editor';

@@ -2,11 +2,8 @@
 // download of each side.
 import { rawUrl } from '../../api/files';
 import { blobUrl, type GitDiff } from '../../api/git';
-import { ModelDiffSummary } from '../modeltools/ModelDiffSummary';
+import { ModelDiffSummary, type SideRevs } from '../modeltools/ModelDiffSummary';
 import { pid } from '../../kernel/session';
-
-/** The revision of each side (`HEAD`, `:0`, a commit, `<commit>^`); null for the working tree. */
-export type SideRevs = [string | null, string | null];
 
 function formatSize(bytes: number | null): string {
   if (bytes === null) return '—';

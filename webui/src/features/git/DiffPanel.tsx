@@ -13,7 +13,8 @@ import type { PanelProps } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
 import { stage, stagePart, unstage, type PartOp } from './actions';
 import { changeAt, pickChanges, pickLines, type LineChange, type Pick } from './hunks';
-import { BinaryDiff, type SideRevs } from './BinaryDiff';
+import { BinaryDiff } from './BinaryDiff';
+import type { SideRevs } from '../modeltools/ModelDiffSummary';
 import type { DiffTarget } from './open';
 import { busy, status } from './store';
 

@@ -7,7 +7,7 @@ import { DevicePicker } from '../debug/RunToolbar';
 import { pickedDevice } from '../debug/run';
 import { devices } from '../../kernel/devices';
 import { pid, session } from '../../kernel/session';
-import type { SectionProps } from './LlmPanel';
+import type { SectionProps } from './sections';
 
 interface Turn extends ChatMessage {
   figures?: ChatAnswer & { where?: string };

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { embed, type EmbedAnswer } from '../../api/llm';
 import { pid } from '../../kernel/session';
-import type { SectionProps } from './LlmPanel';
+import type { SectionProps } from './sections';
 
 export function EmbedSection({ folder, params, update }: SectionProps) {
   const [text, setText] = useState(String(params.texts ?? 'a phone runs the model\na board runs the model\nthe weather is cold'));

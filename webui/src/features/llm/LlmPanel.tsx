@@ -13,6 +13,7 @@ import { BenchTable } from './BenchTable';
 import { EmbedSection } from './EmbedSection';
 import { NoModel } from './NoModel';
 import { openLlm } from './open';
+import type { SectionProps } from './sections';
 // The tables (export files, benchmark, similarity) are the model tools' own.
 import '../modeltools/modeltools.css';
 import './llm.css';
@@ -145,12 +146,6 @@ function BenchSection({ folder, params, update }: SectionProps) {
       {run?.args.device_id ? <div class="llm-status" data-testid="llm-bench-where">on {deviceName(String(run.args.device_id))}</div> : null}
     </section>
   );
-}
-
-export interface SectionProps {
-  folder: string;
-  params: Record<string, unknown>;
-  update: (values: Record<string, unknown>) => void;
 }
 
 export function LlmPanel({ api, params }: PanelProps) {
