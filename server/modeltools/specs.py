@@ -18,7 +18,9 @@ from device_bridge.runtime import spec as model_spec
 from device_bridge.runtime.spec import InputSpec, ModelSpec, OutputSpec, SpecError
 from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
+from server.core.events import EventHub
 from server.core.fsutil import atomic_write
+from server.files.paths import relative
 from server.modeltools import mnnfile
 from server.modeltools.shapes import Declared, Shapes, declared
 
@@ -124,6 +126,19 @@ def write(model: Path, spec: ModelSpec) -> Path:
     path = model_spec.sidecar(model)
     atomic_write(path, [model_spec.dumps(spec).encode()])
     return path
+
+
+def save(hub: EventHub, project_id: str, root: str, model: Path, data: Any,
+         client: str | None) -> Path:
+    """Checks the spec ``data`` against ``model``, writes its sidecar and tells the project's
+    tabs (``files``/``changed``, with the ``client`` that wrote it)."""
+    spec = parse_body(data)
+    check(model, spec)
+    existed = model_spec.sidecar(model).exists()
+    written = write(model, spec)
+    change = {"kind": "modified" if existed else "added", "path": relative(root, written)}
+    hub.publish(project_id, "files", "changed", {"changes": [change], "client": client})
+    return written
 
 
 def parse_body(data: Any) -> ModelSpec:

@@ -12,6 +12,7 @@ from sqlmodel import Field, Session, SQLModel
 from server.core.db import utcnow
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, NotFound
+from server.core.events import EventHub
 from server.projects.models import Project
 from server.training.models import Job
 
@@ -44,8 +45,9 @@ def public(mark: MarkedJob | None) -> MarkedModel:
     return MarkedModel(job_id=mark.job_id, marked_at=mark.marked_at) if mark else MarkedModel()
 
 
-def mark(session: Session, project: Project, job_id: str) -> MarkedModel:
-    """Marks a succeeded job of the project, replacing any earlier mark (one at a time)."""
+def mark(session: Session, hub: EventHub, project: Project, job_id: str) -> MarkedModel:
+    """Marks a succeeded job of the project, replacing any earlier mark (one at a time), and
+    tells the project's tabs (``jobs``/``job.marked``)."""
     job = session.get(Job, job_id)
     if job is None or job.project_id != project.id:
         raise NotFound("no such job in this project", code=ErrorCode.JOB_NOT_FOUND)
@@ -57,12 +59,18 @@ def mark(session: Session, project: Project, job_id: str) -> MarkedModel:
     session.add(row)
     session.commit()
     session.refresh(row)
-    return public(row)
+    return _told(hub, project, public(row))
 
 
-def unmark(session: Session, project: Project) -> MarkedModel:
+def unmark(session: Session, hub: EventHub, project: Project) -> MarkedModel:
+    """Takes the project's mark away, if any, and tells its tabs (``jobs``/``job.marked``)."""
     row = marked_job(session, project.id)
     if row is not None:
         session.delete(row)
         session.commit()
-    return MarkedModel()
+    return _told(hub, project, MarkedModel())
+
+
+def _told(hub: EventHub, project: Project, marked: MarkedModel) -> MarkedModel:
+    hub.publish(project.id, "jobs", "job.marked", marked.model_dump(mode="json"))
+    return marked

@@ -17,7 +17,7 @@ from server.api.deps import (
 )
 from server.api.openapi import errors
 from server.core.errors import TooLarge
-from server.files import service, trash
+from server.files import changes, service, trash
 from server.files.models import Entry, FileContent, FileOp, FileSave, OpResult, Saved
 
 router = APIRouter(prefix="/api/projects/{pid}/files", tags=["files"])
@@ -39,13 +39,7 @@ async def save_file(
     body: FileSave, project: EditableProject, hub: HubDep, watchers: WatchersDep,
     client: ClientId, path: str,
 ) -> Saved:
-    saved = await run_in_threadpool(
-        service.save_file, project.path, path, body.content, body.etag, body.encoding
-    )
-    watchers.note_write(service.resolve(project.path, saved.path))
-    change = {"kind": "modified", "path": saved.path, "etag": saved.etag}
-    hub.publish(project.id, "files", "changed", {"changes": [change], "client": client})
-    return saved
+    return await changes.save(hub, watchers, project.id, project.path, path, body, client)
 
 
 @router.post("/ops")
@@ -54,14 +48,8 @@ def file_op(
 ) -> OpResult:
     """A delete moves the file or folder to the project's trash (docs/api.md), from where
     ``…/trash/{trash_id}/restore`` puts it back."""
-    target, trash_id = service.apply_op(project.path, body, trash.folder(settings, project.id))
-    rel = service.relative(project.path, target)
-    if body.op == "rename":
-        changes = [{"kind": "deleted", "path": body.path}, {"kind": "added", "path": rel}]
-    else:
-        changes = [{"kind": "deleted" if body.op == "delete" else "added", "path": rel}]
-    hub.publish(project.id, "files", "changed", {"changes": changes, "client": client})
-    return OpResult(path=rel, trash_id=trash_id)
+    return changes.apply_op(hub, project.id, project.path, body, trash.folder(settings, project.id),
+                            client)
 
 
 @router.post("/trash/{trash_id}/restore", responses=errors(404, 409))
@@ -70,11 +58,8 @@ def restore_from_trash(
 ) -> OpResult:
     """Puts a deleted file or folder back where it was (409 ``exists`` when something stands
     there now)."""
-    target = trash.restore(trash.folder(settings, project.id), project.path, trash_id)
-    rel = service.relative(project.path, target)
-    change = {"kind": "added", "path": rel}
-    hub.publish(project.id, "files", "changed", {"changes": [change], "client": client})
-    return OpResult(path=rel)
+    return changes.restore(hub, project.id, project.path, trash.folder(settings, project.id),
+                           trash_id, client)
 
 
 @router.post("/upload", status_code=201)
@@ -93,9 +78,7 @@ async def upload(
             chunks, settings.upload_max_bytes,
         )
         entries.append(service.entry_for(project.path, target))
-    changes = [{"kind": "added", "path": e.path} for e in entries]
-    hub.publish(project.id, "files", "changed", {"changes": changes, "client": client})
-    return entries
+    return changes.uploaded(hub, project.id, entries, client)
 
 
 def _chunks(upload_file: UploadFile) -> Iterator[bytes]:

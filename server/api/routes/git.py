@@ -2,7 +2,6 @@
 followed by a ``git`` ``changed`` event; fetch, pull and push also stream ``progress``."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -24,9 +23,7 @@ from server.api.deps import (
     WatchersDep,
 )
 from server.api.routes.git_identity import StoredAuthor
-from server.core.events import EventHub
 from server.core.secrets import KEY_FILE, SecretBox
-from server.files.watch import FileWatchers
 from server.gitflow import blobs, service
 from server.gitflow.credentials import CredentialStore
 from server.gitflow.models import (
@@ -64,34 +61,13 @@ from server.gitflow.models import (
     TagPushResult,
     TextRequest,
 )
-from server.gitflow.transport import DEFAULT_TIMEOUT, throttled
+from server.gitflow.transport import DEFAULT_TIMEOUT
 from server.gitflow.urlpolicy import UrlPolicy
+from server.gitflow.writes import GitWrites
 from server.modeltools import blobs as model_blobs
 from server.modeltools.models import ToolRunPublic
 
 router = APIRouter(prefix="/api/projects/{pid}/git", tags=["git"])
-
-
-@dataclass
-class GitWrites:
-    """Runs a Git write off the event loop, then tells every tab of the project; the file
-    watcher is told too, so it does not announce the same change again as an outside one."""
-
-    hub: EventHub
-    watchers: FileWatchers
-    client: str | None
-
-    async def run(self, project: Any, op: str, fn: Callable[..., Any], *args: Any) -> Any:
-        with self.watchers.git_write(project.id, project.path):
-            result = await run_in_threadpool(fn, project.path, *args)
-        self.hub.publish(project.id, "git", "changed", {"op": op, "client": self.client})
-        return result
-
-    def progress(self, project: Any, op: str) -> Callable[[str], None]:
-        def publish(text: str) -> None:
-            self.hub.publish(project.id, "git", "progress", {"op": op, "text": text})
-
-        return throttled(publish)
 
 
 def git_writes(hub: HubDep, watchers: WatchersDep, client: ClientId) -> GitWrites:

@@ -76,16 +76,12 @@ def get_marked(project: ProjectDep, session: SessionDep) -> MarkedModel:
 @router.put("/projects/{pid}/jobs/marked")
 def put_marked(body: MarkBody, project: EditableProject, session: SessionDep,
                hub: HubDep) -> MarkedModel:
-    marked = marks.mark(session, project, body.job_id)
-    hub.publish(project.id, "jobs", "job.marked", marked.model_dump(mode="json"))
-    return marked
+    return marks.mark(session, hub, project, body.job_id)
 
 
 @router.delete("/projects/{pid}/jobs/marked")
 def delete_marked(project: EditableProject, session: SessionDep, hub: HubDep) -> MarkedModel:
-    unmarked = marks.unmark(session, project)
-    hub.publish(project.id, "jobs", "job.marked", unmarked.model_dump(mode="json"))
-    return unmarked
+    return marks.unmark(session, hub, project)
 
 
 @router.get("/jobs/{jid}")

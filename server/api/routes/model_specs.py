@@ -61,12 +61,7 @@ async def write_spec(
 ) -> ModelSpecPublic:
     def save() -> ModelSpecPublic:
         model = _model(project.path, path)
-        spec = specs.parse_body(body)
-        specs.check(model, spec)
-        existed = sidecar(model).exists()
-        written = specs.write(model, spec)
-        change = {"kind": "modified" if existed else "added", "path": relative(project.path, written)}
-        hub.publish(project.id, "files", "changed", {"changes": [change], "client": client})
+        specs.save(hub, project.id, project.path, model, body, client)
         return _public(project.path, model)
 
     return await run_in_threadpool(save)

@@ -59,3 +59,23 @@ def test_the_lifespan_stores_the_services_and_nothing_else(client: TestClient) -
     assert isinstance(services, Services) and isinstance(services.hub, EventHub)
     for name, hint in typing.get_type_hints(Services).items():
         assert isinstance(getattr(services, name), typing.get_origin(hint) or hint), name
+
+
+def _publishes(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [f"{path.relative_to(REPO_ROOT)}:{node.lineno}" for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "publish" and _is_hub(node.func.value)]
+
+
+def _is_hub(node: ast.expr) -> bool:
+    """``hub`` or ``<x>.hub``: the event hub (a market package's ``registry.publish`` is not one)."""
+    return (isinstance(node, ast.Name) and node.id == "hub") or (
+        isinstance(node, ast.Attribute) and node.attr == "hub")
+
+
+def test_no_route_publishes_an_event_itself() -> None:
+    """Routes parse, check and call one service; the service tells the tabs."""
+    routes = SERVER / "api" / "routes"
+    assert _publishes(SERVER / "gitflow" / "writes.py")  # the scan sees a publishing module
+    assert [use for path in sorted(routes.rglob("*.py")) for use in _publishes(path)] == []
