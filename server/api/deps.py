@@ -12,6 +12,7 @@ from server.api.services import Services, services_of
 from server.checks.device import DeviceBench
 from server.core.config import Settings
 from server.core.db import release
+from server.core.error_codes import ErrorCode
 from server.core.errors import Forbidden, Invalid
 from server.core.events import EventHub
 from server.devices.bridge import DeviceBridge
@@ -123,7 +124,7 @@ CurrentUser = Annotated[User, Depends(current_user)]
 
 def admin_user(user: CurrentUser) -> User:
     if user.role != "admin":
-        raise Forbidden("this needs an administrator", code="admin_only")
+        raise Forbidden("this needs an administrator", code=ErrorCode.ADMIN_ONLY)
     return user
 
 
@@ -195,7 +196,7 @@ ClientId = Annotated[str | None, Depends(client_id)]
 
 def team_user(user: CurrentUser, settings: SettingsDep) -> User:
     if not settings.team:
-        raise Invalid("accounts and API tokens exist in team mode only", code="local_mode")
+        raise Invalid("accounts and API tokens exist in team mode only", code=ErrorCode.LOCAL_MODE)
     return user
 
 

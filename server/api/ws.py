@@ -22,6 +22,7 @@ from device_bridge.tasks import first_of
 from server.api.services import Services, services_of
 from server.api.ws_limits import TAB_MAX_BYTES
 from server.api.ws_refusal import refuse
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError
 from server.core.events import PROTOCOL_VERSION, Envelope, EventHub, Subscription
 from server.projects import service as projects
@@ -127,7 +128,7 @@ class TabConnection:
         handler = self.commands.get(envelope.channel)
         if handler is None:
             await self.send(Envelope(channel="sys", type="error", data={
-                "detail": f"no commands on channel {envelope.channel!r}", "code": "unknown"}))
+                "detail": f"no commands on channel {envelope.channel!r}", "code": ErrorCode.UNKNOWN}))
             return
         await handler(self.sub.project_id, envelope)
 

@@ -25,6 +25,7 @@ from anyio import to_thread
 from sqlmodel import Session
 
 from server.core.config import LOOPBACK_HOSTS, Settings
+from server.core.error_codes import ErrorCode
 
 COOKIE_NAME = "mnnwb_session"
 CSRF_HEADER = "x-mnnwb-csrf"
@@ -159,7 +160,7 @@ class SecurityMiddleware:
         headers = _headers(scope)
         forwarded_client(scope, headers, self.trusted_proxies)
         if host_name(headers.get("host", "")) not in self.allowed_hosts:
-            await self._deny(scope, send, 400, "bad_host", "host not allowed")
+            await self._deny(scope, send, 400, ErrorCode.BAD_HOST, "host not allowed")
             return
         path = scope["path"]
         public = path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
@@ -167,11 +168,11 @@ class SecurityMiddleware:
             return
         principal = None if public else await self._principal(scope, headers)
         if principal is None and not public and not (self.team and path in LOGIN_PATHS):
-            await self._deny(scope, send, 401, "unauthorized", "authentication required")
+            await self._deny(scope, send, 401, ErrorCode.UNAUTHORIZED, "authentication required")
             return
         problem = self._csrf_problem(scope, headers, principal) if not public else None
         if problem:
-            await self._deny(scope, send, 403, "forbidden", problem)
+            await self._deny(scope, send, 403, ErrorCode.FORBIDDEN, problem)
             return
         scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
@@ -228,7 +229,7 @@ class SecurityMiddleware:
         if not given or scope["method"] != "GET" or path.startswith("/api/"):
             return False
         if not hmac.compare_digest(given[0].encode(), self.token.encode()):
-            await self._deny(scope, send, 401, "unauthorized", "invalid token")
+            await self._deny(scope, send, 401, ErrorCode.UNAUTHORIZED, "invalid token")
             return True
         rest = urlencode([(k, v) for k, v in query if k != "token"])
         location = path + (f"?{rest}" if rest else "")

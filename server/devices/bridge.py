@@ -22,6 +22,7 @@ from device_bridge.hub import DeviceHub, EventSink, Identity, Limits
 from device_bridge.hub import Session as HubSession
 from device_bridge.tab_commands import TabCommands
 from device_bridge.transport import Transport
+from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound, Unauthorized, Unavailable
 from server.core.events import Envelope
 from server.devices import service
@@ -96,7 +97,7 @@ class DeviceBridge:
         """The agent zipapp, for a device token or a pairing code that is still valid."""
         if not service.may_download_agent(session, token):
             raise Unauthorized("the agent download needs a valid pairing code or device token",
-                               code="bad_token")
+                               code=ErrorCode.BAD_TOKEN)
         return self.agent
 
     async def _may_attach(self, project_id: str, device_id: str) -> bool:
@@ -125,7 +126,7 @@ class DeviceBridge:
     async def attach(self, project_id: str, device_id: str) -> HubSession:
         """The project's session on a device its owner may use (opened if need be)."""
         if not await self._may_attach(project_id, device_id):
-            raise NotFound("no such device", code="device_not_found")
+            raise NotFound("no such device", code=ErrorCode.DEVICE_NOT_FOUND)
         try:
             return await self.hub.open_session(project_id, device_id)
         except BridgeError as exc:

@@ -23,6 +23,7 @@ from device_bridge.deploy import SyncReport, deploy
 from device_bridge.errors import BridgeError
 from device_bridge.hub import Session as HubSession
 from device_bridge.sync import HashCache
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Invalid, Unavailable
 from server.devices.bridge import DeviceBridge, app_error
 from server.modeltools.progress import PREFIX
@@ -46,7 +47,7 @@ class DeviceLlm:
         rel = folder.resolve().relative_to(root).as_posix()
         if rel == ".":
             raise Invalid("put the exported model in a folder of its own to run it on a device",
-                          code="bad_llm_model")
+                          code=ErrorCode.BAD_LLM_MODEL)
         try:
             report: SyncReport = await deploy(self._bridge.hub, project_id, session.sid, root,
                                               self._cache, only=rel)
@@ -54,7 +55,7 @@ class DeviceLlm:
             raise app_error(exc) from exc
         if report.failed:
             raise Unavailable(f"the model's files did not reach the device: {', '.join(report.failed)}",
-                              code="push_failed")
+                              code=ErrorCode.PUSH_FAILED)
         return session, rel
 
     async def call(self, session: HubSession, message: p.LlmChat | p.LlmBench, key: str,
@@ -140,4 +141,4 @@ def _result(done: p.LlmDone) -> dict[str, Any]:
     message = done.error or "the device could not run the model"
     if done.code in ("no_mnn_llm", "llm_crashed", "llm_busy"):
         raise Unavailable(message, code=done.code)
-    raise Invalid(message, code=done.code or "llm_failed")
+    raise Invalid(message, code=done.code or ErrorCode.LLM_FAILED)

@@ -23,6 +23,7 @@ from device_bridge.errors import BridgeError
 from device_bridge.hub import Session as HubSession
 from device_bridge.runtime import pipeline_eval
 from device_bridge.sync import HashCache
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError
 from server.devices.bridge import DeviceBridge, app_error
 from server.modeltools.progress import PREFIX
@@ -62,7 +63,7 @@ class DevicePipelines:
             return Outcome("failed", error=exc.detail, code=exc.code)
         except TimeoutError:
             return Outcome("failed", error=f"the device did not answer in {TIMEOUT_S:g} s",
-                           code="device_timeout")
+                           code=ErrorCode.DEVICE_TIMEOUT)
 
     def _cancelled(self, job: "Future[Outcome]", started: _Started) -> Outcome:
         """Stop the device's pipeline and wait a while for its partial result; before it was
@@ -111,7 +112,7 @@ class DevicePipelines:
         reply = await self._request(session, start, started)
         if not reply.ok or reply.result is None:
             return Outcome("failed", error=reply.error or "the device could not run the pipeline",
-                           code=reply.code or "pipeline_failed")
+                           code=reply.code or ErrorCode.PIPELINE_FAILED)
         info = self._bridge.hub.online_devices().get(worker["device_id"])
         device = {"id": worker["device_id"], "name": info.name if info else ""}
         result = {**reply.result, "device": device}

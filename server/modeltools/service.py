@@ -18,6 +18,7 @@ from sqlmodel import Session, col, select
 
 from server.core.config import Settings
 from server.core.db import until_stored, utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
 from server.files.paths import resolve
@@ -74,7 +75,7 @@ class ToolManager:
         self._sandbox = sandbox
         self._allow_remote_code = allow_remote_code
         # Queued and running runs by the user who started them: the pool is shared.
-        self._quota = Quota("active tool runs", "tool_run_limit", per_user)
+        self._quota = Quota("active tool runs", ErrorCode.TOOL_RUN_LIMIT, per_user)
         self._limits = limits or Limits()
         self._pool = WorkerPool(size=workers, limits=self._limits)
         self._handles: dict[str, RunHandle] = {}
@@ -163,7 +164,7 @@ class ToolManager:
 
     def cancel(self, session: Session, run: ToolRun) -> ToolRunPublic:
         if run.status not in ACTIVE:
-            raise Conflict(f"the run is already {run.status}", code="run_finished")
+            raise Conflict(f"the run is already {run.status}", code=ErrorCode.RUN_FINISHED)
         with self._lock:
             handle = self._handles.get(run.id)
         if handle is not None:
@@ -258,7 +259,7 @@ def get_run(session: Session, user: User, run_id: str, need: str = "read") -> To
     """A run the user may see (or, with ``need="run"``, cancel): checked on its project."""
     run = session.get(ToolRun, run_id)
     if run is None:
-        raise NotFound("no such tool run", code="run_not_found")
+        raise NotFound("no such tool run", code=ErrorCode.RUN_NOT_FOUND)
     projects.get_project(session, user, run.project_id, need)
     return run
 

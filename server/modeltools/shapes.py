@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from server.core.error_codes import ErrorCode
 from server.modeltools import mnnfile
 
 Shapes = dict[str, list[int]]
-REQUIRED = "input_shape_required"
-MISMATCH = "input_shape_mismatch"
+REQUIRED = ErrorCode.INPUT_SHAPE_REQUIRED
+MISMATCH = ErrorCode.INPUT_SHAPE_MISMATCH
 
 
 @dataclass(frozen=True)

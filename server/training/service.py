@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from server.core.db import release, until_stored, utcnow
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Invalid, NotFound, Unavailable
 from server.core.events import EventHub
 from server.gitflow.urlpolicy import UrlPolicy
@@ -66,7 +67,7 @@ def default_command(project: Project) -> str:
     command = get_template(project.template).default_command if project.template else ""
     if not command:
         raise Invalid("give a command: the project's template has no default one",
-                      code="no_command")
+                      code=ErrorCode.NO_COMMAND)
     return command
 
 
@@ -92,7 +93,7 @@ class JobManager:
         self.lineage = lineage
         self._hub = hub
         # Active jobs by the user who started them (resumed ones have no known starter).
-        self._quota = Quota("active jobs", "job_limit", per_user)
+        self._quota = Quota("active jobs", ErrorCode.JOB_LIMIT, per_user)
         self.jobs_dir = data_dir / "jobs"
         self._project_of: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -179,7 +180,7 @@ class JobManager:
         runner = self.runners.get(backend)
         if runner is None:
             raise Invalid(f"unknown or unconfigured backend {backend!r}; available: "
-                          f"{', '.join(sorted(self.runners))}", code="unknown_backend")
+                          f"{', '.join(sorted(self.runners))}", code=ErrorCode.UNKNOWN_BACKEND)
         return runner
 
     def _spec(self, session: Session, job: Job, project: Project) -> JobSpec:
@@ -232,7 +233,7 @@ class JobManager:
     def get_job(self, session: Session, user: User, job_id: str) -> Job:
         job = session.get(Job, job_id)
         if job is None:
-            raise NotFound("no such job", code="no_job")
+            raise NotFound("no such job", code=ErrorCode.NO_JOB)
         projects.get_project(session, user, job.project_id)
         return job
 
@@ -260,7 +261,7 @@ class JobManager:
         with self._lock:
             if project.id in self._venv_builds:
                 raise Conflict("a venv is already being created for this project",
-                               code="venv_busy")
+                               code=ErrorCode.VENV_BUSY)
             self._venv_builds.add(project.id)
 
         def build() -> None:
@@ -279,5 +280,5 @@ class JobManager:
         runner = self.runners.get(job.backend)
         if runner is None:
             raise Unavailable(f"the {job.backend!r} backend is not configured",
-                              code="backend_unavailable")
+                              code=ErrorCode.BACKEND_UNAVAILABLE)
         return runner

@@ -14,6 +14,7 @@ from server.api.deps import (
     SettingsDep,
     TeamUser,
 )
+from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.core.security import session_cookie
 from server.users import audit, sessions
@@ -43,7 +44,7 @@ def _secure(request: Request, settings: SettingsDep) -> bool:
 def login(body: LoginBody, request: Request, response: Response, session: SessionDep,
           settings: SettingsDep, address: ClientAddress, throttle: LoginThrottleDep) -> UserPublic:
     if not settings.team:
-        raise Invalid("password sign-in is for team mode", code="local_mode")
+        raise Invalid("password sign-in is for team mode", code=ErrorCode.LOCAL_MODE)
     user, secret = sessions.login(session, throttle, body, address, settings.session_hours)
     max_age = int(settings.session_hours * 3600)
     response.headers["set-cookie"] = session_cookie(secret, _secure(request, settings), max_age)
