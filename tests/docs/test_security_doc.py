@@ -59,9 +59,10 @@ def test_the_admins_decisions_name_every_setting_that_widens_or_narrows_what_peo
 
 
 def _raised_in_server(code: str, source: str) -> bool:
-    """``code`` given as an error's code: ``code="x"``, ``code = "x"`` (an exception class),
-    ``"code": "x"``, or an argument (``Quota("active jobs", "job_limit", …)``)."""
-    quoted = rf"""["']{re.escape(code)}["']"""
+    """``code`` given as an error's code: ``code=ErrorCode.X``, ``code = ErrorCode.X`` (an
+    exception class), ``"code": ErrorCode.X``, or an argument (``Quota("active jobs",
+    ErrorCode.JOB_LIMIT, …)``); the same with the code as a string literal."""
+    quoted = rf"""(?:["']{re.escape(code)}["']|\bErrorCode\.{re.escape(code.upper())}\b)"""
     return re.search(rf"""(?:\bcode\s*=\s*|["']code["']:\s*|[(,]\s*){quoted}""", source) is not None
 
 
