@@ -1,12 +1,13 @@
 // A package's page: its versions, what the chosen one takes and gives, its license, figures and
 // demo (CardFacts), its files with their sha256, the lineage it was published with, its README,
 // and the install buttons.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { getCard, installVersion, type MarketCard, type VersionInfo } from '../../api/market';
 import { projectUrl } from '../../api/projects';
 import { promptWithOption } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
+import { useAction, useResource } from '../../kernel/resource';
 import { LineageView } from '../lineage/LineageView';
 import { CardFacts } from './CardFacts';
 import { safeMarkdown } from '../preview/markdown';
@@ -57,19 +58,16 @@ function Files({ version }: { version: VersionInfo }) {
 }
 
 function useInstall(card: MarketCard | null, version: VersionInfo | null, projectId?: string) {
-  const [busy, setBusy] = useState(false);
-  const run = async (target: { project_id: string } | { new_project: string; git: boolean }) => {
+  const install = useAction(async (target: { project_id: string } | { new_project: string; git: boolean }) => {
     if (!card || !version) return null;
-    setBusy(true);
     try {
       return await installVersion(card.id, version.version, { source: card.source, ...target });
     } catch (err) {
       notify(errorMessage(err));
       return null;
-    } finally {
-      setBusy(false);
     }
-  };
+  });
+  const run = install.run;
   const createProject = async () => {
     const answer = await promptWithOption('Create project', 'Name of the new project:', card?.id ?? '', 'Create',
       { label: 'Track with Git', checked: true, testid: 'prompt-git' });
@@ -80,19 +78,17 @@ function useInstall(card: MarketCard | null, version: VersionInfo | null, projec
     const done = projectId ? await run({ project_id: projectId }) : null;
     if (done) notify(`Added ${done.files.length} files: ${done.files.join(', ')}`, 'info');
   };
-  return { busy, createProject, addHere };
+  return { busy: install.running, createProject, addHere };
 }
 
 export function CardPage(props: { id: string; source: string; projectId?: string; onBack: () => void }) {
-  const [card, setCard] = useState<MarketCard | null>(null);
   const [chosen, setChosen] = useState<VersionInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    getCard(props.id, props.source).then((c) => {
-      setCard(c);
-      setChosen(c.versions.find((v) => v.version === c.latest) ?? c.versions[0] ?? null);
-    }, (err) => setError(errorMessage(err)));
-  }, [props.id, props.source]);
+  const read = useResource(() => getCard(props.id, props.source).then((c) => {
+    setChosen(c.versions.find((v) => v.version === c.latest) ?? c.versions[0] ?? null);
+    return c;
+  }), [props.id, props.source]);
+  const card = read.data;
+  const error = read.error === null ? null : errorMessage(read.error);
   const install = useInstall(card, chosen, props.projectId);
   const back = <button class="btn" data-testid="market-back" onClick={props.onBack}>← Market</button>;
   if (error) return <div class="market">{back}<div class="panel-message">Cannot read {props.id}: {error}</div></div>;

@@ -3,11 +3,12 @@
 // registry keeps the files by content hash and the lineage with the version. A taken version is
 // said plainly.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, errorMessage } from '../../api/client';
 import { publishModel, type PublishRequest } from '../../api/market';
 import { Modal } from '../../ui/dialogs';
 import { notify } from '../../ui/toast';
+import { useAction, useResource } from '../../kernel/resource';
 import { pid } from '../../kernel/session';
 import { draftFor, type PublishDraft } from './draft';
 import './market.css';
@@ -68,24 +69,19 @@ function PublishForm({ initial, close }: { initial: PublishDraft; close: () => v
   const [draft, setDraft] = useState(initial);
   const [files, setFiles] = useState(initial.files.join('\n'));
   const [facts, setFacts] = useState<Facts>({ task: '', summary: '', license: initial.license, authors: initial.authors, accuracy: '', evalSet: '' });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const set = (key: keyof PublishDraft) => (value: string) => setDraft({ ...draft, [key]: value });
   const fact = (key: keyof Facts) => (value: string) => setFacts({ ...facts, [key]: value });
   const body = request(draft, files, facts);
+  const publish = useAction(async (checked: PublishRequest) => {
+    publish.setError(null);
+    const done = await publishModel(pid(), checked);
+    notify(`Published ${draft.id} ${done.version} to the team registry`, 'info');
+    close();
+  }, (err) => explain(err, draft));
+  const { running: busy, error } = publish;
   const submit = async () => {
     if (typeof body === 'string') return;
-    setBusy(true);
-    setError(null);
-    try {
-      const done = await publishModel(pid(), body);
-      notify(`Published ${draft.id} ${done.version} to the team registry`, 'info');
-      close();
-    } catch (err) {
-      setError(explain(err, draft));
-    } finally {
-      setBusy(false);
-    }
+    await publish.run(body);
   };
   return (
     <form class="form publish-form" onSubmit={(ev) => { ev.preventDefault(); void submit(); }}>
@@ -113,11 +109,9 @@ function PublishForm({ initial, close }: { initial: PublishDraft; close: () => v
 }
 
 function PublishDialog({ path, close }: { path: string; close: () => void }) {
-  const [draft, setDraft] = useState<PublishDraft | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    draftFor(pid(), path).then(setDraft, (err) => setError(errorMessage(err)));
-  }, [path]);
+  const read = useResource(() => draftFor(pid(), path), [path]);
+  const draft = read.data;
+  const error = read.error === null ? null : errorMessage(read.error);
   return (
     <Modal title={`Publish ${path}`} testid="publish-dialog" wide onClose={close}>
       {error && <p class="form-error">{error}</p>}

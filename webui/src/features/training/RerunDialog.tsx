@@ -2,6 +2,7 @@
 // config as it was (`POST /api/jobs/{jid}/rerun`); the new job is selected when it starts.
 import { useState } from 'preact/hooks';
 import { rerunJob } from '../../api/jobs';
+import { useAction } from '../../kernel/resource';
 import { Modal } from '../../ui/dialogs';
 import { describeError } from './actions';
 import { openDialog, rerunOf } from './dialogState';
@@ -14,25 +15,17 @@ export function RerunDialog() {
   const env = (job?.config.env ?? {}) as Record<string, string>;
   const [command, setCommand] = useState(job?.command ?? '');
   const [envText, setEnvText] = useState(Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n'));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const close = () => (openDialog.value = null);
+  const { run: start, running: busy, error } = useAction(async () => {
+    if (!job) return;
+    const { env: _old, ...rest } = job.config;
+    const edited = parseEnv(envText);
+    const started = await rerunJob(job.id, { command: command.trim(), config: { ...rest, ...(Object.keys(edited).length ? { env: edited } : {}) } });
+    upsertJob(started);
+    selectedId.value = started.id;
+    close();
+  }, describeError);
   if (!job) return null;
-  const start = async () => {
-    setBusy(true);
-    try {
-      const { env: _old, ...rest } = job.config;
-      const edited = parseEnv(envText);
-      const started = await rerunJob(job.id, { command: command.trim(), config: { ...rest, ...(Object.keys(edited).length ? { env: edited } : {}) } });
-      upsertJob(started);
-      selectedId.value = started.id;
-      close();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <Modal title={`Run again on ${backendLabel(job.backend)}`} testid="rerun-dialog" onClose={close}>
       <form class="form" onSubmit={(ev) => { ev.preventDefault(); void start(); }}>
