@@ -9,9 +9,6 @@ const EDITOR = 'uses the editor service (openEditor/documents/extensions)';
 /** Opens the other feature's panel through its open function; to become an entry in a kernel
  * registry of openers that each feature registers. */
 const OPENS = "opens the other feature's panel";
-/** Adds the other feature's items to the file tree's context menu; to become menu items each
- * feature registers with the kernel. */
-const MENU = "adds the other feature's context-menu items";
 /** A status-bar or home-page item drawn by another feature; to become an item it registers. */
 const SHELL = "shows the other feature's status-bar or home-page item";
 /** Uses a widget, store or helper of the other feature that is not moved down yet. */
@@ -30,10 +27,6 @@ module.exports = new Map([
   ['editor -> preview', SHARED], // ImagePreview.tsx open.ts
   ['files -> editor', EDITOR], // openEditor.ts documents.ts
   ['files -> git', SHARED], // store.ts
-  ['files -> lineage', MENU], // menu.ts
-  ['files -> llm', MENU], // menu.ts
-  ['files -> market', MENU], // menu.ts
-  ['files -> modeltools', MENU], // menu.ts
   ['flow -> checks', OPENS], // openBudgets.tsx
   ['flow -> datasets', OPENS], // open.ts
   ['flow -> debug', SHARED], // open.ts projectModels.tsx run.ts
@@ -59,7 +52,7 @@ module.exports = new Map([
   ['lsp -> palette', OPENS], // goToLine.ts
   ['lsp -> search', OPENS], // reveal.ts
   ['market -> lineage', SHARED], // LineageView.tsx
-  ['market -> modeltools', MENU], // menu.ts
+  ['market -> modeltools', SHARED], // menu.ts (isModelFile)
   ['market -> preview', SHARED], // markdown.ts
   ['modeltools -> datasets', OPENS], // open.ts
   ['modeltools -> debug', SHARED], // run.ts

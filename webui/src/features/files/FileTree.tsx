@@ -3,10 +3,7 @@
 import type { FileEntry } from '../../api/types';
 import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
 import { openEditor, openToEdit } from '../editor/openEditor';
-import { modelMenuItems } from '../modeltools/menu';
-import { lineageMenuItems } from '../lineage/menu';
-import { publishMenuItems } from '../market/menu';
-import { llmMenuItems } from '../llm/menu';
+import { fileMenuItems } from '../../kernel/fileMenu';
 import { isViewer } from '../../kernel/account';
 import { session } from '../../kernel/session';
 import { deleteEntry, download, moveEntry, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
@@ -60,13 +57,11 @@ function entryItems(entry: FileEntry): MenuItem[] {
     { label: 'Rename…', testid: 'menu-rename', action: () => void renameEntry(entry) },
     { label: 'Delete', testid: 'menu-delete', action: () => void deleteEntry(entry), danger: true },
   ];
-  if (entry.type === 'dir') return [...folderItems(entry.path), ...llmMenuItems(entry), ...common];
+  if (entry.type === 'dir') return [...folderItems(entry.path), ...fileMenuItems(entry), ...common];
   return [
     { label: 'Open', testid: 'menu-open', action: () => openEditor(entry.path) },
     { label: 'Download', testid: 'menu-download', action: () => download(entry) },
-    ...modelMenuItems(entry),
-    ...lineageMenuItems(entry),
-    ...publishMenuItems(entry),
+    ...fileMenuItems(entry),
     ...common,
   ];
 }

@@ -1,7 +1,9 @@
 // The market in a project: a dock panel in the main area, opened from the title bar.
 import { mainGroup } from '../../kernel/areas';
+import { registerFileMenuItems } from '../../kernel/fileMenu';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { dock, registerPanel, registerTitleAction, showPanel } from '../../kernel/panels';
+import { publishMenuItems } from './menu';
 
 export const MARKET_PANEL = 'market';
 
@@ -15,6 +17,7 @@ export function openMarket(): void {
 }
 
 export function registerMarketFeature(): void {
+  registerFileMenuItems(30, publishMenuItems);
   registerPanel(MARKET_PANEL, lazyPanel(() => import('./MarketPanel').then((m) => m.marketPanel)), { area: 'main' });
   // Ctrl+Shift+X: VS Code's Extensions view; the market is where this workbench's add-ons come from.
   registerTitleAction({ id: 'market', label: 'Market', shortcut: 'Ctrl+Shift+X', glyph: '◈', icon: 'extensions', run: openMarket });
