@@ -1,14 +1,27 @@
 """``first_of`` (``device_bridge/tasks.py``): the first loop to end ends them all."""
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
 from device_bridge.tasks import first_of
 
 
+T = TypeVar("T")
+
+
 class Boom(Exception):
     pass
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: a process of the suite that drives a browser has
+    Playwright's loop marked running on its main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def _forever(ended: list[str], name: str) -> None:
@@ -32,7 +45,7 @@ def test_the_first_result_is_returned_and_the_others_are_cancelled_and_awaited()
         result = await first_of(_forever(ended, "a"), _after(gate, "done"), _forever(ended, "b"))
         return result, ended
 
-    result, ended = asyncio.run(main())
+    result, ended = run(main())
     assert result == "done"
     assert sorted(ended) == ["a", "b"]
 
@@ -47,7 +60,7 @@ def test_the_first_loops_exception_is_raised_after_the_others_ended() -> None:
 
     ended: list[str] = []
     with pytest.raises(Boom, match="the socket broke"):
-        asyncio.run(main(ended))
+        run(main(ended))
     assert ended == ["a"]
 
 
@@ -62,9 +75,9 @@ def test_cancelling_the_caller_cancels_every_loop() -> None:
             await caller
         return ended
 
-    assert sorted(asyncio.run(main())) == ["a", "b"]
+    assert sorted(run(main())) == ["a", "b"]
 
 
 def test_it_needs_something_to_run() -> None:
     with pytest.raises(ValueError, match="at least one"):
-        asyncio.run(first_of())
+        run(first_of())
