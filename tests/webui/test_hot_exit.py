@@ -8,7 +8,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.waiting import wait_until
+from tests.waiting import SCALE, wait_until
 from tests.webui.workbench import (
     create_project,
     disk_text,
@@ -29,7 +29,8 @@ EDITED = "x = 2  # not saved"
 
 def _backups(live_server, project: dict) -> dict[str, str]:
     url = f"{live_server.url}/api/projects/{project['id']}/backups"
-    return {b["path"]: b["content"] for b in httpx.get(url, headers=live_server.auth).json()}
+    answer = httpx.get(url, headers=live_server.auth, timeout=30 * SCALE)
+    return {b["path"]: b["content"] for b in answer.json()}
 
 
 def _kept(live_server, project: dict, path: str, text: str) -> None:

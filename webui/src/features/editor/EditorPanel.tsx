@@ -41,6 +41,14 @@ function DiskBar({ doc }: { doc: Doc }) {
   );
 }
 
+/** A field outside this editor has the focus (the palette, a dialog's input): an editor that
+ * arrives late, on a busy machine, must not take the typing away from it. */
+function typingElsewhere(host: HTMLElement): boolean {
+  const active = document.activeElement;
+  return (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement || active instanceof HTMLSelectElement)
+    && !host.contains(active);
+}
+
 function MonacoHost({ doc }: { doc: Doc }) {
   const host = useRef<HTMLDivElement>(null);
   // Carried across a re-creation of the editor (when the editing features arrive).
@@ -75,7 +83,7 @@ function MonacoHost({ doc }: { doc: Doc }) {
       view.current.focused = early.focused;
       if (early.save) saveWithNotice(doc);
     }
-    if (view.current.focused) editor.focus();
+    if (view.current.focused && !typingElsewhere(host.current!)) editor.focus();
     loadEditorFeatures();
     return () => {
       view.current = { state: editor.saveViewState(), focused: editor.hasTextFocus() };
