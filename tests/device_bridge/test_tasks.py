@@ -9,7 +9,6 @@ import pytest
 
 from device_bridge.tasks import first_of
 
-
 T = TypeVar("T")
 
 
