@@ -4,6 +4,7 @@ error to its console (a test expecting a failed request says so with ``console_e
 
 import re
 from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -111,18 +112,37 @@ def console_errors(request: pytest.FixtureRequest) -> Iterator[ConsoleErrors]:
         pytest.fail("the browser console logged errors:\n" + "\n".join(errors.unexpected()), pytrace=False)
 
 
-@pytest.fixture
-def context(
-    browser: Browser, live_server, request: pytest.FixtureRequest, tmp_path: Path,
-    console_errors: ConsoleErrors,
-) -> Iterator[BrowserContext]:
-    """A browser context holding the session cookie of ``live_server``."""
+def signed_in(browser: Browser, live_server, console_errors: ConsoleErrors) -> BrowserContext:
+    """A new context of ``browser`` holding the session cookie of ``live_server``, its console
+    watched."""
     ctx = new_context(browser)
     # The printed URL's token exchange, without rendering the home page: the context's request
     # client shares its cookie jar with its pages.
     answer = ctx.request.get(f"{live_server.url}/?token={live_server.token}", max_redirects=0)
     assert answer.status == 303 and "set-cookie" in answer.headers, answer.status
     console_errors.watch(ctx)
+    return ctx
+
+
+@contextmanager
+def camera_chromium(playwright: Playwright, clip: Path) -> Iterator[Browser]:
+    """Chromium whose camera plays ``clip`` (a ``.y4m``, looped), granted without asking."""
+    args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-video-capture={clip}"]
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture
+def context(
+    browser: Browser, live_server, request: pytest.FixtureRequest, tmp_path: Path,
+    console_errors: ConsoleErrors,
+) -> Iterator[BrowserContext]:
+    """A browser context holding the session cookie of ``live_server``."""
+    ctx = signed_in(browser, live_server, console_errors)
     yield ctx
     if request.node.stash.get(FAILED, True):
         for index, open_page in enumerate(ctx.pages):

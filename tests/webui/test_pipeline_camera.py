@@ -20,7 +20,7 @@ from tests.device_bridge.test_pipeline import _convert
 from tests.device_bridge.test_pipeline_camera import coins_clip, coins_frames
 from tests.fakes import audio_models
 from tests.waiting import wait_until
-from tests.webui.conftest import CHROMIUM, CHROMIUM_ARGS, ConsoleErrors, new_context
+from tests.webui.conftest import ConsoleErrors, camera_chromium, signed_in
 from tests.webui.test_device_debug import online_devices
 from tests.webui.workbench import create_project, open_project
 
@@ -34,20 +34,14 @@ SOME_FRAMES = re.compile(r"^([3-9]|\d\d+)$")
 def camera_browser(playwright: Playwright, tmp_path: Path) -> Iterator[Browser]:
     """Chromium whose camera is the coins photo sliding by (looped)."""
     clip = write_y4m(tmp_path / "coins.y4m", coins_frames(24))
-    args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-video-capture={clip}"]
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-    yield browser
-    browser.close()
+    with camera_chromium(playwright, clip) as browser:
+        yield browser
 
 
 @pytest.fixture
 def camera_context(camera_browser: Browser, live_server: LiveServer,
                    console_errors: ConsoleErrors) -> Iterator[BrowserContext]:
-    ctx = new_context(camera_browser)
-    answer = ctx.request.get(f"{live_server.url}/?token={live_server.token}", max_redirects=0)
-    assert answer.status == 303
-    console_errors.watch(ctx)
+    ctx = signed_in(camera_browser, live_server, console_errors)
     yield ctx
     ctx.close()
 

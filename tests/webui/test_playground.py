@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
 
 from tests.fakes.playground import camera_project
-from tests.webui.conftest import CHROMIUM, CHROMIUM_ARGS, ConsoleErrors, new_context
+from tests.webui.conftest import ConsoleErrors, camera_chromium, signed_in
 from tests.webui.test_device_debug import device  # noqa: F401 - a fixture
 from tests.webui.workbench import create_project, open_project
 
@@ -22,21 +22,15 @@ pytestmark = pytest.mark.browser
 def camera_browser(playwright: Playwright, tmp_path: Path) -> Iterator[Browser]:
     """Chromium whose camera is the colours clip (red, green, blue frames, looped)."""
     clip = camera_project(tmp_path / "clip-source") / "clip.y4m"
-    args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-video-capture={clip}"]
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-    yield browser
-    browser.close()
+    with camera_chromium(playwright, clip) as browser:
+        yield browser
 
 
 @pytest.fixture
 def camera_context(
     camera_browser: Browser, live_server, console_errors: ConsoleErrors
 ) -> Iterator[BrowserContext]:
-    ctx = new_context(camera_browser)
-    answer = ctx.request.get(f"{live_server.url}/?token={live_server.token}", max_redirects=0)
-    assert answer.status == 303
-    console_errors.watch(ctx)
+    ctx = signed_in(camera_browser, live_server, console_errors)
     yield ctx
     ctx.close()
 
