@@ -87,9 +87,8 @@ class Settings(BaseSettings):
     jobs_per_user: int = Field(default=64, ge=1)
     tool_runs_per_user: int = Field(default=16, ge=1)
     # A sandboxed tool run may take a worker started ahead of need in its project's sandbox
-    # (docs/model-tools.md, "The spare worker"); off until a run that exited with code 1 and an
-    # empty log in a loaded test run is explained.
-    tool_spare_sandboxed: bool = False
+    # (docs/model-tools.md, "Isolation"); a spare is taken only once its sandbox is up.
+    tool_spare_sandboxed: bool = True
     # Playground runs on this machine (the server's own processes) one person may have at once.
     playground_local_max: int = Field(default=2, ge=1)
     # Team mode: how often the credentials of open sockets and terminals are looked up, so a

@@ -63,6 +63,7 @@ class Standby:
         self._key: str | None = None
         self._slot: Path | None = None  # a sandboxed spare's own folder
         self._ready = False
+        self._seen = b""  # what the spare has written so far, until ``ready``
         self._closed = False
 
     def refill(self, recipe: SpareRecipe = UNSANDBOXED, runs: Path | None = None) -> None:
@@ -73,7 +74,7 @@ class Standby:
                 return
             if self._proc is not None and self._proc.poll() is None and self._key == recipe.key:
                 return
-            old, self._proc, self._slot = (self._proc, self._slot), None, None
+            old, self._proc, self._slot, self._ready = (self._proc, self._slot), None, None, False
         if old[0] is not None:
             _discard(old[0], old[1])
         slot, wrap = None, None
@@ -89,7 +90,7 @@ class Standby:
             if self._closed or self._proc is not None:
                 stale = (proc, slot)
             else:
-                stale, self._ready = None, False
+                stale, self._ready, self._seen = None, False, b""
                 self._proc, self._key, self._slot = proc, recipe.key, slot
         if stale is not None:
             _discard(*stale)
@@ -97,21 +98,24 @@ class Standby:
     def wait_ready(self, timeout: float) -> bool:
         """Whether there is a spare with its imports done, waiting up to ``timeout`` s for it."""
         with self._lock:
-            proc = self._proc
-            if self._ready or proc is None or proc.stdout is None:
-                return self._ready
-            deadline, seen, fd = time.monotonic() + timeout, b"", proc.stdout.fileno()
-            # MNN may print a line of its own on import, before or after ``ready``
-            while READY not in seen:
-                left = deadline - time.monotonic()
-                if left < 0 or not select.select([fd], [], [], left)[0]:
-                    return False
-                chunk = os.read(fd, 4096)
-                if not chunk:
-                    return False
-                seen += chunk
-            self._ready = True
-            return True
+            return self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout: float) -> bool:
+        proc = self._proc
+        if self._ready or proc is None or proc.stdout is None:
+            return self._ready
+        deadline, fd = time.monotonic() + timeout, proc.stdout.fileno()
+        # MNN may print a line of its own on import, before or after ``ready``
+        while READY not in self._seen:
+            left = deadline - time.monotonic()
+            if left < 0 or not select.select([fd], [], [], max(0.0, left))[0]:
+                return False
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                return False
+            self._seen += chunk
+        self._ready = True
+        return True
 
     def take(self, spec: WorkerSpec) -> subprocess.Popen | None:
         """The idle process, now given ``spec``'s job; None if there is none that fits."""
@@ -121,7 +125,12 @@ class Standby:
         with self._lock:
             if self._key != recipe.key:
                 return None
-            proc, slot, self._proc, self._slot = self._proc, self._slot, None, None
+            # A sandboxed spare may not have set its sandbox up yet (bubblewrap binds the spare's
+            # folder by its path): moving the folder then would leave it nothing to bind, so
+            # only a spare that said ``ready`` is taken; the run starts its own worker meanwhile.
+            if self._slot is not None and not self._wait_ready(0):
+                return None
+            proc, slot, self._proc, self._slot, self._ready = self._proc, self._slot, None, None, False
         if proc is None or proc.stdin is None:
             return None
         if proc.poll() is not None or not _move(slot, spec.run_dir):

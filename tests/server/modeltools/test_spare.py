@@ -2,13 +2,14 @@
 one job of its own project, sees nothing else, and leaves no folder behind."""
 
 import shutil
+import threading
 from functools import partial
 from pathlib import Path
 
 import pytest
 
 from server.modeltools.pool import Standby
-from server.modeltools.runner import Limits, SpareRecipe, WorkerSpec, run_worker
+from server.modeltools.runner import Limits, Outcome, SpareRecipe, WorkerSpec, run_worker
 from server.sandbox import Sandbox
 from tests.server.modeltools.conftest import Models, RecordingLauncher
 from tests.waiting import process_running, wait_until
@@ -84,6 +85,51 @@ def test_a_sandboxed_spare_runs_one_job_of_its_project_and_sees_nothing_else(
         standby.refill(b, layout["runs"])
         wait_until(lambda: not process_running(first.pid), timeout=30)
         assert len(_spares(layout["runs"])) == 1
+    finally:
+        standby.close()
+    assert _spares(layout["runs"]) == []
+
+
+def _gated(recipe: SpareRecipe, gate: Path) -> SpareRecipe:
+    """``recipe`` whose sandbox is only set up once ``gate`` exists: a spare still on its way up,
+    as on a loaded machine where a run arrives right after the spare was started."""
+    def wrap(folder: Path):
+        inner = recipe.wrap(folder)
+        assert inner is not None
+        wait = 'while [ ! -e "$0" ]; do sleep 0.01; done; exec "$@"'
+        return lambda argv: ["sh", "-c", wait, str(gate), *inner(argv)]
+
+    return SpareRecipe(recipe.key, wrap)
+
+
+def test_a_run_does_not_take_a_spare_whose_sandbox_is_not_up_yet(layout: dict[str, Path]) -> None:
+    sandbox = Sandbox(True, hidden=(layout["data"],))
+    gate = layout["data"] / "gate"
+    plain = _recipe(sandbox, layout["a"])
+    a = _gated(plain, gate)
+    standby = Standby(Limits(timeout_s=120))
+    launcher = RecordingLauncher(standby)
+    try:
+        standby.refill(a, layout["runs"])
+        spare = standby._proc
+        assert spare is not None
+        # the run arrives before the spare's sandbox exists: it runs in a worker of its own
+        first = _spec(layout, "first", layout["a"] / "conv.mnn", plain, sandbox)
+        first.spare = a
+        outcomes: list[Outcome] = []
+        runner = threading.Thread(target=lambda: outcomes.append(run_worker(first, launcher=launcher)))
+        runner.start()
+        wait_until(lambda: (first.run_dir / "args.json").exists(), timeout=60)
+        gate.touch()  # now the spare's sandbox goes up
+        runner.join()
+        assert outcomes[0].status == "succeeded", (outcomes[0].error, first.log_path.read_text())
+        assert launcher.pids == []
+        # the spare was kept for the next run, which takes it once it is up
+        assert standby.wait_ready(60) is True
+        second = _spec(layout, "second", layout["a"] / "conv.mnn", a, sandbox)
+        outcome = run_worker(second, launcher=launcher)
+        assert outcome.status == "succeeded", (outcome.error, second.log_path.read_text())
+        assert launcher.pids == [spare.pid]
     finally:
         standby.close()
     assert _spares(layout["runs"]) == []
