@@ -43,8 +43,11 @@ $(UV):
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q uv==0.13.8
 
+# Then the bytecode of what the server imports (uv writes none), beside the web UI's build rather
+# than in the first start after it.
 $(STAMP): pyproject.toml setup.py | $(UV)
 	$(INSTALL) -e '.[train,llm]'
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -c 'import server.cli, server.app'
 	touch $(STAMP)
 
 # Then every module's bytecode, as pip's installs wrote it: the suite starts hundreds of Python
