@@ -20,13 +20,11 @@ module.exports = new Map([
   ['datasets -> modeltools', SHARED], // RunHistory.tsx RunLog.tsx StatusBadge.tsx format.ts paths.ts store.ts results/common.tsx open.ts
   ['debug -> devices', SHARED], // NoDevice.tsx open.ts
   ['debug -> editor', EDITOR], // openEditor.ts documents.ts extensions.ts
-  ['debug -> modeltools', SHARED], // BackendSelect.tsx
   ['debug -> palette', OPENS], // goToLine.ts
   ['devices -> editor', EDITOR], // openEditor.ts
   ['editor -> modeltools', SHARED], // ModelView.tsx menu.ts
   ['editor -> preview', SHARED], // ImagePreview.tsx open.ts
   ['files -> editor', EDITOR], // openEditor.ts documents.ts
-  ['files -> git', SHARED], // store.ts
   ['flow -> checks', OPENS], // openBudgets.tsx
   ['flow -> datasets', OPENS], // open.ts
   ['flow -> debug', SHARED], // open.ts projectModels.tsx run.ts
@@ -57,14 +55,11 @@ module.exports = new Map([
   ['modeltools -> datasets', OPENS], // open.ts
   ['modeltools -> debug', SHARED], // run.ts
   ['modeltools -> editor', EDITOR], // openEditor.ts
-  ['modeltools -> files', SHARED], // treeStore.ts
-  ['modeltools -> git', SHARED], // store.ts
   ['palette -> editor', EDITOR], // documents.ts
   ['palette -> keybindings', SHARED], // store.ts
   ['playground -> debug', SHARED], // run.ts breakpoints.ts kitLines.ts open.ts output.ts
   ['playground -> devices', OPENS], // open.ts
   ['preview -> editor', SHARED], // documents.ts panelId.ts extensions.ts
-  ['preview -> files', SHARED], // treeStore.ts
   ['quickopen -> editor', EDITOR], // openEditor.ts
   ['search -> devices', OPENS], // open.ts
   ['search -> editor', EDITOR], // openEditor.ts
@@ -74,5 +69,4 @@ module.exports = new Map([
   ['status -> team', SHELL], // TeamStatus.tsx
   ['team -> editor', EDITOR], // extensions.ts
   ['terminal -> devices', OPENS], // open.ts
-  ['training -> files', SHARED], // treeStore.ts
 ]);

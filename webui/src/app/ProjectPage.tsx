@@ -13,7 +13,7 @@ import { closeDoc, getDoc, readForDoc } from '../features/editor/documents';
 import { forgetEarlyEdits } from '../features/editor/EarlyEditor';
 import { saveWithNotice } from '../features/editor/EditorPanel';
 import { FILES_PANEL } from '../features/editor/openEditor';
-import { expanded, loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../features/files/treeStore';
+import { expanded, loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../kernel/treeStore';
 import { titleWithKeys } from '../features/keybindings/store';
 import { StatusBar } from '../features/status/StatusBar';
 import { activePath } from '../kernel/active';

@@ -5,7 +5,7 @@ import { EDITOR_PANEL, FILES_PANEL } from '../features/editor/openEditor';
 import { registerPreviewEditors } from '../features/editor/preview';
 import { newFile, newFolder, uploadInto } from '../features/files/fileActions';
 import { FileTree } from '../features/files/FileTree';
-import { reloadTree } from '../features/files/treeStore';
+import { reloadTree } from '../kernel/treeStore';
 import { registerCommand } from '../kernel/commands';
 import { isViewer } from '../kernel/account';
 import { registerEditorInfo } from '../features/status/editorInfo';

@@ -2,9 +2,9 @@
 // fresh from the tab's websocket (files and git events) with a debounce, so saving never waits
 // for Git and a burst of events costs one request.
 import { signal } from '@preact/signals';
-import { ApiError, clientId, errorMessage } from '../../api/client';
-import { getStatus, listStashes, type GitStatus, type StashEntry } from '../../api/git';
-import { pid, session } from '../../kernel/session';
+import { ApiError, clientId, errorMessage } from '../api/client';
+import { getStatus, listStashes, type GitStatus, type StashEntry } from '../api/git';
+import { pid, session } from './session';
 
 export type RepoState = 'loading' | 'ready' | 'none' | 'error';
 

@@ -1,11 +1,11 @@
 // The file tree's state: listings of the folders loaded so far (lazily, one level at a time),
 // which folders are expanded, and which entry is selected.
 import { signal } from '@preact/signals';
-import { errorMessage } from '../../api/client';
-import { listDir } from '../../api/files';
-import type { FileEvent, FileEntry } from '../../api/types';
-import { notify } from '../../ui/toast';
-import { pid } from '../../kernel/session';
+import { errorMessage } from '../api/client';
+import { listDir } from '../api/files';
+import type { FileEvent, FileEntry } from '../api/types';
+import { notify } from '../ui/toast';
+import { pid } from './session';
 
 export const listings = signal<Record<string, FileEntry[]>>({});
 export const expanded = signal<ReadonlySet<string>>(new Set());

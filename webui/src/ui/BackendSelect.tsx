@@ -1,8 +1,8 @@
 // A backend picker that offers only the backends MNN can run where the model will run (this
 // server, or a device), and says why each other one is absent (docs/model-tools.md, "Backends").
 import { signal } from '@preact/signals';
-import { errorMessage } from '../../api/client';
-import { listBackends, type MnnBackend, type MnnBackends } from '../../api/tools';
+import { errorMessage } from '../api/client';
+import { listBackends, type MnnBackend, type MnnBackends } from '../api/tools';
 import './backend.css';
 
 export const serverBackends = signal<MnnBackends | null>(null);

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BenchResult } from '../../api/devices';
 import { NoDevice } from '../devices/NoDevice';
 import { deviceById } from '../../kernel/devices';
-import { BackendSelect } from '../modeltools/BackendSelect';
+import { BackendSelect } from '../../ui/BackendSelect';
 import { DeviceInputs, feedsOf, RanWith } from './DeviceInputs';
 import { session } from '../../kernel/session';
 import { bench, benchRunning, download, dropped, latencies, latencyCsv, opsCsv, perfVersion, samples, samplesCsv } from './perf';

@@ -8,7 +8,7 @@ import { isViewer } from '../../kernel/account';
 import { session } from '../../kernel/session';
 import { deleteEntry, download, moveEntry, newFile, newFolder, renameEntry, uploadInto } from './fileActions';
 import { gitMarks } from './gitColors';
-import { expanded, listings, parentOf, reloadTree, selected, toggleDir } from './treeStore';
+import { expanded, listings, parentOf, reloadTree, selected, toggleDir } from '../../kernel/treeStore';
 import './tree.css';
 
 const DRAG_TYPE = 'application/x-mnnwb-path';

@@ -8,7 +8,7 @@ import { closeDoc, getDoc } from '../editor/documents';
 import { openEditor } from '../editor/openEditor';
 import { dock } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
-import { joinPath, loadDir, parentOf, selected, setExpanded } from './treeStore';
+import { joinPath, loadDir, parentOf, selected, setExpanded } from '../../kernel/treeStore';
 
 async function run<T>(work: () => Promise<T>): Promise<T | undefined> {
   try {

@@ -2,8 +2,8 @@
 // untracked, deleted; a folder takes the colour of the changes inside it.
 import { computed } from '@preact/signals';
 import type { GitFileChange } from '../../api/git';
-import { status } from '../git/store';
-import { parentOf } from './treeStore';
+import { status } from '../../kernel/gitStore';
+import { parentOf } from '../../kernel/treeStore';
 
 export type GitMark = 'conflicted' | 'modified' | 'added' | 'untracked' | 'deleted';
 

@@ -8,7 +8,7 @@ import { listBranches, listRefs, type Branch, type RefLabel } from '../../api/gi
 import { promptDialog } from '../../ui/dialogs';
 import { checkout, createBranch, deleteBranch, deleteTag, mergeBranch, pushTag } from './actions';
 import { GitDialogHost } from './dialogs';
-import { busy, repoState, startGitSync, status } from './store';
+import { busy, repoState, startGitSync, status } from '../../kernel/gitStore';
 import { pid } from '../../kernel/session';
 import { isViewer, viewerReason } from '../../kernel/account';
 

@@ -16,7 +16,7 @@ import { changeAt, pickChanges, pickLines, type LineChange, type Pick } from './
 import { BinaryDiff } from './BinaryDiff';
 import type { SideRevs } from '../modeltools/ModelDiffSummary';
 import type { DiffTarget } from './open';
-import { busy, status } from './store';
+import { busy, status } from '../../kernel/gitStore';
 
 // Below this width the two sides would be unreadable; Monaco switches to the inline view.
 const INLINE_BELOW_PX = 700;

@@ -13,7 +13,7 @@ import { badgeFor } from './badges';
 import { GraphCell } from './GraphCell';
 import { childrenFirst, laneCount, layoutGraph } from './graph';
 import { historyCommit, openDiff } from './open';
-import { busy, status } from './store';
+import { busy, status } from '../../kernel/gitStore';
 import { createTag, pickCommit } from './actions';
 import { isViewer } from '../../kernel/account';
 

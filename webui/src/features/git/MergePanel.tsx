@@ -11,7 +11,7 @@ import type { monaco } from '../../monaco/setup';
 import type { PanelProps } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
 import { buildResult, MARKER, type Choice } from './merge';
-import { busy, refresh, setStatus } from './store';
+import { busy, refresh, setStatus } from '../../kernel/gitStore';
 
 function ReadOnlySide({ title, path, text, testid }: { title: string; path: string; text: string; testid: string }) {
   const host = useRef<HTMLDivElement>(null);

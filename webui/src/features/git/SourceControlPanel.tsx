@@ -12,7 +12,7 @@ import { notify } from '../../ui/toast';
 import { openBlame, openHistory } from './open';
 import { ChecksSection } from '../checks/ChecksSection';
 import { StashList } from './StashList';
-import { busy, draftMessage, progress, refresh, repoError, repoState, status, syncNow } from './store';
+import { busy, draftMessage, progress, refresh, repoError, repoState, status, syncNow } from '../../kernel/gitStore';
 import { pid } from '../../kernel/session';
 import { isViewer, viewerReason } from '../../kernel/account';
 

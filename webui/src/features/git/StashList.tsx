@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { StashEntry } from '../../api/git';
 import { stashApply, stashDrop, stashPush } from './actions';
-import { stashes } from './store';
+import { stashes } from '../../kernel/gitStore';
 import { isViewer } from '../../kernel/account';
 
 function StashRow({ entry }: { entry: StashEntry }) {

@@ -10,7 +10,7 @@ import { pid } from '../../kernel/session';
 import { signedIn } from './credentials';
 import { askCredentials, askIdentity, askStash, showBlocked, showRemotes } from './dialogs';
 import { openMerge } from './open';
-import { busy, draftMessage, progress, refresh, setStatus, status } from './store';
+import { busy, draftMessage, progress, refresh, setStatus, status } from '../../kernel/gitStore';
 
 
 function blockingFiles(err: unknown): string[] | null {

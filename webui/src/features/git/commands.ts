@@ -7,7 +7,7 @@ import { promptDialog } from '../../ui/dialogs';
 import { createTag, mergeBranch, stashPush, syncOp } from './actions';
 import { askIdentity, showRemotes } from './dialogs';
 import { openBlame, openHistory, openSourceControl } from './open';
-import { busy, refresh, repoState } from './store';
+import { busy, refresh, repoState } from '../../kernel/gitStore';
 
 const ready = () => repoState.value === 'ready';
 const canWrite = () => ready() && !isViewer.value && busy.value === null;

@@ -12,7 +12,7 @@ import { isViewer } from '../../kernel/account';
 import { pid } from '../../kernel/session';
 import { applyPick, diffLines, pickChanges, type LineChange } from './hunks';
 import { openDiff } from './open';
-import { refresh, repoState, setStatus, status } from './store';
+import { refresh, repoState, setStatus, status } from '../../kernel/gitStore';
 
 const RECOMPUTE_MS = 200;
 const splitLines = (text: string) => text.split(/\r\n|\r|\n/);

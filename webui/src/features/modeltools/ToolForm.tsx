@@ -1,7 +1,7 @@
 // A tool's form, rendered from its field list: the main fields, then "More options".
 import { useEffect, useState } from 'preact/hooks';
 import type { ToolName } from '../../api/tools';
-import { BackendSelect, loadServerBackends, serverBackends, serverBackendsError } from './BackendSelect';
+import { BackendSelect, loadServerBackends, serverBackends, serverBackendsError } from '../../ui/BackendSelect';
 import { FIELDS, type Field, type FieldValue, type FormValues } from './fields';
 import { projectPaths, type ProjectPaths } from './paths';
 import { filesVersion } from '../../kernel/fileIndex';

@@ -3,7 +3,7 @@ import type { FileEntry } from '../../api/types';
 import type { MenuItem } from '../../ui/contextMenu';
 import { promptDialog } from '../../ui/dialogs';
 import { openModelDiff } from './diff/openDiff';
-import { repoState, status as gitStatus } from '../git/store';
+import { repoState, status as gitStatus } from '../../kernel/gitStore';
 import { isViewer } from '../../kernel/account';
 import { session } from '../../kernel/session';
 import { evaluateModel } from '../datasets/open';

@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { ACTIVE_STATUSES, getRun, listRuns, type ToolLogLine, type ToolProgress, type ToolRun } from '../../api/tools';
-import { loadDir, listings, parentOf } from '../files/treeStore';
+import { loadDir, listings, parentOf } from '../../kernel/treeStore';
 import { pid, session } from '../../kernel/session';
 
 /** Live log lines kept per run; the whole log is read from the server once the run is over. */

@@ -3,7 +3,7 @@
 import { ApiError, errorMessage } from '../../api/client';
 import { pullArtifacts, stopJob, submitJob, type Job, type JobCreate, type NotPushed } from '../../api/jobs';
 import { notify } from '../../ui/toast';
-import { selected, setExpanded } from '../files/treeStore';
+import { selected, setExpanded } from '../../kernel/treeStore';
 import { pid } from '../../kernel/session';
 import { selectedId, setPull, upsertJob } from './store';
 
