@@ -21,6 +21,7 @@ from tests.device_bridge.harness import AgentProcess
 from tests.device_bridge.test_agent_mnn import DYNAMIC_MODEL, SPEC
 from tests.fakes.photos import CAT, photo
 from tests.waiting import wait_until
+from tests.webui.agents import paired_agent
 from tests.webui.workbench import create_project, editor_lines, open_file, open_project
 
 pytestmark = pytest.mark.browser
@@ -36,21 +37,8 @@ BREAK_LINE = 4
 @pytest.fixture
 def device(live_server: LiveServer, tmp_path: Path) -> Iterator[dict]:
     """A real agent process, paired with the server and online."""
-    response = httpx.post(
-        f"{live_server.url}/api/devices/pairings", json={"name": "board"}, headers=live_server.auth
-    )
-    assert response.status_code == 201, response.text
-    agent = AgentProcess(live_server.url, tmp_path / "agent", response.json()["token"], "board")
-    try:
-        found = wait_until(lambda: online_devices(live_server), what="the device to come online")
-        yield found[0]
-    finally:
-        agent.kill()
-
-
-def online_devices(live_server: LiveServer) -> list[dict]:
-    devices = httpx.get(f"{live_server.url}/api/devices", headers=live_server.auth).json()
-    return [d for d in devices if d["online"]]
+    with paired_agent(live_server, tmp_path / "agent") as (found, _agent):
+        yield found
 
 
 def click_gutter(page: Page, path: str, line: int) -> None:

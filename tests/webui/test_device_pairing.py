@@ -5,16 +5,14 @@ device's doctor report; the device picked in one panel is the tab's device, acro
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import numpy as np
 import pytest
 import zxingcpp
 from playwright.sync_api import BrowserContext, Locator, expect
 
 from tests.conftest import LiveServer
-from tests.device_bridge.harness import AgentProcess
 from tests.server.devices.agent_venv import DeviceShell, device_env, make_venv
-from tests.waiting import wait_until
+from tests.webui.agents import paired_agent
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -40,11 +38,6 @@ def decode_qr(image: Locator) -> str:
     grey = np.array(pixels["grey"], dtype=np.uint8).reshape(pixels["height"], pixels["width"])
     [found] = zxingcpp.read_barcodes(grey)
     return str(found.text)
-
-
-def online(live_server: LiveServer) -> list[dict]:
-    listed = httpx.get(f"{live_server.url}/api/devices", headers=live_server.auth).json()
-    return [d for d in listed if d["online"]]
 
 
 def test_pair_by_the_qr_code_command_and_read_the_doctor_report(
@@ -90,13 +83,8 @@ def test_pair_by_the_qr_code_command_and_read_the_doctor_report(
 
 @pytest.fixture
 def device(live_server: LiveServer, tmp_path: Path) -> Iterator[dict]:
-    response = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "board"},
-                          headers=live_server.auth)
-    agent = AgentProcess(live_server.url, tmp_path / "agent", response.json()["token"], "board")
-    try:
-        yield wait_until(lambda: online(live_server), what="the device to come online")[0]
-    finally:
-        agent.kill()
+    with paired_agent(live_server, tmp_path / "agent") as (found, _agent):
+        yield found
 
 
 def test_the_device_picked_in_one_panel_is_the_tabs_device_across_reloads(

@@ -7,15 +7,14 @@ import re
 import shutil
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from device_bridge.runtime import pipeline
-from tests.device_bridge.harness import AgentProcess
 from tests.device_bridge.test_pipeline import COINS
 from tests.fakes.photos import photo
 from tests.waiting import wait_until
+from tests.webui.agents import paired_agent
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -119,10 +118,7 @@ def test_run_a_pipeline_on_a_paired_device_from_the_panel(
     project = _chain(live_server, coins_pipeline, "device-chain")
     root = Path(project["path"])
     expected = pipeline.Runner(pipeline.load(root / "pipeline.toml")).run(root / COINS)
-    code = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "pixel"},
-                      headers=live_server.auth, timeout=60).json()["token"]
-    agent = AgentProcess(live_server.url, tmp_path / "agent", code, "pixel")
-    try:
+    with paired_agent(live_server, tmp_path / "agent", "pixel") as (_device, agent):
         page = open_project(context, live_server, project)
         page.locator("[data-testid=tree-item][data-path='pipeline.toml']").click(button="right")
         page.get_by_test_id("menu-run-pipeline").click()
@@ -139,8 +135,6 @@ def test_run_a_pipeline_on_a_paired_device_from_the_panel(
         texts = [item["outputs"]["logits"]["text"] for item in expected["stages"][-1]["items"]]
         expect(result.get_by_test_id("pipeline-readings")).to_have_text(
             "Read: " + (" · ".join(t for t in texts if t) or "(nothing)"))
-    finally:
-        agent.kill()
 
 
 def test_tilted_quads_are_drawn_as_they_were_found(
@@ -176,10 +170,7 @@ def test_stop_a_pipeline_on_a_device_and_see_what_it_did(
     many.mkdir()
     for index in range(MANY):
         shutil.copy(photo(COINS), many / f"{index:03}.png")
-    code = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "pixel"},
-                      headers=live_server.auth, timeout=60).json()["token"]
-    agent = AgentProcess(live_server.url, tmp_path / "agent", code, "pixel")
-    try:
+    with paired_agent(live_server, tmp_path / "agent", "pixel") as (_device, agent):
         page = open_project(context, live_server, project)
         page.locator("[data-testid=tree-item][data-path='pipeline.toml']").click(button="right")
         page.get_by_test_id("menu-run-pipeline").click()
@@ -210,5 +201,3 @@ def test_stop_a_pipeline_on_a_device_and_see_what_it_did(
         panel.get_by_test_id("pipeline-run").click()
         expect(panel).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
         expect(panel.get_by_test_id("pipeline-result").get_by_test_id("pipeline-input")).to_have_count(1)
-    finally:
-        agent.kill()

@@ -9,19 +9,16 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
 
 from device_bridge.playground.sources import write_y4m
 from tests.conftest import LiveServer
-from tests.device_bridge.harness import AgentProcess
 from tests.device_bridge.test_pipeline import _convert
 from tests.device_bridge.test_pipeline_camera import coins_clip, coins_frames
 from tests.fakes import audio_models
-from tests.waiting import wait_until
+from tests.webui.agents import paired_agent
 from tests.webui.conftest import ConsoleErrors, camera_chromium, signed_in
-from tests.webui.test_device_debug import online_devices
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -115,15 +112,8 @@ def coins_device(live_server: LiveServer, tmp_path: Path, monkeypatch: pytest.Mo
     """A real agent process whose one camera is the coins clip (60 s at 10 fps)."""
     clip = coins_clip(tmp_path / "camera.mp4", 600)
     monkeypatch.setenv("MNNWB_AGENT_CAMERAS", str(clip))
-    response = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "board"},
-                          headers=live_server.auth)
-    assert response.status_code == 201, response.text
-    agent = AgentProcess(live_server.url, tmp_path / "agent", response.json()["token"], "board")
-    try:
-        found = wait_until(lambda: online_devices(live_server), what="the device to come online")
-        yield {**found[0], "clip": str(clip)}
-    finally:
-        agent.kill()
+    with paired_agent(live_server, tmp_path / "agent") as (found, _agent):
+        yield {**found, "clip": str(clip)}
 
 
 def test_a_pipeline_runs_on_a_devices_own_camera(
@@ -156,11 +146,7 @@ def test_a_device_without_cameras_runs_it_on_the_browsers_camera(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("MNNWB_AGENT_CAMERAS", raising=False)
-    response = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "plain"},
-                          headers=live_server.auth)
-    assert response.status_code == 201, response.text
-    agent = AgentProcess(live_server.url, tmp_path / "agent", response.json()["token"], "plain")
-    try:
+    with paired_agent(live_server, tmp_path / "agent", "plain"):
         project = _chain(live_server, coins_pipeline, "no-camera-chain")
         page = open_project(camera_context, live_server, project)
         panel = _camera_panel(page)
@@ -176,8 +162,6 @@ def test_a_device_without_cameras_runs_it_on_the_browsers_camera(
         _sees_frames_update(panel)  # the tab's frames, run on the device
         expect(panel.get_by_test_id("pipeline-live-figures")).to_contain_text("browser")
         _stops(panel)
-    finally:
-        agent.kill()
 
 
 def test_a_pipeline_whose_first_stage_takes_audio_is_refused_on_the_camera(

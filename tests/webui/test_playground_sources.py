@@ -6,16 +6,13 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from server.core.config import Settings
 from tests.conftest import LiveServer
-from tests.device_bridge.harness import AgentProcess
 from tests.fakes.playground import camera_project, write_mp4
-from tests.waiting import wait_until
-from tests.webui.test_device_debug import online_devices
+from tests.webui.agents import paired_agent
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -37,15 +34,8 @@ def camera_device(live_server: LiveServer, tmp_path: Path, monkeypatch: pytest.M
     """A real agent process whose one camera is the colours clip."""
     clip = write_mp4(tmp_path / "camera.mp4", CLIP * 4, fps=10)
     monkeypatch.setenv("MNNWB_AGENT_CAMERAS", str(clip))
-    response = httpx.post(f"{live_server.url}/api/devices/pairings", json={"name": "board"},
-                          headers=live_server.auth)
-    assert response.status_code == 201, response.text
-    agent = AgentProcess(live_server.url, tmp_path / "agent", response.json()["token"], "board")
-    try:
-        found = wait_until(lambda: online_devices(live_server), what="the device to come online")
-        yield {**found[0], "clip": str(clip)}
-    finally:
-        agent.kill()
+    with paired_agent(live_server, tmp_path / "agent") as (found, _agent):
+        yield {**found, "clip": str(clip)}
 
 
 # Each time a frame is painted: the colour of its picture (away from the rect and the point) and
