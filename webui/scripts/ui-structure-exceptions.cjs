@@ -20,10 +20,7 @@ module.exports = new Map([
   ['datasets -> modeltools', SHARED], // RunHistory.tsx RunLog.tsx StatusBadge.tsx format.ts paths.ts store.ts results/common.tsx open.ts
   ['debug -> devices', SHARED], // NoDevice.tsx open.ts
   ['debug -> editor', EDITOR], // openEditor.ts documents.ts extensions.ts
-  ['debug -> palette', OPENS], // goToLine.ts
   ['devices -> editor', EDITOR], // openEditor.ts
-  ['editor -> modeltools', SHARED], // ModelView.tsx menu.ts
-  ['editor -> preview', SHARED], // ImagePreview.tsx open.ts
   ['files -> editor', EDITOR], // openEditor.ts documents.ts
   ['flow -> checks', OPENS], // openBudgets.tsx
   ['flow -> datasets', OPENS], // open.ts
@@ -47,12 +44,10 @@ module.exports = new Map([
   ['llm -> modeltools', SHARED], // store.ts
   ['lsp -> devices', OPENS], // open.ts
   ['lsp -> editor', EDITOR], // documents.ts extensions.ts
-  ['lsp -> palette', OPENS], // goToLine.ts
   ['lsp -> search', OPENS], // reveal.ts
   ['market -> lineage', SHARED], // LineageView.tsx
   ['market -> modeltools', SHARED], // menu.ts (isModelFile)
   ['market -> preview', SHARED], // markdown.ts
-  ['modeltools -> datasets', OPENS], // open.ts
   ['modeltools -> debug', SHARED], // run.ts
   ['modeltools -> editor', EDITOR], // openEditor.ts
   ['palette -> editor', EDITOR], // documents.ts

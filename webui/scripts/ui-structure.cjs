@@ -1,13 +1,16 @@
 // The web UI's structure check (docs/architecture.md, "Web UI structure"): reads the import graph of
 // src/ with madge and fails (exit 1) on any import cycle between files, and on a feature folder
 // (src/features/<name>/) importing another feature folder, except the pairs listed in EXCEPTIONS.
-// It prints the report either way: files, cycles between files, imports between feature folders
-// and the feature folders that sit in a cycle with each other.
+// A cycle between feature folders fails too, listed pairs or not: the listed pairs may only point
+// one way. It prints the report either way: files, cycles between files, imports between feature
+// folders and the feature folders that sit in a cycle with each other.
 //
 //   node scripts/ui-structure.cjs          (from webui/; `make test` runs it through
 //                                           tests/webui/test_ui_structure.py)
-//   node scripts/ui-structure.cjs DIR      checks the tree DIR instead of src/ (the test shows a
-//                                           cycle and an unlisted import fail)
+//   node scripts/ui-structure.cjs DIR [EXCEPTIONS]
+//                                          checks the tree DIR instead of src/, with the pairs
+//                                          allowed in the file EXCEPTIONS (none without it); the
+//                                          test shows a cycle and an unlisted import fail
 //
 // madge parses TypeScript with @typescript-eslint/typescript-estree, which needs the TypeScript 5
 // JavaScript API. The project's `typescript` is 7 (the native compiler, no JavaScript API), so this
@@ -86,8 +89,8 @@ function report(graph, fileCycles, exceptions) {
   for (const cycle of fileCycles) console.log(`  ${cycle.join(' -> ')}`);
   console.log(`imports between feature folders: ${edges.size}`);
   console.log(`feature folders in a cycle: ${inCycles} (${components.length} group(s))`);
-  for (const component of components) console.log(`  ${component.join(', ')}`);
-  let violations = fileCycles.length;
+  for (const component of components) console.log(`  NOT ALLOWED, a cycle: ${component.join(', ')}`);
+  let violations = fileCycles.length + components.length;
   for (const [edge, example] of [...edges].sort()) {
     const allowed = exceptions.get(edge);
     console.log(`  ${allowed ? 'allowed' : 'NOT ALLOWED'} ${edge} (${example})${allowed ? `: ${allowed}` : ''}`);
@@ -107,7 +110,8 @@ async function main() {
     tsConfig: path.join(ROOT, 'tsconfig.json'),
     excludeRegExp: [/\.css$/],
   });
-  const exceptions = process.argv[2] ? new Map() : EXCEPTIONS;
+  const listed = process.argv[3] ? require(path.resolve(process.argv[3])) : new Map();
+  const exceptions = process.argv[2] ? listed : EXCEPTIONS;
   process.exitCode = report(result.obj(), result.circular(), exceptions) ? 1 : 0;
 }
 

@@ -6,18 +6,13 @@ import { notify } from '../../ui/toast';
 import { baseName } from '../modeltools/open';
 import { pid } from '../../kernel/session';
 import { mainGroup } from '../../kernel/areas';
+import type { EvaluateParams } from '../../kernel/openers';
 import { dock, showPanel } from '../../kernel/panels';
 
 export const DATASETS_PANEL = 'datasets';
 export const EVALUATE_PANEL = 'evaluate';
 
-export interface EvaluateParams {
-  dataset: string;
-  /** The models to check in the form when it first shows. */
-  models?: string[];
-  /** The run shown; a new run replaces it. */
-  runId?: string;
-}
+export type { EvaluateParams };
 
 export function openDatasets(): void {
   showPanel({

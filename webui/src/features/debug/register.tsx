@@ -3,7 +3,7 @@
 import { effect } from '@preact/signals';
 import { registerEditorExtension } from '../editor/extensions';
 import { openEditor } from '../editor/openEditor';
-import { currentEditor } from '../palette/goToLine';
+import { currentEditor } from '../editor/currentEditor';
 import { registerCommand } from '../../kernel/commands';
 import { notify } from '../../ui/toast';
 import { activePath } from '../../kernel/active';

@@ -1,5 +1,6 @@
 // One dock panel per open file: a Monaco editor on the document's model, with the
-// "changed on disk" prompt above it; an image shows as an image, a model as its summary.
+// "changed on disk" prompt above it; a binary file shows as the view a feature registered for it
+// (an image as an image, a model as its summary: kernel/fileViews.ts).
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
@@ -8,10 +9,7 @@ import { monacoApi, monacoReady } from '../../monaco/load';
 import { EDITOR_OPTIONS, optionsFor } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
-import { isModelFile } from '../modeltools/menu';
-import { ImagePreview } from '../preview/ImagePreview';
-import { isImage, isMarkdown, openMarkdownPreview } from '../preview/open';
-import { lazyPanel } from '../../kernel/lazyPanel';
+import { binaryViewFor, editorAdditions } from '../../kernel/fileViews';
 import type { PanelProps } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
 import { answerDiskChange } from './diskSync';
@@ -94,9 +92,6 @@ function MonacoHost({ doc }: { doc: Doc }) {
   return <div class="monaco-host" ref={host} data-testid="editor" data-path={doc.path} data-features={withFeatures} />;
 }
 
-// Model summaries load their code (the tool views) on first use.
-const modelView = lazyPanel(() => import('../modeltools/ModelView').then((m) => m.modelView));
-
 export function EditorPanel(props: PanelProps) {
   const path = String(props.params.path);
   const [doc, setDoc] = useState<Doc | null>(null);
@@ -113,8 +108,8 @@ export function EditorPanel(props: PanelProps) {
   if (error) return <div class="panel-message" data-testid="editor-error">Cannot open {path}: {error}</div>;
   if (!doc && earlyText !== null) return <EarlyEditor path={path} text={earlyText} />;
   if (!doc) return <div class="panel-message">Loading {path}…</div>;
-  if (doc.binary && isImage(path)) return <ImagePreview path={path} size={doc.size} />;
-  if (doc.binary && isModelFile(path)) return modelView({ ...props, params: { path, size: doc.size } });
+  const view = doc.binary ? binaryViewFor(path) : undefined;
+  if (view) return view({ ...props, params: { path, size: doc.size } });
   if (doc.binary) {
     return (
       <div class="panel-message">
@@ -124,10 +119,7 @@ export function EditorPanel(props: PanelProps) {
   }
   return (
     <div class="editor-panel">
-      {isMarkdown(path) && (
-        <button class="btn btn-small editor-preview-btn" data-testid="markdown-preview-open" title="Open Preview to the Side (Ctrl+Shift+V)"
-          onClick={() => openMarkdownPreview(path)}>Preview</button>
-      )}
+      {editorAdditions(path)}
       <DiskBar doc={doc} />
       <MonacoHost doc={doc} />
     </div>

@@ -8,7 +8,7 @@ import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
 import { registerBeforeSave, type Doc } from '../editor/documents';
 import { registerCommand } from '../../kernel/commands';
-import { currentEditor } from '../palette/goToLine';
+import { currentEditor } from '../editor/currentEditor';
 import { getEditorSettings, putEditorSettings, type LspTextEdit } from './api';
 import { readyClient } from './connection';
 import { toRange, type LspRange } from './convert';

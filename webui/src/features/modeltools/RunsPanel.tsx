@@ -4,7 +4,7 @@ import type { ToolRun } from '../../api/tools';
 import { formatDuration, formatWhen } from './format';
 import { openModelDiff } from './diff/openDiff';
 import { openEditor } from '../editor/openEditor';
-import { openEvaluate } from '../datasets/open';
+import { opener } from '../../kernel/openers';
 import { baseName, isTool, openPipeline, openTool, TOOL_TITLES } from './open';
 import { history, historyError, loadHistory } from './store';
 import { StatusBadge } from './StatusBadge';
@@ -13,7 +13,7 @@ function open(run: ToolRun): void {
   if (run.tool === 'diff') openModelDiff({ runId: run.id });
   else if (run.tool === 'try') openEditor(String(run.args.model ?? ''));
   else if (run.tool === 'pipeline') openPipeline(String(run.args.model ?? ''));
-  else if (run.tool === 'evaluate') openEvaluate({ dataset: String(run.args.dataset ?? ''), runId: run.id });
+  else if (run.tool === 'evaluate') opener('evaluate')({ dataset: String(run.args.dataset ?? ''), runId: run.id });
   else if (isTool(run.tool)) openTool({ tool: run.tool, model: String(run.args.model ?? ''), runId: run.id });
 }
 

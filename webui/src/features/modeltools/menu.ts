@@ -6,7 +6,7 @@ import { openModelDiff } from './diff/openDiff';
 import { repoState, status as gitStatus } from '../../kernel/gitStore';
 import { isViewer } from '../../kernel/account';
 import { session } from '../../kernel/session';
-import { evaluateModel } from '../datasets/open';
+import { opener } from '../../kernel/openers';
 import { openGraph, openPipeline, openTool } from './open';
 
 const MODEL_EXTENSIONS = ['.onnx', '.tflite', '.pb', '.caffemodel', '.prototxt', '.mnn'];
@@ -39,7 +39,7 @@ export function modelMenuItems(entry: FileEntry): MenuItem[] {
     { label: 'Inspect', testid: 'menu-tool-inspect', action: () => openTool({ tool: 'inspect', model: path, autorun: true }) },
     { label: 'Compare…', testid: 'menu-tool-compare', action: () => openTool({ tool: 'compare', ...compare }) },
     { label: 'Benchmark…', testid: 'menu-tool-benchmark', action: () => openTool({ tool: 'benchmark', model: mnnFor(path) }) },
-    ...(isEvaluated(path) ? [{ label: 'Evaluate…', testid: 'menu-tool-evaluate', action: () => void evaluateModel(path) }] : []),
+    ...(isEvaluated(path) ? [{ label: 'Evaluate…', testid: 'menu-tool-evaluate', action: () => void opener('evaluateModel')(path) }] : []),
     { label: 'Open graph', testid: 'menu-tool-graph', action: () => openGraph(path) },
     ...(isMnn(path) ? diffItems(path) : []),
   ];

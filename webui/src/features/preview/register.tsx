@@ -1,16 +1,27 @@
 // Previews: Markdown rendered beside its editor (the editor's "Open Preview" button or
-// Ctrl+Shift+V); images and models show themselves when opened (see editor/EditorPanel.tsx).
+// Ctrl+Shift+V); an image opened shows as an image (both registered in kernel/fileViews.ts).
 import { monacoApi } from '../../monaco/load';
 import { registerEditorExtension } from '../editor/extensions';
 import { registerCommand } from '../../kernel/commands';
+import { registerBinaryView, registerEditorAddition } from '../../kernel/fileViews';
 import { activePath } from '../../kernel/active';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { registerPanel } from '../../kernel/panels';
-import { isMarkdown, MARKDOWN_PREVIEW, openMarkdownPreview } from './open';
+import { ImagePreview } from './ImagePreview';
+import { isImage, isMarkdown, MARKDOWN_PREVIEW, openMarkdownPreview } from './open';
+
+function PreviewButton({ path }: { path: string }) {
+  return (
+    <button class="btn btn-small editor-preview-btn" data-testid="markdown-preview-open" title="Open Preview to the Side (Ctrl+Shift+V)"
+      onClick={() => openMarkdownPreview(path)}>Preview</button>
+  );
+}
 
 export function registerPreviewFeature(): void {
   // markdown-it loads with the first preview, not with the project page.
   registerPanel(MARKDOWN_PREVIEW, lazyPanel(() => import('./MarkdownPreview').then((m) => m.markdownPreview)), { area: 'main' });
+  registerBinaryView(isImage, ({ params }) => <ImagePreview path={String(params.path)} size={Number(params.size)} />);
+  registerEditorAddition(isMarkdown, (path) => <PreviewButton key="markdown-preview" path={path} />);
   registerEditorExtension((editor, doc) => {
     if (!isMarkdown(doc.path)) return { dispose: () => undefined };
     const monaco = monacoApi();
