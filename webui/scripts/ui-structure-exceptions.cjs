@@ -20,7 +20,6 @@ module.exports = new Map([
   ['datasets -> modeltools', SHARED], // RunHistory.tsx RunLog.tsx StatusBadge.tsx format.ts paths.ts store.ts results/common.tsx open.ts
   ['debug -> devices', SHARED], // NoDevice.tsx open.ts
   ['debug -> editor', EDITOR], // openEditor.ts documents.ts extensions.ts
-  ['devices -> editor', EDITOR], // openEditor.ts
   ['files -> editor', EDITOR], // openEditor.ts documents.ts
   ['flow -> checks', OPENS], // openBudgets.tsx
   ['flow -> datasets', OPENS], // open.ts
@@ -62,6 +61,5 @@ module.exports = new Map([
   ['status -> git', SHELL], // BranchSwitcher.tsx
   ['status -> lsp', SHELL], // ProblemsPanel.tsx refusal.ts
   ['status -> team', SHELL], // TeamStatus.tsx
-  ['team -> editor', EDITOR], // extensions.ts
   ['terminal -> devices', OPENS], // open.ts
 ]);

@@ -12,7 +12,7 @@ import { onFilesChanged, recheckAll } from '../features/editor/diskSync';
 import { closeDoc, getDoc, readForDoc } from '../features/editor/documents';
 import { forgetEarlyEdits } from '../features/editor/EarlyEditor';
 import { saveWithNotice } from '../features/editor/EditorPanel';
-import { FILES_PANEL } from '../features/editor/openEditor';
+import { FILES_PANEL } from '../kernel/editorPanels';
 import { expanded, loadDir, onTreeChanges, reloadTree, restoreExpanded } from '../kernel/treeStore';
 import { titleWithKeys } from '../features/keybindings/store';
 import { StatusBar } from '../features/status/StatusBar';

@@ -1,7 +1,7 @@
 // The panels every project has. Other features register theirs the same way (see features.ts).
 import { EditorPanel } from '../features/editor/EditorPanel';
 import { EditorTab } from '../features/editor/EditorTab';
-import { EDITOR_PANEL, FILES_PANEL } from '../features/editor/openEditor';
+import { EDITOR_PANEL, FILES_PANEL } from '../kernel/editorPanels';
 import { registerPreviewEditors } from '../features/editor/preview';
 import { newFile, newFolder, uploadInto } from '../features/files/fileActions';
 import { FileTree } from '../features/files/FileTree';

@@ -7,7 +7,7 @@ import type { PageConfig } from '../api/types';
 import { installKeybindings } from '../features/keybindings/dispatcher';
 import { FEATURES } from './features';
 import { notify } from '../ui/toast';
-import { editorPanelId } from '../features/editor/panelId';
+import { editorPanelId } from '../kernel/editorPanels';
 import { startHotExit } from '../features/editor/hotExit';
 import { openEditor } from '../features/editor/openEditor';
 import { dock, dockReady, holdShortcutsUntilDockReady } from '../kernel/panels';

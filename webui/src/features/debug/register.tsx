@@ -1,7 +1,7 @@
 // Run and Debug: its panels, the breakpoint gutter in every editor, the debug commands and their
 // keys (F5, F9, F10, …), and the device events it follows.
 import { effect } from '@preact/signals';
-import { registerEditorExtension } from '../editor/extensions';
+import { registerEditorExtension } from '../../kernel/editorExtensions';
 import { openEditor } from '../editor/openEditor';
 import { currentEditor } from '../editor/currentEditor';
 import { registerCommand } from '../../kernel/commands';

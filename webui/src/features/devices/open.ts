@@ -1,6 +1,6 @@
 // Where the Devices panel opens: as a tab beside the file tree, like an IDE's side bar.
 import type { AddPanelPositionOptions } from 'dockview';
-import { FILES_PANEL } from '../editor/openEditor';
+import { FILES_PANEL } from '../../kernel/editorPanels';
 import { dock, showPanel } from '../../kernel/panels';
 
 export const DEVICES_PANEL = 'devices';

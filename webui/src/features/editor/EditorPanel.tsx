@@ -16,7 +16,7 @@ import { answerDiskChange } from './diskSync';
 import { openDoc, readForDoc, saveDoc, type Doc } from './documents';
 import { EarlyEditor, takeEarlyEdits } from './EarlyEditor';
 import { awaitsRestore } from './hotExit';
-import { applyEditorExtensions } from './extensions';
+import { applyEditorExtensions } from '../../kernel/editorExtensions';
 import { keepEditorOf } from './preview';
 
 

@@ -8,10 +8,10 @@ import { loadMonaco } from '../../monaco/load';
 import { languageFor } from '../../monaco/options';
 import { takePrefetchedContent } from '../../kernel/prefetch';
 import { pid } from '../../kernel/session';
-import type { Doc, SaveState } from './doc';
+import type { Doc, SaveState } from '../../kernel/doc';
 import { changed, forget, restore, takeBackup } from './hotExit';
 
-export type { DiskChange, Doc, SaveState } from './doc';
+export type { DiskChange, Doc, SaveState } from '../../kernel/doc';
 
 export interface Conflict {
   doc: Doc;

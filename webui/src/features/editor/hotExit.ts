@@ -7,7 +7,7 @@ import { dropBackup, keepBackup, listBackups, type Backup, type BackupMark } fro
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
 import { pid } from '../../kernel/session';
-import type { Doc } from './doc';
+import type { Doc } from '../../kernel/doc';
 
 const KEEP_DELAY_MS = 300;
 // A body the browser still sends while the page unloads (its keepalive limit is 64 KiB).

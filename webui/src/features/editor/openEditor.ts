@@ -3,11 +3,8 @@ import type { monaco } from '../../monaco/setup';
 import { mainGroup } from '../../kernel/areas';
 import { dock, showPanel } from '../../kernel/panels';
 import { openDoc } from './documents';
-import { editorPanelId } from './panelId';
+import { EDITOR_PANEL, editorPanelId } from '../../kernel/editorPanels';
 import { keepPanel, previewEnabled, replaceablePreview } from './preview';
-
-export const EDITOR_PANEL = 'editor';
-export const FILES_PANEL = 'files';
 
 export interface OpenOptions {
   /** Opened for a look: in the group's preview tab, replacing the file previewed there (preview.ts). */

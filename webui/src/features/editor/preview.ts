@@ -9,7 +9,7 @@ import { dock } from '../../kernel/panels';
 import { loadUiState, registerStateSection, scheduleSave } from '../../kernel/uiState';
 import { getDoc } from './documents';
 import { editedEarly } from './EarlyEditor';
-import { editorPanelId } from './panelId';
+import { editorPanelId } from '../../kernel/editorPanels';
 
 /** Off: every file opens in a tab of its own (the palette's "Toggle preview editors"). */
 export const previewEnabled = signal(true);

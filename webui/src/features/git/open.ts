@@ -2,7 +2,7 @@
 // editing; diffs and history in the editor area.
 import { signal } from '@preact/signals';
 import type { AddPanelPositionOptions } from 'dockview';
-import { FILES_PANEL } from '../editor/openEditor';
+import { FILES_PANEL } from '../../kernel/editorPanels';
 import { mainGroup } from '../../kernel/areas';
 import { dock, showPanel } from '../../kernel/panels';
 

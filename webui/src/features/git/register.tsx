@@ -1,6 +1,6 @@
 // The Git flow's dock panels, its title-bar button (Ctrl+Shift+G), its palette commands and the
 // change markers in every editor.
-import { registerEditorExtension } from '../editor/extensions';
+import { registerEditorExtension } from '../../kernel/editorExtensions';
 import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { registerBudgetsEditor } from '../checks/openBudgets';
 import { gitGutter } from './gutter';

@@ -6,7 +6,7 @@
 import { monacoApi, whenMonaco, type MonacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { openDoc } from '../editor/documents';
-import { registerEditorExtension } from '../editor/extensions';
+import { registerEditorExtension } from '../../kernel/editorExtensions';
 import { registerCommand } from '../../kernel/commands';
 import { revealMatch } from '../search/reveal';
 import { registerPanel } from '../../kernel/panels';

@@ -1,5 +1,5 @@
 // Where a Markdown preview opens: beside its editor (to the right), or in the main area.
-import { editorPanelId } from '../editor/panelId';
+import { editorPanelId } from '../../kernel/editorPanels';
 import { mainGroup } from '../../kernel/areas';
 import { dock, showPanel } from '../../kernel/panels';
 

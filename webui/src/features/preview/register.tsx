@@ -1,7 +1,7 @@
 // Previews: Markdown rendered beside its editor (the editor's "Open Preview" button or
 // Ctrl+Shift+V); an image opened shows as an image (both registered in kernel/fileViews.ts).
 import { monacoApi } from '../../monaco/load';
-import { registerEditorExtension } from '../editor/extensions';
+import { registerEditorExtension } from '../../kernel/editorExtensions';
 import { registerCommand } from '../../kernel/commands';
 import { registerBinaryView, registerEditorAddition } from '../../kernel/fileViews';
 import { activePath } from '../../kernel/active';

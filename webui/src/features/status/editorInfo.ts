@@ -3,7 +3,7 @@
 import { signal } from '@preact/signals';
 import type { monaco } from '../../monaco/setup';
 import type { Doc } from '../editor/documents';
-import { registerEditorExtension } from '../editor/extensions';
+import { registerEditorExtension } from '../../kernel/editorExtensions';
 
 export interface EditorInfo {
   path: string;

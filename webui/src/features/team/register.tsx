@@ -1,7 +1,7 @@
 // Team mode in the project page: the Members button, the caller's role, read-only editors for viewers.
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
-import { registerEditorExtension } from '../editor/extensions';
+import { registerEditorExtension } from '../../kernel/editorExtensions';
 import { registerTitleAction } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
 import { loadAccount, loadProjectRole } from '../../kernel/account';

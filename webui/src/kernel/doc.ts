@@ -1,7 +1,7 @@
 // The shape of an open document (documents.ts keeps them): a leaf module, so what documents.ts
 // uses (hotExit.ts) can name a document without importing it back.
 import type { Signal } from '@preact/signals';
-import type { monaco } from '../../monaco/setup';
+import type { monaco } from '../monaco/setup';
 
 export type SaveState = 'clean' | 'dirty' | 'saving' | 'error';
 
