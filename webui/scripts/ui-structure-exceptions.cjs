@@ -3,9 +3,6 @@
 // fails the check (so the list only shrinks). The comment after each entry names the files used.
 'use strict';
 
-/** The editor is the service every file-facing feature uses (open a file, its document, the
- * editor's extension points); it is to become a kernel service the editor feature registers. */
-const EDITOR = 'uses the editor service (openEditor/documents/extensions)';
 /** Opens the other feature's panel through its open function; to become an entry in a kernel
  * registry of openers that each feature registers. */
 const OPENS = "opens the other feature's panel";
@@ -15,12 +12,9 @@ const SHELL = "shows the other feature's status-bar or home-page item";
 const SHARED = "uses a widget, store or helper of the other feature";
 
 module.exports = new Map([
-  ['checks -> editor', EDITOR], // openEditor.ts
   ['checks -> modeltools', OPENS], // diff/openDiff.ts
   ['datasets -> modeltools', SHARED], // RunHistory.tsx RunLog.tsx StatusBadge.tsx format.ts paths.ts store.ts results/common.tsx open.ts
   ['debug -> devices', SHARED], // NoDevice.tsx open.ts
-  ['debug -> editor', EDITOR], // openEditor.ts documents.ts extensions.ts
-  ['files -> editor', EDITOR], // openEditor.ts documents.ts
   ['flow -> checks', OPENS], // openBudgets.tsx
   ['flow -> datasets', OPENS], // open.ts
   ['flow -> debug', SHARED], // open.ts projectModels.tsx run.ts
@@ -29,12 +23,10 @@ module.exports = new Map([
   ['flow -> modeltools', SHARED], // fields.ts open.ts
   ['flow -> training', OPENS], // open.ts
   ['git -> checks', SHARED], // CheckBadge.tsx store.ts ChecksSection.tsx openBudgets.tsx
-  ['git -> editor', EDITOR], // openEditor.ts documents.ts extensions.ts
   ['git -> modeltools', SHARED], // ModelDiffSummary.tsx
   ['home -> market', SHELL], // HomeMarket.tsx
   ['home -> team', SHELL], // UserMenu.tsx
   ['keybindings -> debug', OPENS], // open.ts
-  ['keybindings -> editor', EDITOR], // EditorPanel.tsx documents.ts
   ['lineage -> datasets', OPENS], // open.ts
   ['lineage -> git', OPENS], // open.ts
   ['lineage -> modeltools', SHARED], // menu.ts open.ts
@@ -42,22 +34,15 @@ module.exports = new Map([
   ['llm -> debug', SHARED], // RunToolbar.tsx run.ts
   ['llm -> modeltools', SHARED], // store.ts
   ['lsp -> devices', OPENS], // open.ts
-  ['lsp -> editor', EDITOR], // documents.ts extensions.ts
   ['lsp -> search', OPENS], // reveal.ts
   ['market -> lineage', SHARED], // LineageView.tsx
   ['market -> modeltools', SHARED], // menu.ts (isModelFile)
   ['market -> preview', SHARED], // markdown.ts
   ['modeltools -> debug', SHARED], // run.ts
-  ['modeltools -> editor', EDITOR], // openEditor.ts
-  ['palette -> editor', EDITOR], // documents.ts
   ['palette -> keybindings', SHARED], // store.ts
   ['playground -> debug', SHARED], // run.ts breakpoints.ts kitLines.ts open.ts output.ts
   ['playground -> devices', OPENS], // open.ts
-  ['preview -> editor', SHARED], // documents.ts panelId.ts extensions.ts
-  ['quickopen -> editor', EDITOR], // openEditor.ts
   ['search -> devices', OPENS], // open.ts
-  ['search -> editor', EDITOR], // openEditor.ts
-  ['status -> editor', EDITOR], // documents.ts extensions.ts
   ['status -> git', SHELL], // BranchSwitcher.tsx
   ['status -> lsp', SHELL], // ProblemsPanel.tsx refusal.ts
   ['status -> team', SHELL], // TeamStatus.tsx

@@ -9,6 +9,7 @@ import { FEATURES } from './features';
 import { notify } from '../ui/toast';
 import { editorPanelId } from '../kernel/editorPanels';
 import { startHotExit } from '../features/editor/hotExit';
+import { registerEditorService } from '../features/editor/service';
 import { openEditor } from '../features/editor/openEditor';
 import { dock, dockReady, holdShortcutsUntilDockReady } from '../kernel/panels';
 import { ProjectPage } from './ProjectPage';
@@ -16,6 +17,7 @@ import { startSession } from '../kernel/session';
 
 export function mountProject(root: HTMLElement, config: PageConfig): void {
   startSession(config.project!, config.ws_path!, config.git ?? true);
+  registerEditorService();
   holdShortcutsUntilDockReady();
   installKeybindings(config.keybindings);
   const restoring = startHotExit(config.backups ?? []);

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { budgetTables, budgetTemplate, saveBudgets } from '../../api/checks';
 import { ApiError, errorMessage } from '../../api/client';
-import { openEditor } from '../editor/openEditor';
+import { openEditor } from '../../kernel/editor';
 import { filesVersion, projectFiles } from '../../kernel/fileIndex';
 import { isViewer } from '../../kernel/account';
 import { pid } from '../../kernel/session';

@@ -2,7 +2,7 @@
 // exception breakpoints, each in a collapsible section.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { openEditor } from '../editor/openEditor';
+import { openEditor } from '../../kernel/editor';
 import { breakpoints, exceptionFilters, removeBreakpoint, setExceptionFilter } from './breakpoints';
 import { evaluateWatches, filters, frames, projectPath, selectedFrame, selectFrame, watches, watchValues } from './debugger';
 

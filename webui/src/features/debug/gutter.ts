@@ -1,7 +1,7 @@
 // The debugger in every editor: breakpoints toggled in the glyph margin (with a faint dot under
 // the pointer, as in VS Code), and the line where the program is stopped.
 import { effect } from '@preact/signals';
-import type { Doc } from '../editor/documents';
+import type { Doc } from '../../kernel/editor';
 import { monacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { toggleBreakpoint, trackModel } from './breakpoints';

@@ -2,8 +2,7 @@
 // keys (F5, F9, F10, …), and the device events it follows.
 import { effect } from '@preact/signals';
 import { registerEditorExtension } from '../../kernel/editorExtensions';
-import { openEditor } from '../editor/openEditor';
-import { currentEditor } from '../editor/currentEditor';
+import { currentEditor, openEditor } from '../../kernel/editor';
 import { registerCommand } from '../../kernel/commands';
 import { notify } from '../../ui/toast';
 import { activePath } from '../../kernel/active';

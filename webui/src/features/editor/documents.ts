@@ -7,6 +7,7 @@ import type { ConflictBody, FileContent } from '../../api/types';
 import { loadMonaco } from '../../monaco/load';
 import { languageFor } from '../../monaco/options';
 import { takePrefetchedContent } from '../../kernel/prefetch';
+import { docsVersion, type BeforeSave } from '../../kernel/editor';
 import { pid } from '../../kernel/session';
 import type { Doc, SaveState } from '../../kernel/doc';
 import { changed, forget, restore, takeBackup } from './hotExit';
@@ -24,7 +25,7 @@ const docs = new Map<string, Promise<Doc>>();
 const loaded = new Map<string, Doc>();
 export const conflict = signal<Conflict | null>(null);
 /** Bumped whenever any document's save state changes, for the tabs and the status bar. */
-export const docsVersion = signal(0);
+export { docsVersion };
 
 function setState(doc: Doc, state: SaveState): void {
   doc.state.value = state;
@@ -132,7 +133,6 @@ async function put(doc: Doc, content: string, etag: string | null): Promise<void
   }
 }
 
-type BeforeSave = (doc: Doc) => Promise<void>;
 const beforeSave: BeforeSave[] = [];
 
 /** Runs before a person's save (Ctrl+S), e.g. formatting on save (features/lsp/format.ts). */

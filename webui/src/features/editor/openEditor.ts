@@ -1,15 +1,13 @@
 import { loadMonaco } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { mainGroup } from '../../kernel/areas';
+import type { OpenOptions } from '../../kernel/editor';
 import { dock, showPanel } from '../../kernel/panels';
 import { openDoc } from './documents';
 import { EDITOR_PANEL, editorPanelId } from '../../kernel/editorPanels';
 import { keepPanel, previewEnabled, replaceablePreview } from './preview';
 
-export interface OpenOptions {
-  /** Opened for a look: in the group's preview tab, replacing the file previewed there (preview.ts). */
-  preview?: boolean;
-}
+export type { OpenOptions };
 
 /** Opens (or focuses) the editor tab of a file; new ones always go to the main area. */
 export function openEditor(path: string, options: OpenOptions = {}): void {

@@ -2,7 +2,7 @@
 // rename, Delete to delete, drag and drop to move, and names coloured by their Git state.
 import type { FileEntry } from '../../api/types';
 import { openContextMenu, type MenuItem } from '../../ui/contextMenu';
-import { openEditor, openToEdit } from '../editor/openEditor';
+import { openEditor, openToEdit } from '../../kernel/editor';
 import { fileMenuItems } from '../../kernel/fileMenu';
 import { isViewer } from '../../kernel/account';
 import { session } from '../../kernel/session';

@@ -2,7 +2,7 @@
 // actions and a compact row per file with its state badge and hover actions.
 import { useState } from 'preact/hooks';
 import type { GitFileChange } from '../../api/git';
-import { openEditor } from '../editor/openEditor';
+import { openEditor } from '../../kernel/editor';
 import { discard, stage, unstage } from './actions';
 import { openDiff, openMerge } from './open';
 import { badgeFor, type GroupId } from './badges';

@@ -8,7 +8,7 @@ import { AfterMonaco } from '../../monaco/AfterMonaco';
 import { monacoApi } from '../../monaco/load';
 import { disposeDiffModels, languageFor } from '../../monaco/options';
 import type { monaco } from '../../monaco/setup';
-import { openEditor } from '../editor/openEditor';
+import { openEditor } from '../../kernel/editor';
 import type { PanelProps } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
 import { stage, stagePart, unstage, type PartOp } from './actions';

@@ -7,7 +7,7 @@ import { getDiff, stageText } from '../../api/git';
 import { monacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
-import type { Doc } from '../editor/documents';
+import type { Doc } from '../../kernel/editor';
 import { isViewer } from '../../kernel/account';
 import { pid } from '../../kernel/session';
 import { applyPick, diffLines, pickChanges, type LineChange } from './hunks';

@@ -3,8 +3,7 @@
 // editors (Ctrl+Tab), save and close. The dispatcher itself starts before every feature
 // (installKeybindings, called by workbench/mountWorkbench.tsx).
 import { render } from 'preact';
-import { saveWithNotice } from '../editor/EditorPanel';
-import { getDoc } from '../editor/documents';
+import { getDoc, saveWithNotice } from '../../kernel/editor';
 import { openRepl } from '../debug/open';
 import { registerCommand, runCommand } from '../../kernel/commands';
 import { activePath } from '../../kernel/active';

@@ -1,7 +1,7 @@
 // Which documents the language server knows: a Python file is opened there with its first
 // editor, kept in sync on every change (full text) and closed when its model goes away.
 import type { monaco } from '../../monaco/setup';
-import { openDocs, type Doc } from '../editor/documents';
+import { type Doc, openDocs } from '../../kernel/editor';
 import type { LspClient } from './client';
 
 interface Synced {

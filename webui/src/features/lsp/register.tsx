@@ -5,7 +5,7 @@
 // as squiggles and in the Problems panel. The connection opens with the first Python editor.
 import { monacoApi, whenMonaco, type MonacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
-import { openDoc } from '../editor/documents';
+import { openDoc } from '../../kernel/editor';
 import { registerEditorExtension } from '../../kernel/editorExtensions';
 import { registerCommand } from '../../kernel/commands';
 import { revealMatch } from '../search/reveal';

@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/client';
 import { monacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { notify } from '../../ui/toast';
-import { getDoc, saveDoc, type Doc } from '../editor/documents';
+import { type Doc, getDoc, saveDoc } from '../../kernel/editor';
 import { pid } from '../../kernel/session';
 import { applyEdits, previewEdits, type FileEdited, type FileSkipped, type LineChange, type LspTextEdit } from './api';
 import { where } from './connection';

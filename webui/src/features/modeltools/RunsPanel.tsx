@@ -3,7 +3,7 @@ import { useEffect } from 'preact/hooks';
 import type { ToolRun } from '../../api/tools';
 import { formatDuration, formatWhen } from './format';
 import { openModelDiff } from './diff/openDiff';
-import { openEditor } from '../editor/openEditor';
+import { openEditor } from '../../kernel/editor';
 import { opener } from '../../kernel/openers';
 import { baseName, isTool, openPipeline, openTool, TOOL_TITLES } from './open';
 import { history, historyError, loadHistory } from './store';

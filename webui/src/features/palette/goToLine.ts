@@ -1,5 +1,5 @@
 // Go to line[:column] in the current editor (the last one used, also when the focus is elsewhere).
-import { currentEditor } from '../editor/currentEditor';
+import { currentEditor } from '../../kernel/editor';
 import { notify } from '../../ui/toast';
 
 export function goToLine(text: string): void {

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
-import { openDoc } from '../editor/documents';
+import { openDoc } from '../../kernel/editor';
 import { joinPath, parentOf } from '../../kernel/treeStore';
 import type { PanelFactory, PanelProps } from '../../kernel/panels';
 import { pid } from '../../kernel/session';

@@ -2,7 +2,7 @@
 import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { openEditor } from '../editor/openEditor';
+import { openEditor } from '../../kernel/editor';
 import { registerTitleAction } from '../../kernel/panels';
 import { projectFiles, search, watchFileIndex } from '../../kernel/fileIndex';
 

@@ -1,6 +1,6 @@
 // The bottom bar: connection state, the current file and its save state, and the editor's cursor,
 // indentation, encoding, end of line and language.
-import { docsVersion, getDoc, type SaveState } from '../editor/documents';
+import { docsVersion, getDoc, type SaveState } from '../../kernel/editor';
 import { BranchSwitcher } from '../git/BranchSwitcher';
 import { TeamStatus } from '../team/TeamStatus';
 import { activePath } from '../../kernel/active';

@@ -2,7 +2,7 @@
 // language, encoding, end of line and indentation — kept by an editor extension.
 import { signal } from '@preact/signals';
 import type { monaco } from '../../monaco/setup';
-import type { Doc } from '../editor/documents';
+import type { Doc } from '../../kernel/editor';
 import { registerEditorExtension } from '../../kernel/editorExtensions';
 
 export interface EditorInfo {
