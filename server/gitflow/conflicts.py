@@ -16,10 +16,10 @@ from merge3 import Merge3
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid, NotFound
-from server.gitflow.commits import stage
 from server.gitflow.diff import _is_binary
 from server.gitflow.models import ConflictChunk, ConflictFile
 from server.gitflow.paths import user_path
+from server.gitflow.staging import stage
 from server.gitflow.status import decode
 from server.gitflow.worktree import ensure_safe_parent
 

@@ -15,9 +15,9 @@ from dulwich.repo import Repo
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
-from server.gitflow.commits import _write_index_updates, add_blobs
 from server.gitflow.indexfile import NO_STAT, read_index
 from server.gitflow.paths import user_path
+from server.gitflow.staging import add_blobs, write_index_updates
 from server.gitflow.worktree import ensure_safe_parent, file_in_place_of_folder
 
 REGULAR = 0o100644
@@ -69,7 +69,7 @@ def set_index_text(repo: Repo, path: str, text: str, base: str | None) -> None:
     blob = Blob.from_string(data)
     add_blobs(repo, [blob])
     # Stat data unknown: the next status hashes the file, as after ``git apply --cached``.
-    _write_index_updates(repo, {raw: (NO_STAT, ObjectID(blob.id), mode)})
+    write_index_updates(repo, {raw: (NO_STAT, ObjectID(blob.id), mode)})
 
 
 def set_worktree_text(repo: Repo, path: str, text: str, base: str) -> None:

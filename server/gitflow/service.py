@@ -14,13 +14,14 @@ from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.gitflow import blame as blame_ops
 from server.gitflow import branches as branch_ops
+from server.gitflow import clones as clone_ops
 from server.gitflow import commits as commit_ops
 from server.gitflow import conflicts as conflict_ops
 from server.gitflow import hunks as hunk_ops
 from server.gitflow import merge as merge_ops
 from server.gitflow import picks as pick_ops
 from server.gitflow import remotes as remote_ops
-from server.gitflow import start
+from server.gitflow import staging, start
 from server.gitflow import stash as stash_ops
 from server.gitflow import tags as tag_ops
 from server.gitflow.diff import commit_file_diff, file_diff
@@ -74,19 +75,19 @@ def commit_diff(folder: Folder, sha: str, path: str) -> Diff:
 
 def stage(folder: Folder, paths: list[str]) -> Status:
     with writing(folder) as repo:
-        commit_ops.stage(repo, paths)
+        staging.stage(repo, paths)
         return read_status(repo)
 
 
 def unstage(folder: Folder, paths: list[str]) -> Status:
     with writing(folder) as repo:
-        commit_ops.unstage(repo, paths)
+        staging.unstage(repo, paths)
         return read_status(repo)
 
 
 def discard(folder: Folder, paths: list[str]) -> Status:
     with writing(folder) as repo:
-        commit_ops.discard(repo, paths)
+        staging.discard(repo, paths)
         return read_status(repo)
 
 
@@ -371,4 +372,4 @@ def clone(
 ) -> str | None:
     """Clone into a new (or empty) folder; returns the checked-out branch, if any."""
     with write_lock(Path(dest)):
-        return remote_ops.clone(url, dest, username, password, timeout, progress, policy, on_step, cancel)
+        return clone_ops.clone(url, dest, username, password, timeout, progress, policy, on_step, cancel)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from server.core.errors import AppError
 from server.gitflow import commits as commit_ops
+from server.gitflow import staging
 from server.gitflow.models import CommitInfo
 from server.gitflow.repo import init_repo, writing
 from server.gitflow.status import decode, raw_status
@@ -51,7 +52,7 @@ def start_tracking(
             files = [decode(path) for path in raw_status(repo).untracked]
             if not files:
                 return None
-            commit_ops.stage(repo, files)
+            staging.stage(repo, files)
             return commit_ops.commit(repo, message, author=who)
     except (AppError, OSError):
         shutil.rmtree(Path(folder) / ".git", ignore_errors=True)

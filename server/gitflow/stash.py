@@ -21,9 +21,10 @@ from dulwich.stash import Stash
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
-from server.gitflow.commits import blob_from_file, write_commit
+from server.gitflow.commits import write_commit
 from server.gitflow.models import StashApplied, StashEntry
 from server.gitflow.paths import check_entries
+from server.gitflow.staging import blob_from_file
 from server.gitflow.status import RawStatus, decode, raw_status
 from server.gitflow.trees import FlatTree, current_branch, flatten, get_commit, head_id
 from server.gitflow.worktree import (
