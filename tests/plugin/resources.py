@@ -5,6 +5,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,43 @@ def ppocr_pipeline(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.device_bridge.test_ppocr_pipeline import build_ppocr_pipeline
 
     return build_ppocr_pipeline(tmp_path_factory.mktemp("ppocr"))
+
+
+@dataclass(frozen=True)
+class ConvNetModels:
+    """``conv_net`` (tests/fakes/models.py) as ONNX and as the converter's fp32 MNN."""
+
+    onnx: Path
+    mnn: Path
+
+
+@pytest.fixture(scope="session")
+def conv_net_models(tmp_path_factory: pytest.TempPathFactory) -> ConvNetModels:
+    """``conv_net`` converted once per process by the real runner, for the tests that need a
+    converted model but do not test the conversion (copy the files, never write to them)."""
+    from tests.fakes.models import conv_net
+    from tests.plugin.tools import run_tool
+
+    folder = tmp_path_factory.mktemp("conv-net")
+    onnx, mnn = conv_net(folder / "model.onnx"), folder / "model.mnn"
+    outcome = run_tool("convert", {"model": str(onnx), "output": str(mnn)}, folder / "convert")
+    assert outcome.status == "succeeded", outcome
+    return ConvNetModels(onnx, mnn)
+
+
+@pytest.fixture(scope="session")
+def conv_net_int8(conv_net_models: ConvNetModels, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``conv_net_models``'s MNN quantized to int8 once per process (4 calibration images)."""
+    from tests.fakes.models import calibration_images
+    from tests.plugin.tools import run_tool
+
+    folder = tmp_path_factory.mktemp("conv-net-int8")
+    int8 = folder / "model.int8.mnn"
+    calibration = calibration_images(folder / "calibration", count=4, size=32)
+    args = {"model": str(conv_net_models.mnn), "output": str(int8), "calibration": str(calibration)}
+    outcome = run_tool("quantize", args, folder / "quantize")
+    assert outcome.status == "succeeded", outcome
+    return int8
 
 
 @pytest.fixture(scope="session")

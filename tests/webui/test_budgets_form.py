@@ -1,15 +1,15 @@
 """The budgets form: started from the template, a threshold changed and saved, the checks use it;
 a hand-written mnnwb.toml keeps what the form does not know; errors show at their field."""
 
+import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.fakes import models
 from tests.fakes.git_remotes import git
-from tests.plugin.tools import run_tool
+from tests.plugin.resources import ConvNetModels
 from tests.webui.workbench import create_project, open_project
 
 pytestmark = pytest.mark.browser
@@ -21,12 +21,11 @@ owner = "vision"   # who answers for a regression
 """
 
 
-def _project_with_a_model(live_server, tmp_path: Path) -> tuple[dict, Path]:
+def _project_with_a_model(live_server, models: ConvNetModels) -> tuple[dict, Path]:
     project = create_project(live_server, "budgets-form")
     folder = Path(project["path"])
-    models.conv_net(folder / "model.onnx")
-    convert = {"model": str(folder / "model.onnx"), "output": str(folder / "model.mnn")}
-    assert run_tool("convert", convert, tmp_path / "c").status == "succeeded"
+    shutil.copyfile(models.onnx, folder / "model.onnx")
+    shutil.copyfile(models.mnn, folder / "model.mnn")
     (folder / "mnnwb.toml").write_text(WRITTEN)
     git("init", "-q", "-b", "main", cwd=folder)
     return project, folder
@@ -41,9 +40,9 @@ def _open_form(page: Page):
 
 
 def test_template_threshold_save_and_the_check_uses_it(
-    context: BrowserContext, live_server, tmp_path: Path
+    context: BrowserContext, live_server, conv_net_models: ConvNetModels
 ) -> None:
-    project, folder = _project_with_a_model(live_server, tmp_path)
+    project, folder = _project_with_a_model(live_server, conv_net_models)
     page = open_project(context, live_server, project)
     form = _open_form(page)
     expect(form.get_by_test_id("budget-row")).to_have_count(0)
@@ -75,10 +74,10 @@ def test_template_threshold_save_and_the_check_uses_it(
 
 
 def test_a_budget_key_the_form_does_not_know_survives_a_save_and_errors_name_their_field(
-    context: BrowserContext, live_server, tmp_path: Path, console_errors
+    context: BrowserContext, live_server, conv_net_models: ConvNetModels, console_errors
 ) -> None:
     console_errors.allow(r"422 .*/budgets")  # the save refused for a negative latency
-    project, folder = _project_with_a_model(live_server, tmp_path)
+    project, folder = _project_with_a_model(live_server, conv_net_models)
     (folder / "mnnwb.toml").write_text(
         WRITTEN + '\n[[budget]]\nmodel = "model.mnn"   # the shipped one\nmax_size_mb = 4\n'
         "input_shapes = { input = [1, 3, 32, 32] }\n"

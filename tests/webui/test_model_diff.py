@@ -1,30 +1,21 @@
 """A person opens a model diff from the Git diff of a model file: fp32 committed, int8 on disk."""
 
+import shutil
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, expect
 
-from tests.fakes import models
 from tests.fakes.git_remotes import git
-from tests.plugin.tools import run_tool
+from tests.plugin.resources import ConvNetModels
 from tests.webui.test_device_debug import build_tiny_model
 from tests.webui.workbench import create_project, open_project
 
 
-def _fp32_and_int8(folder: Path, scratch: Path) -> tuple[bytes, bytes]:
-    onnx = models.conv_net(scratch / "model.onnx")
-    fp32, int8 = scratch / "model.mnn", scratch / "model.int8.mnn"
-    assert run_tool("convert", {"model": str(onnx), "output": str(fp32)}, scratch / "c").status == "succeeded"
-    calibration = models.calibration_images(scratch / "calibration", count=4, size=32)
-    quantize = {"model": str(fp32), "output": str(int8), "calibration": str(calibration)}
-    assert run_tool("quantize", quantize, scratch / "q").status == "succeeded"
-    return fp32.read_bytes(), int8.read_bytes()
-
-
-def test_model_diff_from_the_git_diff(context: BrowserContext, live_server, tmp_path: Path) -> None:
+def test_model_diff_from_the_git_diff(context: BrowserContext, live_server,
+                                      conv_net_models: ConvNetModels, conv_net_int8: Path) -> None:
     project = create_project(live_server, "diffs")
     folder = Path(project["path"])
-    fp32, int8 = _fp32_and_int8(folder, tmp_path)
+    fp32, int8 = conv_net_models.mnn.read_bytes(), conv_net_int8.read_bytes()
     (folder / "model.mnn").write_bytes(fp32)
     git("init", "-q", "-b", "main", cwd=folder)
     git("config", "user.name", "Ada Lovelace", cwd=folder)
@@ -54,12 +45,11 @@ def test_model_diff_from_the_git_diff(context: BrowserContext, live_server, tmp_
     assert float(sizes.rstrip("×")) < 1.0  # int8 is smaller
 
 
-def test_budgets_run_from_source_control(context: BrowserContext, live_server, tmp_path: Path) -> None:
+def test_budgets_run_from_source_control(context: BrowserContext, live_server,
+                                         conv_net_models: ConvNetModels) -> None:
     project = create_project(live_server, "budgets")
     folder = Path(project["path"])
-    onnx = models.conv_net(tmp_path / "model.onnx")
-    convert = {"model": str(onnx), "output": str(folder / "model.mnn")}
-    assert run_tool("convert", convert, tmp_path / "c").status == "succeeded"
+    shutil.copyfile(conv_net_models.mnn, folder / "model.mnn")
     (folder / "mnnwb.toml").write_text('[[budget]]\nmodel = "model.mnn"\nmax_size_mb = 1\n')
     git("init", "-q", "-b", "main", cwd=folder)
     git("config", "user.name", "Ada Lovelace", cwd=folder)

@@ -1,6 +1,7 @@
 """Model tools from the file tree: convert an ONNX model to fp16 MNN, read the result, inspect it;
 benchmark on a backend the server has; quantize with a calibration file MNN cannot decode."""
 
+import shutil
 from pathlib import Path
 
 import httpx
@@ -9,6 +10,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.fakes import photos
 from tests.fakes.models import conv_net
+from tests.plugin.resources import ConvNetModels
 from tests.waiting import wait_until
 from tests.webui.workbench import create_project, open_project, saved_ui_state
 
@@ -24,6 +26,13 @@ def size_text(size: int) -> str:
         return f"{size} B"
     kb = size / 1024
     return f"{kb:.2f} KB" if kb < 10 else f"{kb:.1f} KB"
+
+
+def converted(models: ConvNetModels, root: Path) -> None:
+    """``net.onnx`` and ``net.mnn`` (converted once per process) in ``root``: for the tests of the
+    tools used after a conversion; the tests of the conversion convert from the menu."""
+    shutil.copyfile(models.onnx, root / "net.onnx")
+    shutil.copyfile(models.mnn, root / "net.mnn")
 
 
 def tool_from_menu(page: Page, path: str, item: str):
@@ -118,16 +127,14 @@ def test_one_panel_per_tool_and_model_keeps_its_form_and_runs(
     expect(convert.get_by_test_id("result-compression")).to_be_visible()
 
 
-def test_benchmark_on_a_backend_the_server_has(context: BrowserContext, live_server, tmp_path: Path) -> None:
+def test_benchmark_on_a_backend_the_server_has(
+    context: BrowserContext, live_server, tmp_path: Path, conv_net_models: ConvNetModels
+) -> None:
     """The form offers the server's backends only and says why the others are absent; the result
     names the backend, threads and precision it ran with."""
     project = create_project(live_server, "backends")
-    root = Path(project["path"])
-    conv_net(root / "net.onnx")
+    converted(conv_net_models, Path(project["path"]))
     page = open_project(context, live_server, project)
-    convert = tool_from_menu(page, "net.onnx", "convert")
-    convert.get_by_test_id("tool-run").click()
-    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
 
     bench = tool_from_menu(page, "net.mnn", "benchmark")
     found = httpx.get(f"{live_server.url}/api/tools/backends", headers=live_server.auth).json()["backends"]
@@ -153,17 +160,14 @@ def test_benchmark_on_a_backend_the_server_has(context: BrowserContext, live_ser
 
 
 def test_quantize_shows_the_calibration_files_it_skipped(
-    context: BrowserContext, live_server, tmp_path: Path
+    context: BrowserContext, live_server, tmp_path: Path, conv_net_models: ConvNetModels
 ) -> None:
     project = create_project(live_server, "photos")
     root = Path(project["path"])
-    conv_net(root / "net.onnx")
+    converted(conv_net_models, root)
     calib = photos.calibration_folder(root / "calib", size=32, names=photos.PHOTOS[:3])
     photos.truncated(photos.photo("rocket.jpg"), calib / "cut.jpg")
     page = open_project(context, live_server, project)
-    convert = tool_from_menu(page, "net.onnx", "convert")
-    convert.get_by_test_id("tool-run").click()
-    expect(convert).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
 
     quantize = tool_from_menu(page, "net.mnn", "quantize")
     expect(quantize.get_by_test_id("tool-field-calibration")).to_have_value("calib")
