@@ -43,8 +43,5 @@ module.exports = new Map([
   ['playground -> debug', SHARED], // run.ts breakpoints.ts kitLines.ts open.ts output.ts
   ['playground -> devices', OPENS], // open.ts
   ['search -> devices', OPENS], // open.ts
-  ['status -> git', SHELL], // BranchSwitcher.tsx
-  ['status -> lsp', SHELL], // ProblemsPanel.tsx refusal.ts
-  ['status -> team', SHELL], // TeamStatus.tsx
   ['terminal -> devices', OPENS], // open.ts
 ]);

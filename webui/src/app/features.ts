@@ -1,5 +1,6 @@
 // Every feature that brings dock panels or title-bar actions registers itself here, one line
-// each; the shell runs these before it restores the saved layout.
+// each, and the status bar's items of the features are placed here; the shell runs these before
+// it restores the saved layout.
 import { registerGitFeature } from '../features/git/register';
 import { registerModelToolsFeature } from '../features/modeltools/register';
 import { registerTrainingFeature } from '../features/training/register';
@@ -19,6 +20,19 @@ import { registerDatasetsFeature } from '../features/datasets/register';
 import { registerKeybindingsFeature } from '../features/keybindings/register';
 import { registerPlaygroundFeature } from '../features/playground/register';
 import { registerFlowFeature } from '../features/flow/register';
+import { BranchSwitcher } from '../features/git/BranchSwitcher';
+import { ProblemCounts } from '../features/lsp/ProblemsPanel';
+import { RefusalStatus } from '../features/lsp/RefusalStatus';
+import { TeamStatus } from '../features/team/TeamStatus';
+import { registerStatusItem } from '../kernel/statusBar';
 import { registerBuiltinPanels } from './builtinPanels';
 
-export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature, registerKeybindingsFeature, registerPlaygroundFeature, registerFlowFeature];
+/** The features' items in the status bar (features/status/StatusBar.tsx), in their places. */
+function registerStatusItems(): void {
+  registerStatusItem('git-branch', 'after-connection', BranchSwitcher);
+  registerStatusItem('lsp-problems', 'after-save', ProblemCounts);
+  registerStatusItem('lsp-refusal', 'before-version', RefusalStatus);
+  registerStatusItem('team', 'before-version', TeamStatus);
+}
+
+export const FEATURES: (() => void)[] = [registerBuiltinPanels, registerStatusItems, registerQuickOpen, registerGitFeature, registerTrainingFeature, registerModelToolsFeature, registerDevicesFeature, registerDebugFeature, registerTeamFeature, registerPreviewFeature, registerTerminalFeature, registerSearchFeature, registerPalette, registerLanguageFeatures, registerLlmFeature, registerLineageFeature, registerMarketFeature, registerDatasetsFeature, registerKeybindingsFeature, registerPlaygroundFeature, registerFlowFeature];

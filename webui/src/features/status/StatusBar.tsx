@@ -1,11 +1,9 @@
 // The bottom bar: connection state, the current file and its save state, and the editor's cursor,
-// indentation, encoding, end of line and language.
+// indentation, encoding, end of line and language; the other features' items (the branch, the
+// problems, the team) are registered into its places (kernel/statusBar.ts).
 import { docsVersion, getDoc, type SaveState } from '../../kernel/editor';
-import { BranchSwitcher } from '../git/BranchSwitcher';
-import { TeamStatus } from '../team/TeamStatus';
 import { activePath } from '../../kernel/active';
-import { languageServerRefusal } from '../lsp/refusal';
-import { ProblemCounts } from '../lsp/ProblemsPanel';
+import { statusItems, type StatusSlot } from '../../kernel/statusBar';
 import { editorInfo } from './editorInfo';
 import { session } from '../../kernel/session';
 
@@ -53,6 +51,10 @@ function EditorInfoItems({ path }: { path: string | null }) {
   );
 }
 
+function Slot({ slot }: { slot: StatusSlot }) {
+  return <>{statusItems(slot).map(({ id, component: Item }) => <Item key={id} />)}</>;
+}
+
 export function StatusBar({ version }: { version: string }) {
   const socket = session().socket;
   const connection = socket.state.value;
@@ -67,22 +69,17 @@ export function StatusBar({ version }: { version: string }) {
         <span class="status-dot" aria-hidden="true" />
         {CONNECTION_LABELS[connection]}{refusal}
       </span>
-      <BranchSwitcher />
+      <Slot slot="after-connection" />
       <span class="status-item mono" data-testid="status-file">{path ?? ''}</span>
       {save && (
         <span class={`status-item save-${save}`} data-testid="status-save" data-state={save}>
           {doc?.disk.value ? 'Changed on disk · ' : ''}{SAVE_LABELS[save]}
         </span>
       )}
-      <ProblemCounts />
+      <Slot slot="after-save" />
       <span class="status-spacer" />
       <EditorInfoItems path={path} />
-      {languageServerRefusal.value && (
-        <span class="status-item muted" data-testid="status-lsp-refused">
-          Python language features not allowed: {languageServerRefusal.value}
-        </span>
-      )}
-      <TeamStatus />
+      <Slot slot="before-version" />
       <span class="status-item muted">MNN Workbench {version}</span>
     </footer>
   );
