@@ -16,8 +16,9 @@ from dulwich.repo import Repo
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.gitflow.indexfile import NO_STAT, read_index
+from server.gitflow.looseobjects import add_blobs
 from server.gitflow.paths import user_path
-from server.gitflow.staging import add_blobs, write_index_updates
+from server.gitflow.staging import write_index_updates
 from server.gitflow.worktree import ensure_safe_parent, file_in_place_of_folder
 
 REGULAR = 0o100644

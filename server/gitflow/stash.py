@@ -11,7 +11,13 @@ import os
 import stat
 
 from dulwich.diff_tree import TreeChange, tree_changes
-from dulwich.index import IndexEntry, build_file_from_blob, commit_tree, index_entry_from_stat
+from dulwich.index import (
+    IndexEntry,
+    build_file_from_blob,
+    cleanup_mode,
+    commit_tree,
+    index_entry_from_stat,
+)
 from dulwich.merge import Merger
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.reflog import read_reflog
@@ -22,9 +28,9 @@ from dulwich.stash import Stash
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.gitflow.commits import write_commit
+from server.gitflow.looseobjects import add_files
 from server.gitflow.models import StashApplied, StashEntry
 from server.gitflow.paths import check_entries
-from server.gitflow.staging import blob_from_file
 from server.gitflow.status import RawStatus, decode, raw_status
 from server.gitflow.trees import FlatTree, current_branch, flatten, get_commit, head_id
 from server.gitflow.worktree import (
@@ -95,6 +101,7 @@ def _tree_of_files(repo: Repo, paths: list[bytes], base: FlatTree) -> ObjectID:
     """A tree of ``base`` with ``paths`` taken from the work tree (a missing file is dropped)."""
     entries = dict(base)
     root = os.fsencode(repo.path)
+    files: dict[bytes, tuple[bytes, os.stat_result]] = {}
     for path in paths:
         full = os.path.join(root, path)
         try:
@@ -104,9 +111,9 @@ def _tree_of_files(repo: Repo, paths: list[bytes], base: FlatTree) -> ObjectID:
         if st is None or not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
             entries.pop(path, None)
             continue
-        blob = blob_from_file(full, st)
-        repo.object_store.add_object(blob)
-        entries[path] = (index_entry_from_stat(st, blob.id).mode, blob.id)
+        files[path] = (full, st)
+    for (path, (_, st)), sha in zip(files.items(), add_files(repo, list(files.values())), strict=True):
+        entries[path] = (cleanup_mode(st.st_mode), sha)
     return commit_tree(repo.object_store, [(p, sha, mode) for p, (mode, sha) in entries.items()])
 
 
