@@ -1,7 +1,8 @@
 // The main (editor) area: every group that holds only main-area panels — editors, diffs, tool
 // panels, previews — or nothing at all. Side bars (files, source control, run and debug) and
 // bottom panels never count, so work never lands in a narrow side group, whatever layout was saved.
-import type { DockviewGroupPanel } from 'dockview';
+import type { AddPanelPositionOptions, DockviewGroupPanel } from 'dockview';
+import { FILES_PANEL } from './editorPanels';
 import { dock, registeredPanel } from './panels';
 
 const SIDE_WIDTH = 260;
@@ -27,4 +28,17 @@ export function mainGroup(): DockviewGroupPanel {
   if (active && groups.includes(active)) return active;
   if (groups.length) return groups.reduce((best, g) => (area(g) > area(best) ? g : best));
   return createMainGroup();
+}
+
+/** The editor area: the widest group (side panels are narrow). */
+export function widestGroup(): DockviewGroupPanel | undefined {
+  const groups = dock().groups;
+  return groups.length ? groups.reduce((widest, g) => (g.width > widest.width ? g : widest)) : undefined;
+}
+
+/** Where a side bar's panel opens: a tab beside the file tree, else left of the editor area. */
+export function sideBar(): AddPanelPositionOptions | undefined {
+  if (dock().getPanel(FILES_PANEL)) return { referencePanel: FILES_PANEL };
+  const area = widestGroup();
+  return area ? { referenceGroup: area, direction: 'left' } : undefined;
 }

@@ -2,7 +2,7 @@
 // limit against its measured value, and diff a failing model against the last passing commit.
 import type { CheckResult } from '../../api/checks';
 import { openBudgetsEditor } from './openBudgets';
-import { openModelDiff } from '../modeltools/diff/openDiff';
+import { opener } from '../../kernel/openers';
 import { checkedName } from './CheckBadge';
 import { checkError, report, runProjectChecks, running } from './store';
 import './checks.css';
@@ -28,7 +28,7 @@ function ResultRow({ result, lastPassing }: { result: CheckResult; lastPassing: 
             {result.detail && <span class="muted">{result.detail} </span>}
             {diffable && (
               <button class="link-btn" data-testid="check-diff-last-passing" title={`Diff ${result.model} against ${lastPassing.slice(0, 7)}`}
-                onClick={() => openModelDiff({ request: { a: result.model, rev_a: lastPassing } })}>diff against {lastPassing.slice(0, 7)}, the last passing commit</button>
+                onClick={() => opener('modelDiff')({ request: { a: result.model, rev_a: lastPassing } })}>diff against {lastPassing.slice(0, 7)}, the last passing commit</button>
             )}
           </td>
         </tr>

@@ -5,10 +5,12 @@ import { mainGroup } from '../../kernel/areas';
 import { budgetDraft } from './budgetDraft';
 import { lazyPanel } from '../../kernel/lazyPanel';
 import { dock, registerPanel, showPanel } from '../../kernel/panels';
+import { registerOpener } from '../../kernel/openers';
 
 export const BUDGETS_PANEL = 'budgets';
 
 export function registerBudgetsEditor(): void {
+  registerOpener('budgetsEditor', openBudgetsEditor);
   const form = lazyPanel(() => import('./BudgetsEditor').then((m) => () => <m.BudgetsEditor />));
   registerPanel(BUDGETS_PANEL, form, { area: 'main' });
 }

@@ -9,6 +9,7 @@ import { DATASETS_PANEL, EVALUATE_PANEL, evaluateModel, openDatasets, openEvalua
 export function registerDatasetsFeature(): void {
   registerPanel(DATASETS_PANEL, lazyPanel(() => import('./lazy').then((m) => m.datasetsPanel)), { area: 'main' });
   registerPanel(EVALUATE_PANEL, lazyPanel(() => import('./lazy').then((m) => m.evaluatePanel)), { area: 'main' });
+  registerOpener('datasets', openDatasets);
   registerOpener('evaluate', openEvaluate);
   registerOpener('evaluateModel', evaluateModel);
   registerTitleAction({ id: 'datasets', label: 'Datasets', glyph: '▦', icon: 'database', run: openDatasets });

@@ -2,7 +2,7 @@
 // debugging the step controls (F5, F10, F11, Shift+F11).
 import { useEffect } from 'preact/hooks';
 import { devices, watchDevices } from '../../kernel/devices';
-import { openDevices } from '../devices/open';
+import { opener } from '../../kernel/openers';
 import { debugState, step } from './debugger';
 import { busy, commandLine, deploy, lastSync, pickDevice, pickedDevice, runArgv, runState, start, stop } from './run';
 
@@ -19,7 +19,7 @@ export function DevicePicker({ noneLabel = 'Pick a device…' }: { noneLabel?: s
       onChange={(ev) => {
         const value = ev.currentTarget.value;
         if (value === '__pair') {
-          openDevices();
+          opener('devices')();
           ev.currentTarget.value = picked ?? '';
           return;
         }

@@ -1,7 +1,7 @@
 // Where the run and debug panels open: Run and Debug beside the file tree (as a tab of its group,
 // like an IDE's side bar), the consoles and the Perf panel together below the editor area.
 import type { AddPanelPositionOptions } from 'dockview';
-import { sideBar, widestGroup } from '../devices/open';
+import { sideBar, widestGroup } from '../../kernel/areas';
 import { dock, showPanel } from '../../kernel/panels';
 
 export const RUN_PANEL = 'run-debug';

@@ -18,6 +18,7 @@ import { deploy, pickedDevice, runState, start, stop, wireRunEvents } from './ru
 import { RunPanel } from './RunPanel';
 import { wireWatchEvents } from './watch';
 import './debug.css';
+import { registerOpener } from '../../kernel/openers';
 
 /** F9: a breakpoint on the cursor's line of the current editor, or off it. */
 function toggleBreakpointAtCursor(): void {
@@ -53,6 +54,7 @@ function registerDebugCommands(): void {
 }
 
 export function registerDebugFeature(): void {
+  registerOpener('repl', openRepl);
   registerPanel(RUN_PANEL, () => <RunPanel />);
   registerPanel(REPL_PANEL, () => <DebugConsole />);
   // xterm and uPlot load with the first console or Perf panel, not with the project page.

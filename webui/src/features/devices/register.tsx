@@ -7,8 +7,10 @@ import { DEVICES_PANEL, openDevices } from './open';
 import { pairOpen } from './PairDialog';
 import { refreshDevices, wireDeviceStatus } from '../../kernel/devices';
 import './devices.css';
+import { registerOpener } from '../../kernel/openers';
 
 export function registerDevicesFeature(): void {
+  registerOpener('devices', openDevices);
   registerPanel(DEVICES_PANEL, () => <DevicesPanel />);
   registerTitleAction({ id: 'devices', label: 'Devices', glyph: '▣', icon: 'device-mobile', run: openDevices });
   registerCommand({ id: 'devices.pair', label: 'Pair a device…', category: 'Devices', run: () => {

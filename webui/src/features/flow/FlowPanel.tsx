@@ -6,10 +6,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Budget } from '../../api/checks';
 import { errorMessage } from '../../api/client';
 import { getFlow, type Flow, type FlowState, type FlowStep } from '../../api/flow';
-import { openBudgetsEditor } from '../checks/openBudgets';
-import { openDatasets } from '../datasets/open';
 import { watchDevices } from '../../kernel/devices';
-import { openLineage } from '../lineage/open';
+import { opener } from '../../kernel/openers';
 import type { PanelFactory } from '../../kernel/panels';
 import { pid, session } from '../../kernel/session';
 import { budgetsToml, runNext, withDevice } from './actions';
@@ -32,7 +30,7 @@ function endsSomething(channel: string, type: string, data: Record<string, unkno
 function Artifact({ step }: { step: FlowStep }) {
   const artifact = step.artifact;
   if (!artifact) return null;
-  const open = () => (artifact.lineage ? openLineage(artifact.path) : openDatasets());
+  const open = () => (artifact.lineage ? opener('lineage')(artifact.path) : opener('datasets')());
   return (
     <button class="flow-artifact mono" data-testid={`flow-artifact-${step.id}`} title={artifact.sha256 ?? ''} onClick={open}>
       {artifact.path}
@@ -65,7 +63,7 @@ function StepRow({ step, reload }: { step: FlowStep; reload: () => void }) {
               {template || 'Nothing made yet to fill a budget from.'}
             </pre>
             <span>Add it to <span class="mono">mnnwb.toml</span>, or </span>
-            <button class="btn btn-small" data-testid="flow-budgets-editor" onClick={() => openBudgetsEditor(templateBudgets(next?.args ?? {}))}>open it in the budgets editor</button>
+            <button class="btn btn-small" data-testid="flow-budgets-editor" onClick={() => opener('budgetsEditor')(templateBudgets(next?.args ?? {}))}>open it in the budgets editor</button>
           </div>
         )}
       </div>

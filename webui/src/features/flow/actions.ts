@@ -5,15 +5,13 @@ import { runChecks } from '../../api/checks';
 import type { FlowNext } from '../../api/flow';
 import type { ToolName } from '../../api/tools';
 import { notify } from '../../ui/toast';
-import { openDatasets, openEvaluate } from '../datasets/open';
 import { openPerf, openRunPanel } from '../debug/open';
 import { preferredModel } from '../debug/projectModels';
 import { deploy, pickDevice, pickedDevice } from '../debug/run';
-import { openDevices } from '../devices/open';
 import { deviceById, devices } from '../../kernel/devices';
 import { initialValues } from '../modeltools/fields';
 import { openTool, TOOL_TITLES } from '../modeltools/open';
-import { openTraining } from '../training/open';
+import { opener } from '../../kernel/openers';
 import { pid } from '../../kernel/session';
 
 const isTool = (tool: unknown): tool is ToolName => typeof tool === 'string' && tool in TOOL_TITLES;
@@ -24,7 +22,7 @@ function openToolFor(next: FlowNext): void {
   const args = next.args;
   if (next.tool === 'evaluate') {
     const models = Array.isArray(args.models) ? args.models.map(String) : [];
-    openEvaluate({ dataset: text(args.dataset), models });
+    opener('evaluate')({ dataset: text(args.dataset), models });
   } else if (isTool(next.tool)) {
     openTool({ tool: next.tool, model: text(args.model), values: initialValues(next.tool, args) });
   }
@@ -42,7 +40,7 @@ async function checkNow(reload: () => void): Promise<void> {
 
 /** Deploys to the device the flow names (the Run panel shows it); with none, the Devices panel. */
 function deployTo(deviceId: string): void {
-  if (!deviceId) return openDevices();
+  if (!deviceId) return opener('devices')();
   pickDevice(deviceId);
   openRunPanel();
   void deploy();
@@ -50,7 +48,7 @@ function deployTo(deviceId: string): void {
 
 /** The Perf panel on the device the flow names, its benchmark on the flow's model. */
 function measureOn(deviceId: string, model: string): void {
-  if (!deviceId) return openDevices();
+  if (!deviceId) return opener('devices')();
   pickDevice(deviceId);
   if (model) preferredModel.value = model;
   openPerf();
@@ -73,8 +71,8 @@ export function withDevice(next: FlowNext): FlowNext {
 /** Runs the action; `budgets` is shown in the panel itself (the template to add). */
 export function runNext(next: FlowNext, reload: () => void): void {
   if (next.action === 'tool') openToolFor(next);
-  else if (next.action === 'datasets') openDatasets();
-  else if (next.action === 'train') openTraining();
+  else if (next.action === 'datasets') opener('datasets')();
+  else if (next.action === 'train') opener('training')();
   else if (next.action === 'checks') void checkNow(reload);
   else if (next.action === 'deploy') deployTo(text(next.args.device_id));
   else if (next.action === 'measure') measureOn(text(next.args.device_id), text(next.args.model));

@@ -12,8 +12,11 @@ import { MergePanel } from './MergePanel';
 import { BLAME_PANEL, DIFF_PANEL, HISTORY_PANEL, MERGE_PANEL, openSourceControl, SCM_PANEL } from './open';
 import { SourceControlPanel } from './SourceControlPanel';
 import './git.css';
+import { registerOpener } from '../../kernel/openers';
+import { openCommit } from './open';
 
 export function registerGitFeature(): void {
+  registerOpener('commit', openCommit);
   registerPanel(SCM_PANEL, () => <SourceControlPanel />);
   registerBudgetsEditor();
   registerPanel(DIFF_PANEL, (props) => <DiffPanel {...props} />, { area: 'main' });

@@ -4,7 +4,7 @@
 // (installKeybindings, called by workbench/mountWorkbench.tsx).
 import { render } from 'preact';
 import { getDoc, saveWithNotice } from '../../kernel/editor';
-import { openRepl } from '../debug/open';
+import { opener } from '../../kernel/openers';
 import { registerCommand, runCommand } from '../../kernel/commands';
 import { activePath } from '../../kernel/active';
 import { mainGroup } from '../../kernel/areas';
@@ -74,7 +74,7 @@ export function registerKeybindingsFeature(): void {
   registerCommand({ id: 'keybindings.open', label: 'Keyboard shortcuts', category: 'Preferences', shortcut: 'Ctrl+K Ctrl+S', run: openShortcutsEditor });
   registerCommand({ id: 'view.toggle-sidebar', label: 'Toggle side bar', category: view, shortcut: 'Ctrl+B', run: () => toggleBar('side', () => runCommand('files')) });
   registerCommand({ id: 'view.toggle-panel', label: 'Toggle panel', category: view, shortcut: 'Ctrl+J',
-    run: () => toggleBar('bottom', () => runCommand('problems') || openRepl()) });
+    run: () => toggleBar('bottom', () => runCommand('problems') || opener('repl')()) });
   registerCommand({ id: 'editor.next-recent', label: 'Open next recently used editor', category: view, shortcut: 'Ctrl+Tab', run: () => cycleEditors(1) });
   registerCommand({ id: 'editor.previous-recent', label: 'Open previous recently used editor', category: view, shortcut: 'Ctrl+Shift+Tab', run: () => cycleEditors(-1) });
   registerCommand({ id: 'editor.close', label: 'Close editor', category: view, run: closeEditor });

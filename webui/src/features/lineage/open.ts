@@ -3,8 +3,7 @@
 // panel.
 import type { LineageNode } from '../../api/lineage';
 import type { ToolName } from '../../api/tools';
-import { openEvaluate } from '../datasets/open';
-import { openCommit } from '../git/open';
+import { opener } from '../../kernel/openers';
 import { baseName, openTool, TOOL_TITLES } from '../modeltools/open';
 import { openTraining } from '../training/open';
 import { selectedId } from '../training/store';
@@ -33,10 +32,10 @@ export function openNode(node: LineageNode): void {
     selectedId.value = data.job_id;
     openTraining();
   } else if (node.kind === 'commit' && typeof data.sha === 'string') {
-    openCommit(data.sha);
+    opener('commit')(data.sha);
   } else if (node.kind === 'run' && data.tool === 'evaluate') {
     const args = (data.args ?? {}) as Record<string, unknown>;
-    openEvaluate({ dataset: String(args.dataset ?? ''), runId: node.id.slice(node.id.indexOf(':') + 1) });
+    opener('evaluate')({ dataset: String(args.dataset ?? ''), runId: node.id.slice(node.id.indexOf(':') + 1) });
   } else if ((node.kind === 'tool_run' || node.kind === 'run') && isTool(data.tool)) {
     const args = (data.args ?? {}) as Record<string, unknown>;
     openTool({ tool: data.tool, model: String(args.model ?? ''), runId: node.id.slice(node.id.indexOf(':') + 1) });

@@ -5,7 +5,7 @@ import type { LspDiagnostic } from './convert';
 import { counts, problems } from './problems';
 import { revealMatch } from '../search/reveal';
 import { dock, showPanel } from '../../kernel/panels';
-import { widestGroup } from '../devices/open';
+import { widestGroup } from '../../kernel/areas';
 
 export const PROBLEMS_PANEL = 'problems';
 const BOTTOM_SHARE = 0.28;

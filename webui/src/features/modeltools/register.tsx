@@ -9,8 +9,11 @@ import { DIFF_PANEL } from './diff/openDiff';
 import { openFromQuery, openRuns, PIPELINE_PANEL, RUNS_PANEL, TOOL_PANEL } from './open';
 import { wireToolEvents } from './store';
 import { isModelFile, modelMenuItems } from './menu';
+import { registerOpener } from '../../kernel/openers';
+import { openModelDiff } from './diff/openDiff';
 
 export function registerModelToolsFeature(): void {
+  registerOpener('modelDiff', openModelDiff);
   registerFileMenuItems(10, modelMenuItems);
   // A model opened in the editor area shows its summary; its code (the tool views) loads on first use.
   registerBinaryView(isModelFile, lazyPanel(() => import('./ModelView').then((m) => m.modelView)));

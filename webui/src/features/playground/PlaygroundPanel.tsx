@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { notify } from '../../ui/toast';
 import { devices, watchDevices } from '../../kernel/devices';
-import { openDevices } from '../devices/open';
+import { opener } from '../../kernel/openers';
 import { pickDevice, pickedDevice } from '../debug/run';
 import { session } from '../../kernel/session';
 import {
@@ -78,7 +78,7 @@ function TargetPicker({ disabled }: { disabled: boolean }) {
       onChange={(ev) => {
         const value = ev.currentTarget.value;
         if (value === '__pair') {
-          openDevices();
+          opener('devices')();
           ev.currentTarget.value = picked;
           return;
         }

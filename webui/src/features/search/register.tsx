@@ -1,5 +1,5 @@
 // Search across files: the side-bar panel and its command (Ctrl+Shift+F).
-import { sideBar } from '../devices/open';
+import { sideBar } from '../../kernel/areas';
 import { registerCommand } from '../../kernel/commands';
 import { dock, registerPanel, showPanel } from '../../kernel/panels';
 import { SearchPanel } from './SearchPanel';

@@ -1,6 +1,6 @@
 // Terminals open together below the editor area, each as its own tab: Terminal 1, 2, …
 import type { AddPanelPositionOptions } from 'dockview';
-import { widestGroup } from '../devices/open';
+import { widestGroup } from '../../kernel/areas';
 import { dock, showPanel } from '../../kernel/panels';
 
 export const TERMINAL_PANEL = 'terminal';

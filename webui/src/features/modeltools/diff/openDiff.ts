@@ -1,16 +1,12 @@
 // Where a model diff opens: a dock panel in the tools' group, one per pair of sides (reused).
 import type { DiffRequest } from '../../../api/checks';
 import { mainGroup } from '../../../kernel/areas';
+import type { ModelDiffParams } from '../../../kernel/openers';
 import { dock, showPanel } from '../../../kernel/panels';
 
 export const DIFF_PANEL = 'model-diff';
 
-export interface ModelDiffParams {
-  /** What to diff; absent when the panel shows an earlier run. */
-  request?: DiffRequest;
-  /** The run shown, once started. */
-  runId?: string;
-}
+export type { ModelDiffParams };
 
 const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 const revName = (rev: string): string => (rev === ':0' ? 'index' : rev.slice(0, 10));
