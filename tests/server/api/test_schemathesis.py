@@ -14,7 +14,6 @@ loopback proxy and no package index, and new projects are never opened on an exi
 import ipaddress
 import socket
 import time
-import zlib
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -132,9 +131,11 @@ def _fenced_case(case: Any) -> None:
         case.body.pop("path", None)
 
 
-def _aimed(case: Any, project_id: str) -> None:
-    """Point most cases at the real project, so they reach the services."""
-    if case.path_parameters and "pid" in case.path_parameters and zlib.crc32(repr(case.body).encode()) % 4:
+def _aimed(case: Any, project_id: str, index: int) -> None:
+    """Point most cases at the real project (three of every four of an operation, by the case's
+    place in its operation's run), so they reach the services. Chosen by place, not by the body:
+    the repr of the coverage phase's largest bodies (137 MB) cost seconds per case."""
+    if case.path_parameters and "pid" in case.path_parameters and index % 4:
         case.path_parameters["pid"] = project_id
     _fenced_case(case)
 
@@ -147,7 +148,7 @@ def _aimed(case: Any, project_id: str) -> None:
 def test_every_operation_answers_as_documented(case: Any, fuzzed: tuple[LiveServer, str],
                                                http: requests.Session, tally: Counter[str]) -> None:
     live, project_id = fuzzed
-    _aimed(case, project_id)
+    _aimed(case, project_id, tally[case.operation.label])
     tally[case.operation.label] += 1
     case.call_and_validate(base_url=live.url, session=http, headers=live.auth, timeout=30,
                            excluded_checks=BUSINESS_RULE_CHECKS)
