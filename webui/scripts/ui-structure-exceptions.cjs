@@ -1,34 +1,36 @@
 // The imports between feature folders that scripts/ui-structure.cjs still allows, each with why.
-// The aim is none: each kind below has its way out, and an entry that no longer matches an import
-// fails the check (so the list only shrinks). The comment after each entry names the files used.
+// Each points one way (a cycle between feature folders fails the check, listed or not), and an
+// entry that no longer matches an import fails too (so the list only shrinks). The comment after
+// each entry names the files used. What went before: the editor service (kernel/editor.ts),
+// openers (kernel/openers.ts), the status bar's items (kernel/statusBar.ts), a binary file's view
+// (kernel/fileViews.ts) and the file tree's menu (kernel/fileMenu.ts) are registered in the kernel.
 'use strict';
 
-/** Opens the other feature's panel through its open function; to become an entry in a kernel
- * registry of openers that each feature registers. */
-const OPENS = "opens the other feature's panel";
-/** A status-bar or home-page item drawn by another feature; to become an item it registers. */
-const SHELL = "shows the other feature's status-bar or home-page item";
-/** Uses a widget, store or helper of the other feature that is not moved down yet. */
-const SHARED = "uses a widget, store or helper of the other feature";
+/** The device run session (debug/run.ts: the picked device, deploy, run, stdin, its output) that
+ * every feature running code on a device drives; a kernel service of its own, one day. */
+const DEVICE_RUN = 'drives the device run session of the debugger';
+/** A view of the model tools' runs (history, log, status, results) or their forms, reused by a
+ * feature that starts tool runs of its own (Evaluate, the flow, the lineage, the LLM). */
+const TOOL_RUNS = "shows or starts the model tools' runs with their views";
+/** The home page (not the project page, so not the app's registries) draws these features' items. */
+const HOME = "the home page shows the other feature's item";
+/** Uses a widget or store of the other feature that belongs to it. */
+const WIDGET = "uses a widget or store of the other feature";
 
 module.exports = new Map([
-  ['datasets -> modeltools', SHARED], // RunHistory.tsx RunLog.tsx StatusBadge.tsx format.ts paths.ts store.ts results/common.tsx open.ts
-  ['debug -> devices', SHARED], // NoDevice.tsx open.ts
-  ['flow -> debug', SHARED], // open.ts projectModels.tsx run.ts
-  ['flow -> modeltools', SHARED], // fields.ts open.ts
-  ['git -> checks', SHARED], // CheckBadge.tsx store.ts ChecksSection.tsx openBudgets.tsx
-  ['git -> modeltools', SHARED], // ModelDiffSummary.tsx
-  ['home -> market', SHELL], // HomeMarket.tsx
-  ['home -> team', SHELL], // UserMenu.tsx
-  ['lineage -> modeltools', SHARED], // menu.ts open.ts
-  ['lineage -> training', SHARED], // open.ts store.ts
-  ['llm -> debug', SHARED], // RunToolbar.tsx run.ts
-  ['llm -> modeltools', SHARED], // store.ts
-  ['lsp -> search', OPENS], // reveal.ts
-  ['market -> lineage', SHARED], // LineageView.tsx
-  ['market -> modeltools', SHARED], // menu.ts (isModelFile)
-  ['market -> preview', SHARED], // markdown.ts
-  ['modeltools -> debug', SHARED], // run.ts
-  ['palette -> keybindings', SHARED], // store.ts
-  ['playground -> debug', SHARED], // run.ts breakpoints.ts kitLines.ts open.ts output.ts
+  ['datasets -> modeltools', TOOL_RUNS], // RunHistory.tsx RunLog.tsx StatusBadge.tsx format.ts paths.ts store.ts results/common.tsx open.ts
+  ['debug -> devices', WIDGET], // NoDevice.tsx (no device paired: the way to pair one)
+  ['flow -> debug', DEVICE_RUN], // open.ts projectModels.tsx run.ts
+  ['flow -> modeltools', TOOL_RUNS], // fields.ts open.ts
+  ['git -> checks', WIDGET], // CheckBadge.tsx store.ts ChecksSection.tsx openBudgets.tsx (the checks of a commit)
+  ['git -> modeltools', WIDGET], // ModelDiffSummary.tsx (a model's diff in a file diff)
+  ['home -> market', HOME], // HomeMarket.tsx
+  ['home -> team', HOME], // UserMenu.tsx
+  ['lineage -> modeltools', TOOL_RUNS], // open.ts
+  ['llm -> debug', DEVICE_RUN], // RunToolbar.tsx run.ts
+  ['llm -> modeltools', TOOL_RUNS], // store.ts
+  ['market -> lineage', WIDGET], // LineageView.tsx (a package's lineage)
+  ['modeltools -> debug', DEVICE_RUN], // run.ts (the pipeline's camera on a device)
+  ['palette -> keybindings', WIDGET], // store.ts (a command's keys as a person set them)
+  ['playground -> debug', DEVICE_RUN], // run.ts breakpoints.ts kitLines.ts open.ts output.ts
 ]);

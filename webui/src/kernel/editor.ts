@@ -4,6 +4,7 @@
 // features register; the others call the functions below and import no editor module. The
 // editor's extension point is kernel/editorExtensions.ts, its dock names kernel/editorPanels.ts.
 import { signal } from '@preact/signals';
+import { loadMonaco } from '../monaco/load';
 import type { monaco } from '../monaco/setup';
 import type { Doc } from './doc';
 
@@ -70,3 +71,14 @@ export const closeDoc = (path: string, options?: { discard?: boolean }): void =>
 export const saveDoc = (doc: Doc, options?: { hooks?: boolean }): Promise<void> => service().saveDoc(doc, options);
 export const saveWithNotice = (doc: Doc): void => service().saveWithNotice(doc);
 export const registerBeforeSave = (hook: BeforeSave): void => service().registerBeforeSave(hook);
+
+/** Opens a file and puts the cursor on a match (the editor appears a moment after its tab). */
+export async function revealMatch(path: string, line: number, column: number, length: number, options: OpenOptions = {}): Promise<void> {
+  openEditor(path, options);
+  const editor = await editorOf(path);
+  if (!editor) return;
+  const { monaco } = await loadMonaco();
+  editor.setSelection(new monaco.Selection(line, column, line, column + length));
+  editor.revealLineInCenter(line);
+  editor.focus();
+}

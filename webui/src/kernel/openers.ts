@@ -35,6 +35,8 @@ export interface Openers {
   lineage: (path: string) => void;
   /** The Training panel (training). */
   training: () => void;
+  /** The Training panel on one job (training). */
+  trainingJob: (jobId: string) => void;
   /** A commit in the history panel (git). */
   commit: (sha: string) => void;
   /** The Debug Console (debug). */

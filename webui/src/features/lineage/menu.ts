@@ -1,7 +1,7 @@
 // "Lineage" in the file tree's context menu, for model files.
 import type { FileEntry } from '../../api/types';
 import type { MenuItem } from '../../ui/contextMenu';
-import { isModelFile } from '../modeltools/menu';
+import { isModelFile } from '../../kernel/fileKinds';
 import { openLineage } from './open';
 
 export function lineageMenuItems(entry: FileEntry): MenuItem[] {

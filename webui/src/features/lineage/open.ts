@@ -5,8 +5,6 @@ import type { LineageNode } from '../../api/lineage';
 import type { ToolName } from '../../api/tools';
 import { opener } from '../../kernel/openers';
 import { baseName, openTool, TOOL_TITLES } from '../modeltools/open';
-import { openTraining } from '../training/open';
-import { selectedId } from '../training/store';
 import { mainGroup } from '../../kernel/areas';
 import { dock, showPanel } from '../../kernel/panels';
 
@@ -29,8 +27,7 @@ const isTool = (tool: unknown): tool is ToolName => typeof tool === 'string' && 
 export function openNode(node: LineageNode): void {
   const data = node.data;
   if (node.kind === 'job' && typeof data.job_id === 'string') {
-    selectedId.value = data.job_id;
-    openTraining();
+    opener('trainingJob')(data.job_id);
   } else if (node.kind === 'commit' && typeof data.sha === 'string') {
     opener('commit')(data.sha);
   } else if (node.kind === 'run' && data.tool === 'evaluate') {

@@ -3,7 +3,7 @@
 // counts (ProblemCounts) open it too.
 import type { LspDiagnostic } from './convert';
 import { counts, problems } from './problems';
-import { revealMatch } from '../search/reveal';
+import { revealMatch } from '../../kernel/editor';
 import { dock, showPanel } from '../../kernel/panels';
 import { widestGroup } from '../../kernel/areas';
 

@@ -5,7 +5,7 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { registerCommand } from '../../kernel/commands';
-import { revealMatch } from '../search/reveal';
+import { revealMatch } from '../../kernel/editor';
 import { readyClient } from './connection';
 import type { LspRange } from './convert';
 import { pathOf } from './documents';

@@ -5,10 +5,9 @@
 // as squiggles and in the Problems panel. The connection opens with the first Python editor.
 import { monacoApi, whenMonaco, type MonacoApi } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
-import { openDoc } from '../../kernel/editor';
+import { openDoc, revealMatch } from '../../kernel/editor';
 import { registerEditorExtension } from '../../kernel/editorExtensions';
 import { registerCommand } from '../../kernel/commands';
-import { revealMatch } from '../search/reveal';
 import { registerPanel } from '../../kernel/panels';
 import type { LspTextEdit } from './api';
 import type { LspClient } from './client';

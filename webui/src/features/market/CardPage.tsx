@@ -10,7 +10,7 @@ import { notify } from '../../ui/toast';
 import { useAction, useResource } from '../../kernel/resource';
 import { LineageView } from '../lineage/LineageView';
 import { CardFacts } from './CardFacts';
-import { safeMarkdown } from '../preview/markdown';
+import { safeMarkdown } from '../../ui/markdown';
 import { formatAccuracy, formatLatency, formatSize, sourceLabel } from './format';
 import '../preview/preview.css';
 

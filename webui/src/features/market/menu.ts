@@ -1,7 +1,7 @@
 // "Publish…" in the file tree's context menu: model files, for those who may change the project.
 import type { FileEntry } from '../../api/types';
 import type { MenuItem } from '../../ui/contextMenu';
-import { isModelFile } from '../modeltools/menu';
+import { isModelFile } from '../../kernel/fileKinds';
 import { isViewer } from '../../kernel/account';
 
 export function publishMenuItems(entry: FileEntry): MenuItem[] {

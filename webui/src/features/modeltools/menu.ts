@@ -5,13 +5,12 @@ import { promptDialog } from '../../ui/dialogs';
 import { openModelDiff } from './diff/openDiff';
 import { repoState, status as gitStatus } from '../../kernel/gitStore';
 import { isViewer } from '../../kernel/account';
+import { isModelFile } from '../../kernel/fileKinds';
 import { session } from '../../kernel/session';
 import { opener } from '../../kernel/openers';
 import { openGraph, openPipeline, openTool } from './open';
 
-const MODEL_EXTENSIONS = ['.onnx', '.tflite', '.pb', '.caffemodel', '.prototxt', '.mnn'];
-
-export const isModelFile = (path: string): boolean => MODEL_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext));
+export { isModelFile };
 const isMnn = (path: string): boolean => path.toLowerCase().endsWith('.mnn');
 // The models evaluate runs: MNN, and the sources it has a reference runtime for.
 const isEvaluated = (path: string): boolean => ['.mnn', '.onnx', '.tflite'].some((ext) => path.toLowerCase().endsWith(ext));

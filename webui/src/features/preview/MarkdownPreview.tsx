@@ -8,7 +8,7 @@ import { openDoc } from '../../kernel/editor';
 import { joinPath, parentOf } from '../../kernel/treeStore';
 import type { PanelFactory, PanelProps } from '../../kernel/panels';
 import { pid } from '../../kernel/session';
-import { safeMarkdown } from './markdown';
+import { safeMarkdown } from '../../ui/markdown';
 import './preview.css';
 
 const isRelative = (src: string): boolean => !/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(src);

@@ -2,7 +2,7 @@
 // Replace shows every change first and applies only to files unchanged since the preview.
 import { useEffect, useRef } from 'preact/hooks';
 import type { SearchMatch } from './api';
-import { revealMatch } from './reveal';
+import { revealMatch } from '../../kernel/editor';
 import { applyPreview, options, preview, replacement, results, runSearch, searching, showPreview, summary } from './store';
 import { isViewer } from '../../kernel/account';
 

@@ -6,12 +6,16 @@ import { lazyPanel } from '../../kernel/lazyPanel';
 import { registerPanel, registerTitleAction } from '../../kernel/panels';
 import { openDialog, type TrainingDialog } from './dialogState';
 import { openTraining, TRAINING_PANEL } from './open';
-import { loadJobs, wireJobEvents } from './store';
+import { loadJobs, selectedId, wireJobEvents } from './store';
 import './training.css';
 import { registerOpener } from '../../kernel/openers';
 
 export function registerTrainingFeature(): void {
   registerOpener('training', openTraining);
+  registerOpener('trainingJob', (jobId) => {
+    selectedId.value = jobId;
+    openTraining();
+  });
   // Its log terminal (xterm) and charts load the first time the panel is shown.
   registerPanel(TRAINING_PANEL, lazyPanel(() => import('./TrainingPanel').then((m) => () => <m.TrainingPanel />)));
   registerTitleAction({ id: 'training', label: 'Training', glyph: '▶', icon: 'play', run: openTraining });
