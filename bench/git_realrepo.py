@@ -33,7 +33,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.gitflow import firststatus, fsmonitor, history, indexfile, service, status, trees  # noqa: E402
+from server.gitflow import (  # noqa: E402
+    firststatus,
+    fsmonitor,
+    history,
+    indexfile,
+    indexwrite,
+    service,
+    status,
+    trees,
+)
 
 MODIFIED, UNTRACKED, PAGE = 50, 20, 100
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
@@ -67,7 +76,7 @@ def restart(root: Path) -> None:
     """The Git layer's state as in a fresh server process: nothing kept in memory."""
     settle(root)
     indexfile._views.clear()
-    indexfile._written.clear()
+    indexwrite._written.clear()
     trees._flat_cache.clear()
     trees._tree_items.clear()
     status._hashes.clear()

@@ -15,7 +15,8 @@ from dulwich.repo import Repo
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
-from server.gitflow.indexfile import NO_STAT, read_index
+from server.gitflow.indexfile import read_index
+from server.gitflow.indexwrite import NO_STAT
 from server.gitflow.looseobjects import add_blobs
 from server.gitflow.paths import user_path
 from server.gitflow.staging import write_index_updates

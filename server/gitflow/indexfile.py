@@ -9,13 +9,11 @@ Reading takes no lock, like ``git status --no-optional-locks``.
 
 import os
 import struct
-from binascii import hexlify, unhexlify
+from binascii import hexlify
 from dataclasses import dataclass, field
-from hashlib import sha1
 from operator import attrgetter
 from typing import NamedTuple
 
-from dulwich.file import GitFile
 from dulwich.index import Index
 from dulwich.objects import ObjectID
 
@@ -45,10 +43,13 @@ class IndexView:
 
     _folders: dict[bytes, set[bytes]] | None = field(default=None, repr=False)
     _paths: list[bytes] | None = field(default=None, repr=False)
+    _positions: dict[bytes, int] | None = field(default=None, repr=False)  # in ``_paths``
     _clean: list[tuple[int, ...] | None] | None = field(default=None, repr=False)
     _groups: list[tuple[bytes, list[bytes]]] | None = field(default=None, repr=False)
     _subfolders: dict[bytes, list[bytes]] | None = field(default=None, repr=False)
     derived: dict[object, object] = field(default_factory=dict, repr=False)
+    # What this view was derived from: the last version's ``derived`` and the paths updated since.
+    previous: tuple[dict[object, object], frozenset[bytes]] | None = field(default=None, repr=False)
 
     def clean_keys(self) -> tuple[list[bytes], list[tuple[int, ...] | None]]:
         """Tracked paths, and per path the ``STAT_FIELDS`` a file known to be clean has.
@@ -137,6 +138,15 @@ STAT_FIELDS = attrgetter("st_mtime_ns", "st_size", "st_ctime_ns", "st_ino", "st_
 _views: BoundedCache[str, tuple[tuple[int, int, int, int], IndexView]] = BoundedCache(16)
 
 
+def known_view(index_path: str) -> tuple[tuple[int, int, int, int], IndexView] | None:
+    """The last parsed view of ``index_path`` and the file identity it was parsed at."""
+    return _views.get(index_path)
+
+
+def remember_view(index_path: str, key: tuple[int, int, int, int], view: IndexView) -> None:
+    _views.put(index_path, (key, view))
+
+
 def read_index(index_path: str) -> IndexView:
     """The index at ``index_path`` (an empty view when the repository has none yet)."""
     try:
@@ -213,87 +223,14 @@ def _parse_with_dulwich(index_path: str) -> IndexView:
     return view
 
 
-# Extensions that describe only derived data, which a rewrite may drop (git rebuilds them).
-_DROPPABLE_EXTENSIONS = (b"TREE", b"REUC", b"UNTR")
-
-
-# Stat data for an entry whose file was not looked at: status always hashes such a file.
-NO_STAT = os.stat_result((0,) * 10, {"st_atime_ns": 0, "st_mtime_ns": 0, "st_ctime_ns": 0})
-
-
-def encode_entry(path: bytes, st: os.stat_result, sha: bytes, mode: int) -> bytes:
-    """One version-2 index entry for a file just hashed from the work tree."""
-    fields = (
-        int(st.st_ctime) & 0xFFFFFFFF,
-        st.st_ctime_ns % 1_000_000_000,
-        int(st.st_mtime) & 0xFFFFFFFF,
-        st.st_mtime_ns % 1_000_000_000,
-        st.st_dev & 0xFFFFFFFF,
-        st.st_ino & 0xFFFFFFFF,
-        mode,
-        st.st_uid & 0xFFFFFFFF,
-        st.st_gid & 0xFFFFFFFF,
-        st.st_size & 0xFFFFFFFF,
-    )
-    raw = _ENTRY.pack(*fields, unhexlify(sha), min(len(path), 0xFFF)) + path
-    return raw + b"\0" * (8 - len(raw) % 8)
-
-
-def rewrite_index(index_path: str, updates: dict[bytes, bytes | None]) -> bool:
-    """Apply ``path -> encoded entry`` (None removes) to the index, under git's lock file.
-
-    Unchanged entries are copied byte for byte, and when the index read under the lock is the
-    one last parsed, the new version's view is derived from it (only the updated entries are
-    parsed) instead of being parsed again by the next status. Returns False, writing nothing, for
-    an index this writer does not handle (version 4, split or sparse indexes); use dulwich's then.
-    """
-    with GitFile(index_path, "wb", fsync=False) as f:  # as git: its core.fsync leaves out the index
-        before = _file_key(index_path)
-        last = _written.get(index_path)
-        entries = dict(last[1]) if last is not None and last[0] == before else _raw_entries(index_path)
-        if entries is None:
-            f.abort()
-            return False
-        for path, raw in updates.items():
-            entries.pop(path, None)
-            if raw is not None:
-                entries[path] = [raw]
-        body = b"".join(b"".join(entries[path]) for path in sorted(entries))
-        count = sum(len(stages) for stages in entries.values())
-        version = 3 if any(raw[60] & 0x40 for stages in entries.values() for raw in stages) else 2
-        data = _HEADER.pack(b"DIRC", version, count) + body
-        f.write(data + sha1(data, usedforsecurity=False).digest())
-        f.flush()
-        written = os.fstat(f.fileno()).st_ino
-    known = _views.get(index_path)
-    after = os.stat(index_path)
-    key = (after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns)
-    if after.st_ino == written:  # the next rewrite of this very file need not split it again
-        _written.put(index_path, (key, entries))
-    if known is not None and known[0] == before and after.st_ino == written:
-        _views.put(index_path, (key, _updated(known[1], updates, after.st_mtime_ns)))
-    return True
-
-
-# Per index file, the raw entries this process last wrote to it (any other writer's file misses).
-_written: BoundedCache[str, tuple[tuple[int, int, int, int], dict[bytes, list[bytes]]]] = BoundedCache(4)
-
-
-def _file_key(path: str) -> tuple[int, int, int, int] | None:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
 # Past this many updated entries, the derived view's sorted paths and clean keys are rebuilt.
 _PATCH_MAX = 64
 
 
-def _updated(old: IndexView, updates: dict[bytes, bytes | None], mtime_ns: int) -> IndexView:
+def updated_view(old: IndexView, updates: dict[bytes, bytes | None], mtime_ns: int) -> IndexView:
     """The view of the index ``old`` was parsed from, with ``updates`` applied."""
     new = IndexView(dict(old.entries), set(old.conflicted), set(old.skipped), mtime_ns)
+    new.previous = (old.derived, frozenset(updates))
     for path in updates:
         new.entries.pop(path, None)
         new.conflicted.discard(path)
@@ -310,33 +247,9 @@ def _updated(old: IndexView, updates: dict[bytes, bytes | None], mtime_ns: int) 
         new._paths, new._groups = old._paths, old._groups
         new._folders, new._subfolders = old._folders, old._subfolders
         new._clean = list(old._clean)
+        if old._positions is None:
+            old._positions = {path: i for i, path in enumerate(old._paths)}
+        new._positions = old._positions
         for path in updates.keys() & new.entries.keys():
-            new._clean[old._paths.index(path)] = _entry_key(new.entries[path], mtime_ns)
+            new._clean[old._positions[path]] = _entry_key(new.entries[path], mtime_ns)
     return new
-
-
-def _raw_entries(index_path: str) -> dict[bytes, list[bytes]] | None:
-    """Each path's raw entries (one per stage), or None for an index we do not rewrite."""
-    try:
-        with open(index_path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        return {}
-    signature, version, count = _HEADER.unpack_from(data, 0)
-    if signature != b"DIRC" or version not in (2, 3):
-        return None
-    entries: dict[bytes, list[bytes]] = {}
-    offset = 12
-    for _ in range(count):
-        flags = int.from_bytes(data[offset + 60 : offset + 62], "big")
-        start = offset + (64 if flags & _EXTENDED else 62)
-        length = flags & 0xFFF
-        end = data.find(b"\0", start) if length == 0xFFF else start + length
-        size = (end - offset + 8) & ~7
-        entries.setdefault(data[start:end], []).append(data[offset : offset + size])
-        offset += size
-    while offset < len(data) - 20:
-        if data[offset : offset + 4] not in _DROPPABLE_EXTENSIONS:
-            return None
-        offset += 8 + int.from_bytes(data[offset + 4 : offset + 8], "big")
-    return entries

@@ -14,13 +14,8 @@ from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
 from server.core.errors import Conflict, NotFound
-from server.gitflow.indexfile import (
-    NO_STAT,
-    IndexView,
-    encode_entry,
-    read_index,
-    rewrite_index,
-)
+from server.gitflow.indexfile import IndexView, read_index
+from server.gitflow.indexwrite import NO_STAT, encode_entry, rewrite_index
 from server.gitflow.looseobjects import add_files
 from server.gitflow.paths import user_path
 from server.gitflow.status import decode, raw_status

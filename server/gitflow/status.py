@@ -78,10 +78,53 @@ def staged_changes(repo: Repo, view: IndexView) -> RawStatus:
     tree_id = head_tree_id(repo)
     cached = view.derived.get(("staged", tree_id))
     if cached is None:
-        cached = RawStatus()
-        _compare_index_to_tree(flatten(repo.object_store, tree_id), view, cached)
+        head = flatten(repo.object_store, tree_id)
+        cached = _patched(head, view, tree_id)
+        if cached is None:
+            cached = RawStatus()
+            _compare_index_to_tree(head, view, cached)
         view.derived[("staged", tree_id)] = cached
     return cached  # type: ignore[return-value]
+
+
+# Past this many paths updated since the last version of the index, it is compared in full.
+_PATCH_MAX = 512
+
+
+def _patched(head: dict, view: IndexView, tree_id: bytes | None) -> RawStatus | None:
+    """Index vs HEAD from the last index version's answer, only the updated paths compared again
+    (a stage or unstage changes a few entries of thousands); None when that answer is unknown."""
+    if view.previous is None or len(view.previous[1]) > _PATCH_MAX:
+        return None
+    before = view.previous[0].get(("staged", tree_id))
+    if not isinstance(before, RawStatus):
+        return None
+    changed = view.previous[1]
+    result = RawStatus()
+    added: dict[bytes, bytes] = {}
+    deleted: dict[bytes, bytes] = {path: head[path][1] for path in before.renamed_from.values()
+                                   if path not in changed}
+    for path, kind in before.staged.items():
+        if path in changed:
+            continue
+        if kind in ("added", "renamed"):
+            added[path] = view.entries[path].sha
+        elif kind == "deleted":
+            deleted[path] = head[path][1]
+        else:
+            result.staged[path] = kind
+    for path in sorted(changed):
+        entry, old = view.entries.get(path), head.get(path)
+        if entry is None:
+            if old is not None and path not in view.skipped and path not in view.conflicted:
+                deleted[path] = old[1]
+        elif old is None:
+            added[path] = entry.sha
+        elif old[1] != entry.sha or old[0] != entry.mode:
+            same_type = stat.S_IFMT(old[0]) == stat.S_IFMT(entry.mode)
+            result.staged[path] = "modified" if same_type else "typechange"
+    pair_renames(result, dict(sorted(added.items())), dict(sorted(deleted.items())))
+    return result
 
 
 def note_index_matches(view: IndexView, tree_id: bytes) -> None:
