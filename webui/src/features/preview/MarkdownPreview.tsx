@@ -7,6 +7,7 @@ import { rawUrl } from '../../api/files';
 import { openDoc } from '../../kernel/editor';
 import { joinPath, parentOf } from '../../kernel/treeStore';
 import type { PanelFactory, PanelProps } from '../../kernel/panels';
+import { useResource } from '../../kernel/resource';
 import { pid } from '../../kernel/session';
 import { safeMarkdown } from '../../ui/markdown';
 import './preview.css';
@@ -26,22 +27,19 @@ function renderer(path: string) {
 
 function MarkdownPreview({ params }: PanelProps) {
   const path = String(params.path);
+  const { data: doc, error } = useResource(() => openDoc(path), [path]);
   const [html, setHtml] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const model = doc?.path === path ? doc.model : null;
   useEffect(() => {
+    if (!model) return undefined;
     const md = renderer(path);
-    let dispose = () => {};
-    openDoc(path).then((doc) => {
-      const model = doc.model;
-      if (!model) return setError('not a text file');
-      const render = () => setHtml(md.render(model.getValue()));
-      render();
-      const sub = model.onDidChangeContent(render);
-      dispose = () => sub.dispose();
-    }, (err) => setError(errorMessage(err)));
-    return () => dispose();
-  }, [path]);
-  if (error) return <div class="panel-message">Cannot preview {path}: {error}</div>;
+    const render = () => setHtml(md.render(model.getValue()));
+    render();
+    const sub = model.onDidChangeContent(render);
+    return () => sub.dispose();
+  }, [model, path]);
+  if (error) return <div class="panel-message">Cannot preview {path}: {errorMessage(error)}</div>;
+  if (doc?.path === path && !doc.model) return <div class="panel-message">Cannot preview {path}: not a text file</div>;
   if (html === null) return <div class="panel-message">Loading {path}…</div>;
   // markdown-it escapes raw HTML (html: false): this is markup it generated itself.
   return <article class="markdown-preview" data-testid="markdown-preview" data-path={path} dangerouslySetInnerHTML={{ __html: html }} />;
