@@ -7,7 +7,10 @@ tracked files of recently used repositories, and a status stats again only the f
 named. inotify queues an event inside the very system call that changes a file, so draining the
 queue at the start of a status sees every change made before it — no settling delay, no cookie.
 
-Whatever the monitor cannot vouch for is stat'ed, as without it: the first status of a
+The untracked scan keeps each watched folder's names the same way (git's untracked cache, with
+events in place of folder times): a folder is listed again only once a name in it came or went.
+
+Whatever the monitor cannot vouch for is stat'ed (or listed), as without it: the first status of a
 repository, a folder that could not be watched or was moved or removed (its whole subtree), and
 everything after the kernel's event queue overflowed. Not seen, as with git's fsmonitor: writes
 through a shared memory mapping, through a hard link in an unwatched folder, or by another
@@ -73,6 +76,7 @@ WATCH_MASK = (
     | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
 )
 FOLDER_GONE = IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED
+NAMES_CHANGED = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
 _EVENT = struct.Struct("iIII")
 
 
@@ -132,9 +136,15 @@ class _Tree:
         self.watched: dict[bytes, int] = {}  # folder -> watch descriptor
         self.known: dict[bytes, dict[bytes, os.stat_result]] = {}  # folder -> name -> lstat
         self.folders: object = None  # the tracked-folder set last watched
+        self.listings: dict[bytes, list[bytes]] = {}  # folder -> its names, while none came or went
+        self.epoch = 0  # counts the events that changed a folder's names
 
     def folder_path(self, folder: bytes) -> bytes:
         return self.root + folder if folder else self.root[:-1]
+
+
+# Which state of a work tree listings were taken in (None: the monitor does not know the tree).
+ListingToken = tuple[_Tree, int] | None
 
 
 class StatMonitor:
@@ -159,6 +169,26 @@ class StatMonitor:
             if tree.folders is not folders:
                 self._watch(inotify, tree, folders)
             return self._collect(tree, groups)
+
+    def listings(self, root: bytes) -> tuple[dict[bytes, list[bytes]], ListingToken]:
+        """The names of ``root``'s watched folders listed before (``keep_listings``) that no
+        event changed since, and the token to keep the folders listed now with."""
+        with self._lock:
+            inotify = self._ready()
+            tree = self._trees.peek(root)
+            if inotify is None or tree is None:
+                return {}, None
+            self._drain(inotify)
+            return dict(tree.listings), (tree, tree.epoch)
+
+    def keep_listings(self, root: bytes, listed: dict[bytes, list[bytes]], token: ListingToken) -> None:
+        """Keep the names of folders listed after ``listings`` gave ``token``, unless an event
+        changed a folder's names meanwhile (the next status lists them again then)."""
+        with self._lock:
+            tree = self._trees.peek(root)
+            if token is None or token[0] is not tree or token[1] != tree.epoch:
+                return
+            tree.listings.update((f, names) for f, names in listed.items() if f in tree.watched)
 
     def cold(self, root: bytes) -> bool:
         """Whether a status of ``root`` would stat every tracked file and set its watches first
@@ -197,6 +227,8 @@ class StatMonitor:
             if mask & IN_Q_OVERFLOW:
                 for tree in self._trees.values():
                     tree.known.clear()
+                    tree.listings.clear()
+                    tree.epoch += 1
                 continue
             for root, folder in list(self._owners.get(wd, ())):
                 owner = self._trees.peek(root)
@@ -207,6 +239,9 @@ class StatMonitor:
                 names = owner.known.get(folder)
                 if names is not None:
                     names.pop(name, None)
+                if mask & NAMES_CHANGED:
+                    owner.listings.pop(folder, None)
+                    owner.epoch += 1
 
     def _watch(self, inotify: Inotify, tree: _Tree, folders: dict[bytes, set[bytes]]) -> None:
         """Watch every tracked folder not watched yet; stop watching those no longer tracked.
@@ -229,6 +264,8 @@ class StatMonitor:
         for name in doomed:
             wd = tree.watched.pop(name)
             tree.known.pop(name, None)
+            tree.listings.pop(name, None)
+            tree.epoch += 1
             owners = self._owners.get(wd, set())
             owners.discard((tree.root, name))
             if not owners:

@@ -245,10 +245,16 @@ def untracked_files(repo: Repo, view: IndexView, gone: Iterable[bytes] = ()) -> 
         if os.path.isdir(full) and not os.path.islink(full):
             ignore = ignore or IgnoreFilterManager.from_repo(repo)
             yield from _untracked_below(root, path, ignore)
+    known, token = monitor.listings(root + b"/")
+    listed: dict[bytes, list[bytes]] = {}
     stack = [b""]
     while stack:
         folder = stack.pop()
-        names = _list_folder(root + b"/" + folder if folder else root)
+        names = known.get(folder)
+        if names is None:
+            names = _list_folder(root + b"/" + folder if folder else root)
+            if names is not None:
+                listed[folder] = names
         if names is None:
             if folder and os.path.lexists(root + b"/" + folder):  # a file where a folder was
                 ignore = ignore or IgnoreFilterManager.from_repo(repo)
@@ -262,6 +268,7 @@ def untracked_files(repo: Repo, view: IndexView, gone: Iterable[bytes] = ()) -> 
                 ignore = IgnoreFilterManager.from_repo(repo)
             child = folder + b"/" + name if folder else name
             yield from _untracked_below(root, child, ignore)
+    monitor.keep_listings(root + b"/", listed, token)
 
 
 def _untracked_below(root: bytes, path: bytes, ignore: IgnoreFilterManager) -> Iterator[bytes]:
