@@ -3,7 +3,8 @@
 // entry that no longer matches an import fails too (so the list only shrinks). The comment after
 // each entry names the files used. What went before: the editor service (kernel/editor.ts),
 // openers (kernel/openers.ts), the status bar's items (kernel/statusBar.ts), a binary file's view
-// (kernel/fileViews.ts) and the file tree's menu (kernel/fileMenu.ts) are registered in the kernel.
+// (kernel/fileViews.ts) and the file tree's menu (kernel/fileMenu.ts) are registered in the kernel,
+// and the app hands the home page the market's and the team's items (app/mountHome.tsx).
 'use strict';
 
 /** The device run session (debug/run.ts: the picked device, deploy, run, stdin, its output) that
@@ -12,8 +13,6 @@ const DEVICE_RUN = 'drives the device run session of the debugger';
 /** A view of the model tools' runs (history, log, status, results) or their forms, reused by a
  * feature that starts tool runs of its own (Evaluate, the flow, the lineage, the LLM). */
 const TOOL_RUNS = "shows or starts the model tools' runs with their views";
-/** The home page (not the project page, so not the app's registries) draws these features' items. */
-const HOME = "the home page shows the other feature's item";
 /** Uses a widget or store of the other feature that belongs to it. */
 const WIDGET = "uses a widget or store of the other feature";
 
@@ -24,8 +23,6 @@ module.exports = new Map([
   ['flow -> modeltools', TOOL_RUNS], // fields.ts open.ts
   ['git -> checks', WIDGET], // CheckBadge.tsx store.ts ChecksSection.tsx openBudgets.tsx (the checks of a commit)
   ['git -> modeltools', WIDGET], // ModelDiffSummary.tsx (a model's diff in a file diff)
-  ['home -> market', HOME], // HomeMarket.tsx
-  ['home -> team', HOME], // UserMenu.tsx
   ['lineage -> modeltools', TOOL_RUNS], // open.ts
   ['llm -> debug', DEVICE_RUN], // RunToolbar.tsx run.ts
   ['llm -> modeltools', TOOL_RUNS], // store.ts

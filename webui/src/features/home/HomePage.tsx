@@ -1,17 +1,24 @@
+import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ContextMenuHost } from '../../ui/contextMenu';
 import { DialogHost } from '../../ui/dialogs';
 import { notify, ToastHost } from '../../ui/toast';
 import { errorMessage } from '../../api/client';
 import { loadAccount } from '../../kernel/account';
-import { UserMenu } from '../team/UserMenu';
-import { HomeMarket } from '../market/HomeMarket';
 import { watchClones } from './clones';
 import { NewProject } from './NewProject';
 import { ProjectList } from './ProjectList';
 import { loadTemplates, refreshProjects } from './store';
 
-export function HomePage({ version }: { version: string }) {
+export interface HomePageProps {
+  version: string;
+  /** The market's view, shown instead of the projects (features/market/, given by the app). */
+  Market: FunctionComponent;
+  /** The signed-in person's menu (features/team/, given by the app). */
+  UserMenu: FunctionComponent<{ class?: string }>;
+}
+
+export function HomePage({ version, Market, UserMenu }: HomePageProps) {
   const [market, setMarket] = useState(false);
   useEffect(() => {
     void refreshProjects();
@@ -37,7 +44,7 @@ export function HomePage({ version }: { version: string }) {
         </button>
         <UserMenu />
       </header>
-      {market ? <HomeMarket /> : (
+      {market ? <Market /> : (
         <main class="home-main">
           <ProjectList />
           <NewProject />

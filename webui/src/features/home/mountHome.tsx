@@ -1,7 +1,3 @@
-import { render } from 'preact';
-import type { PageConfig } from '../../api/types';
-import { HomePage } from './HomePage';
-
-export function mountHome(root: HTMLElement, config: PageConfig): void {
-  render(<HomePage version={config.version} />, root);
-}
+// The home page's chunk keeps this path: the server names the chunk by it (server/web/pages.py).
+// The app mounts the page with the other features' items (src/app/mountHome.tsx).
+export { mountHome } from '../../app/mountHome';
