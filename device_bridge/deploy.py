@@ -2,15 +2,19 @@
 
 import asyncio
 from pathlib import Path
-
-from pydantic import BaseModel
+from typing import ClassVar
 
 from device_bridge import protocol as p
 from device_bridge.hub import DeviceHub, Link
 from device_bridge.sync import HashCache, build_manifest
+from device_bridge.tab_events import Channel, TabEvent
 
 
-class SyncReport(BaseModel):
+class SyncReport(TabEvent):
+    """What a deploy sent; the tabs hear it as ``devices``/``sync.done``."""
+
+    CHANNEL: ClassVar[Channel] = "devices"
+    TYPE: ClassVar[str] = "sync.done"
     sid: str
     files: int
     sent: list[str]
@@ -73,5 +77,5 @@ async def deploy(hub: DeviceHub, project_id: str, sid: str, root: Path,
         done = await hub.request(session, p.SyncDone(sid=sid), "sync.done")
     report = SyncReport(sid=sid, files=len(manifest), sent=sent, bytes=total,
                         deleted=need.deleted, failed=done.failed)
-    hub.sink.publish(project_id, "devices", "sync.done", report.model_dump())
+    hub.sink.emit(project_id, report)
     return report

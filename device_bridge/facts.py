@@ -9,13 +9,14 @@ from pydantic import BaseModel
 
 from device_bridge import protocol as p
 from device_bridge.errors import DeviceOffline
+from device_bridge.tab_events import DeviceFactsEvent, TabEvent
 
 # What of the hub these need, as protocols: the hub imports this module, not the other way
 # round (docs/architecture.md, "Layers").
 
 
 class _Sink(Protocol):
-    def publish(self, project_id: str, channel: Any, type_: str, data: dict[str, Any]) -> Any: ...
+    def emit(self, project_id: str, event: TabEvent) -> Any: ...
 
 
 class _Session(Protocol):
@@ -64,7 +65,6 @@ def received(hub: DeviceHub, link: Link, message: p.DeviceFacts) -> None:
     info = message.device.model_copy(update={"id": link.device_id})
     link.info = info
     hub.report_status(link.device_id, True, info)
-    data = {"device_id": link.device_id, "reason": message.reason,
-            "info": info.model_dump(mode="json")}
+    event = DeviceFactsEvent(device_id=link.device_id, reason=message.reason, info=info)
     for project_id in {s.project_id for s in hub.sessions() if s.device_id == link.device_id}:
-        hub.sink.publish(project_id, "devices", "device.facts", data)
+        hub.sink.emit(project_id, event)

@@ -1,7 +1,8 @@
 """The server side of the bridge: device connections, the registry, sessions and routing.
 
 Framework-independent: a connection is any ``Transport``; tokens are checked by a verifier
-callable; events for tabs go to a sink with ``EventHub.publish``'s signature. Each device
+callable; events for tabs (``device_bridge/tab_events.py``) go to a sink with ``EventHub.emit``'s
+signature. Each device
 connection is served by ``serve`` until it ends; a failure on one connection never touches
 another. Per-tab flow control (perf coalesced, DAP and logs never dropped) is the sink's job.
 """
@@ -20,6 +21,14 @@ from pydantic import BaseModel
 from device_bridge import facts
 from device_bridge import protocol as p
 from device_bridge.errors import DeviceOffline, DeviceTimeout, UnknownSession
+from device_bridge.tab_events import (
+    RELAYED,
+    DeviceStatusEvent,
+    PerfBatch,
+    PerfSample,
+    SessionStateEvent,
+    TabEvent,
+)
 from device_bridge.tasks import first_of
 from device_bridge.transport import Transport, TransportClosed
 
@@ -28,16 +37,11 @@ log = logging.getLogger(__name__)
 HELLO_TIMEOUT = 10.0
 PERF_BATCH_SECONDS = 0.01
 CLOSE_TIMEOUT = 2.0
-CHANNELS: dict[str, str] = {
-    "log": "log", "run.started": "log", "run.exit": "log", "dap": "dap",
-    "bench.result": "devices", "watch.hit": "devices", "watch.done": "devices",
-    "error": "devices",
-}
 SessionState = Literal["open", "lost", "closed"]
 
 
 class EventSink(Protocol):
-    def publish(self, project_id: str, channel: Any, type_: str, data: dict[str, Any]) -> Any: ...
+    def emit(self, project_id: str, event: TabEvent) -> Any: ...
 
 
 @dataclass
@@ -70,7 +74,7 @@ class Session:
     state: SessionState = "open"
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     waiters: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
-    perf: list[dict[str, Any]] = field(default_factory=list)
+    perf: list[Any] = field(default_factory=list)  # ``PerfSample``s
     # a request's stream of replies (``llm.*`` by ``rid``); a lost device puts its error there
     streams: dict[str, asyncio.Queue[Any]] = field(default_factory=dict)
 
@@ -238,8 +242,7 @@ class DeviceHub:
             await self._close(link.transport, p.Close.GOING_AWAY, "server shutting down")
 
     def _announce(self, session: Session, reason: str = "") -> None:
-        self.sink.publish(session.project_id, "devices", "session.state",
-                          {**session.view(), "reason": reason})
+        self.sink.emit(session.project_id, SessionStateEvent(**session.view(), reason=reason))
 
     # ---- device side ----------------------------------------------------------------------
 
@@ -346,8 +349,7 @@ class DeviceHub:
         self.report_status(link.device_id, online, link.info)
         projects = {s.project_id for s in self.sessions() if s.device_id == link.device_id}
         for project_id in projects:
-            self.sink.publish(project_id, "devices", "device.status",
-                              {"device_id": link.device_id, "online": online})
+            self.sink.emit(project_id, DeviceStatusEvent(device_id=link.device_id, online=online))
 
     async def _ping_loop(self, link: Link) -> tuple[int, str]:
         while True:
@@ -405,18 +407,19 @@ class DeviceHub:
         if isinstance(message, p.Perf):
             self._batch_perf(session, message)
             return
-        data = message.model_dump(exclude={"type"})
-        self.sink.publish(session.project_id, CHANNELS[message.type], message.type, data)
+        event = RELAYED[message.type]
+        fields = {key: value for key, value in message if key in event.model_fields}
+        self.sink.emit(session.project_id, event.model_construct(**fields))
 
     def _batch_perf(self, session: Session, message: p.Perf) -> None:
         """Samples within a short window go to the tabs as one event: a tab costs one send per
         batch instead of one per sample, which is what lets ten tabs follow 1,000 samples/s."""
         if not session.perf:
             asyncio.get_running_loop().call_later(PERF_BATCH_SECONDS, self._flush_perf, session)
-        session.perf.append(message.model_dump(exclude={"type", "sid"}))
+        fields = {key: value for key, value in message if key in PerfSample.model_fields}
+        session.perf.append(PerfSample.model_construct(**fields))
 
     def _flush_perf(self, session: Session) -> None:
         samples, session.perf = session.perf, []
         if samples:
-            self.sink.publish(session.project_id, "perf", "perf",
-                              {"sid": session.sid, "samples": samples})
+            self.sink.emit(session.project_id, PerfBatch.model_construct(sid=session.sid, samples=samples))

@@ -16,6 +16,7 @@ from device_bridge.deploy import deploy
 from device_bridge.errors import BadCommand, BridgeError, DeviceOffline
 from device_bridge.hub import DeviceHub
 from device_bridge.sync import HashCache
+from device_bridge.tab_events import DeviceErrorEvent
 
 RootResolver = Callable[[str], Awaitable[Path]]
 AttachCheck = Callable[[str, str], Awaitable[bool]]
@@ -92,5 +93,6 @@ class TabCommands:
 
     def _error(self, project_id: str, type_: str, data: dict[str, Any], exc: BridgeError) -> None:
         sid = data.get("sid") if isinstance(data.get("sid"), str) else None
-        self.hub.sink.publish(project_id, "devices", "error",
-                              {"sid": sid, "code": exc.code, "message": exc.message, "ref": type_})
+        # not validated: the sid is the tab's own text, and an error's report must not fail
+        self.hub.sink.emit(project_id, DeviceErrorEvent.model_construct(
+            sid=sid, code=exc.code, message=exc.message, ref=type_))

@@ -19,6 +19,7 @@ from sqlmodel import Session
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from device_bridge.tasks import first_of
+from server.api.events import SysDropped, SysError, SysHello, SysPing, SysResync, sys_message
 from server.api.services import Services, services_of
 from server.api.ws_limits import TAB_MAX_BYTES
 from server.api.ws_refusal import refuse
@@ -57,10 +58,9 @@ class TabConnection:
 
     async def run(self, replay_complete: bool) -> None:
         project_id = self.sub.project_id
-        await self.send(Envelope(channel="sys", type="hello", data={
-            "seq": self.hub.current_seq(project_id), "project": project_id}))
+        await self.send(sys_message(SysHello(seq=self.hub.current_seq(project_id), project=project_id)))
         if not replay_complete:
-            await self.send(Envelope(channel="sys", type="resync", data={}))
+            await self.send(sys_message(SysResync()))
         try:
             with contextlib.suppress(Exception):  # a loop's error ends the socket as its end does
                 await first_of(self.sender(), self.receiver(), self.pinger(), self._stopped.wait())
@@ -92,8 +92,7 @@ class TabConnection:
                 await self.send(getter.result())
                 dropped = self.sub.take_dropped()
                 if dropped:
-                    notice = Envelope(channel="sys", type="dropped", data={"count": dropped})
-                    await self.send(notice)
+                    await self.send(sys_message(SysDropped(count=dropped)))
         finally:
             overflow.cancel()
             if getter is not None:
@@ -127,8 +126,8 @@ class TabConnection:
             return
         handler = self.commands.get(envelope.channel)
         if handler is None:
-            await self.send(Envelope(channel="sys", type="error", data={
-                "detail": f"no commands on channel {envelope.channel!r}", "code": ErrorCode.UNKNOWN}))
+            await self.send(sys_message(SysError(
+                detail=f"no commands on channel {envelope.channel!r}", code=ErrorCode.UNKNOWN)))
             return
         await handler(self.sub.project_id, envelope)
 
@@ -139,7 +138,7 @@ class TabConnection:
                 self.close_code, self.close_reason = 4000, "ping timeout"
                 return
             self.missed_pongs += 1
-            await self.send(Envelope(channel="sys", type="ping", data={}))
+            await self.send(sys_message(SysPing()))
 
 
 def _principal(websocket: WebSocket) -> str | None:

@@ -1,6 +1,8 @@
 """The in-process event hub: services publish, per-tab websockets subscribe.
 
-Producers never touch sockets. Each project has a sequence counter and a replay buffer so a tab
+Producers never touch sockets: they ``emit`` an event model (``device_bridge/tab_events.py``'s
+``TabEvent``: its class names the channel and type, its fields are the data; the union of them all
+is ``server/api/events.py``). Each project has a sequence counter and a replay buffer so a tab
 that reconnects with ``since=SEQ`` gets what it missed. Each subscriber has a bounded queue:
 ``perf`` samples are dropped (and counted) when a tab is slow; anything else that does not fit
 marks the subscriber overflowed, and its socket closes so the tab resumes with ``since=``.
@@ -10,13 +12,13 @@ import asyncio
 import threading
 from collections import deque
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
+from device_bridge.tab_events import Channel, TabEvent
+
 PROTOCOL_VERSION = 1
-Channel = Literal["sys", "files", "git", "jobs", "tools", "devices", "dap", "perf", "log", "llm",
-                  "projects", "playground"]
 DROPPABLE: frozenset[str] = frozenset({"perf"})
 
 
@@ -76,8 +78,12 @@ class EventHub:
         """Remember the server's loop so worker threads can publish safely."""
         self._loop = loop
 
-    def publish(self, project_id: str, channel: Channel, type_: str, data: dict[str, Any]) -> int:
+    def emit(self, project_id: str, event: TabEvent) -> int:
         """Record an event and deliver it to every subscriber; callable from any thread."""
+        return self.publish(project_id, event.CHANNEL, event.TYPE, event.payload())
+
+    def publish(self, project_id: str, channel: Channel, type_: str, data: dict[str, Any]) -> int:
+        """``emit``'s untyped form, for the hub itself (the producers emit models)."""
         with self._lock:
             seq = self._seq.get(project_id, 0) + 1
             self._seq[project_id] = seq

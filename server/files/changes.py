@@ -2,18 +2,18 @@
 event with the ``client`` that made it (so a tab recognises its own; docs/protocol.md)."""
 
 from pathlib import Path
-from typing import Any
 
 from anyio import to_thread
 
 from server.core.events import EventHub
 from server.files import service, trash
+from server.files.events import ChangedPath, FilesChanged
 from server.files.models import Entry, FileOp, FileSave, OpResult, Saved
 from server.files.watch import FileWatchers
 
 
-def tell(hub: EventHub, project_id: str, changes: list[dict[str, Any]], client: str | None) -> None:
-    hub.publish(project_id, "files", "changed", {"changes": changes, "client": client})
+def tell(hub: EventHub, project_id: str, changes: list[ChangedPath], client: str | None) -> None:
+    hub.emit(project_id, FilesChanged(changes=changes, client=client))
 
 
 async def save(hub: EventHub, watchers: FileWatchers, project_id: str, root: str, path: str,
@@ -31,6 +31,7 @@ def apply_op(hub: EventHub, project_id: str, root: str, body: FileOp, trash_dir:
     """A delete moves the file or folder to ``trash_dir``, from where ``restore`` puts it back."""
     target, trash_id = service.apply_op(root, body, trash_dir)
     rel = service.relative(root, target)
+    changes: list[ChangedPath]
     if body.op == "rename":
         changes = [{"kind": "deleted", "path": body.path}, {"kind": "added", "path": rel}]
     else:

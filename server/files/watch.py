@@ -13,13 +13,16 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 from watchfiles import Change, DefaultFilter, awatch
 
 from server.core.events import EventHub
+from server.files.events import ChangedPath, FilesChanged, GitChanged
 from server.files.paths import relative
 
-KINDS = {Change.added: "added", Change.modified: "modified", Change.deleted: "deleted"}
+KINDS: dict[Change, Literal["added", "modified", "deleted"]] = {
+    Change.added: "added", Change.modified: "modified", Change.deleted: "deleted"}
 # Lock files are git's own temp files; their rename onto the real name is the change.
 MAX_GIT_PATHS = 50
 GIT_STATE = re.compile(r"(HEAD|index|packed-refs|refs/.+)(?<!\.lock)")
@@ -137,7 +140,7 @@ class FileWatchers:
                 in_git = {(ch, p) for ch, p in batch if p.startswith(watch_filter.git_dir)}
                 changes = [c for c in (self._describe(real_root, ch, p) for ch, p in batch - in_git) if c]
                 if changes:
-                    self.hub.publish(project_id, "files", "changed", {"changes": changes})
+                    self.hub.emit(project_id, FilesChanged(changes=changes))
                 if in_git:
                     self._publish_git(project_id, real_root, {p for _, p in in_git})
 
@@ -147,10 +150,9 @@ class FileWatchers:
         if self._git_after_own_write.get(project_id) == git_state(root):
             return  # exactly as the API's last Git write left it: that write announced itself
         names = sorted(relative(os.path.join(root, ".git"), Path(p)) for p in paths)
-        data = {"op": "outside", "client": None, "paths": names[:MAX_GIT_PATHS]}
-        self.hub.publish(project_id, "git", "changed", data)
+        self.hub.emit(project_id, GitChanged(op="outside", paths=names[:MAX_GIT_PATHS]))
 
-    def _describe(self, root: str, change: Change, path: str) -> dict[str, str] | None:
+    def _describe(self, root: str, change: Change, path: str) -> ChangedPath | None:
         if change != Change.deleted and self._is_own_write(path):
             return None
         return {"kind": KINDS[change], "path": relative(root, Path(path))}

@@ -19,12 +19,15 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from device_bridge.deploy import SyncReport
 from device_bridge.sync import SKIPPED_DIRS
+from device_bridge.tab_events import BenchResultEvent, TabEvent
 from server.core.cache import BoundedCache
 from server.core.db import new_id
 from server.core.errors import AppError
 from server.core.events import EventHub
 from server.files.paths import resolve
+from server.flow.events import FlowRecorded
 from server.lineage.models import LineageLink
 from server.lineage.record import file_sha256
 from server.projects.models import Project
@@ -56,13 +59,12 @@ class DeviceRecords:
         self.device_of: DeviceOf = lambda project_id, sid: None
         self._benched: BoundedCache[tuple[str, str], str] = BoundedCache(MAX_PENDING_BENCHES)
 
-    def publish(self, project_id: str, channel: Any, type_: str, data: dict[str, Any]) -> int:
-        seq = self._events.publish(project_id, channel, type_, data)
-        sid = data.get("sid")
-        if channel == "devices" and isinstance(sid, str) and type_ in ("sync.done", "bench.result"):
-            device_id = self.device_of(project_id, sid)
+    def emit(self, project_id: str, event: TabEvent) -> int:
+        seq = self._events.emit(project_id, event)
+        if isinstance(event, SyncReport | BenchResultEvent):
+            device_id = self.device_of(project_id, event.sid)  # type: ignore[attr-defined]
             if device_id is not None:
-                self._later(self._record, project_id, device_id, type_, data)
+                self._later(self._record, project_id, device_id, event.TYPE, event.payload())
         return seq
 
     def note_command(self, project_id: str, type_: str, data: dict[str, Any]) -> None:
@@ -92,7 +94,7 @@ class DeviceRecords:
                     return
                 session.commit()
             # the tabs' flows read the record only now that it is there
-            self._events.publish(project_id, "devices", "flow.recorded", {"device_id": device_id})
+            self._events.emit(project_id, FlowRecorded(device_id=device_id))
         except OSError as exc:  # a file went away while it was hashed: nothing to key it by
             log.warning("device record of %s not kept: %s", project_id, exc)
 

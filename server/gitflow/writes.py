@@ -9,7 +9,9 @@ from typing import Any
 from anyio import to_thread
 
 from server.core.events import EventHub
+from server.files.events import GitChanged
 from server.files.watch import FileWatchers
+from server.gitflow.events import GitProgress
 from server.gitflow.transport import throttled
 
 
@@ -25,11 +27,11 @@ class GitWrites:
     async def run(self, project: Any, op: str, fn: Callable[..., Any], *args: Any) -> Any:
         with self.watchers.git_write(project.id, project.path):
             result = await to_thread.run_sync(fn, project.path, *args)
-        self.hub.publish(project.id, "git", "changed", {"op": op, "client": self.client})
+        self.hub.emit(project.id, GitChanged(op=op, client=self.client))
         return result
 
     def progress(self, project: Any, op: str) -> Callable[[str], None]:
         def publish(text: str) -> None:
-            self.hub.publish(project.id, "git", "progress", {"op": op, "text": text})
+            self.hub.emit(project.id, GitProgress(op=op, text=text))
 
         return throttled(publish)

@@ -21,6 +21,7 @@ from device_bridge import protocol as p
 from server.core.events import EventHub
 from server.llm.chat import ChatManager
 from server.llm.device import DeviceLlm
+from server.llm.events import ChatDone, ChatToken
 from server.llm.prepare import exported_folder
 from server.llm.schemas import ChatAnswer, ChatRequest, ChatStopped, EmbedAnswer, EmbedRequest
 from server.projects import service as projects
@@ -53,7 +54,7 @@ def _publisher(ctx: LlmContext, pid: str, request: ChatRequest) -> Any:
     chat_id = request.chat_id or ""
 
     def publish(piece: str) -> None:
-        ctx.hub.publish(pid, "llm", "token", {"chat_id": chat_id, "text": piece})
+        ctx.hub.emit(pid, ChatToken(chat_id=chat_id, text=piece))
 
     return publish if request.stream else None
 
@@ -61,7 +62,7 @@ def _publisher(ctx: LlmContext, pid: str, request: ChatRequest) -> Any:
 def _answered(ctx: LlmContext, pid: str, request: ChatRequest, summary: dict[str, Any]) -> ChatAnswer:
     answer = ChatAnswer.model_validate(summary)
     if request.stream:
-        ctx.hub.publish(pid, "llm", "done", {"chat_id": request.chat_id or "", **answer.model_dump()})
+        ctx.hub.emit(pid, ChatDone(chat_id=request.chat_id or "", **answer.model_dump()))
     return answer
 
 

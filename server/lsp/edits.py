@@ -14,6 +14,7 @@ from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Invalid
 from server.core.events import EventHub
 from server.files import service as files
+from server.files.events import ChangedPath, FilesChanged
 from server.files.paths import resolve
 from server.files.watch import FileWatchers
 from server.lsp.models import (
@@ -118,6 +119,7 @@ async def apply_edits_to_files(root: str, project_id: str, request: EditsApplyRe
     for applied in result.applied:
         watchers.note_write(resolve(root, applied.path))
     if result.applied:
-        changes = [{"kind": "modified", "path": f.path, "etag": f.etag} for f in result.applied]
-        hub.publish(project_id, "files", "changed", {"changes": changes, "client": None})
+        changes: list[ChangedPath] = [{"kind": "modified", "path": f.path, "etag": f.etag}
+                                     for f in result.applied]
+        hub.emit(project_id, FilesChanged(changes=changes))
     return result

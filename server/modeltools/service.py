@@ -21,8 +21,10 @@ from server.core.db import until_stored, utcnow
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
+from server.files.events import ChangedPath, FilesChanged
 from server.files.paths import resolve
 from server.modeltools import prepare, specs
+from server.modeltools.events import ToolLogLine, ToolProgress, ToolRunChanged
 from server.modeltools.models import ACTIVE, ToolLog, ToolRun, ToolRunPublic
 from server.modeltools.pool import RunHandle, WorkerPool
 from server.modeltools.progress import parse as parse_progress
@@ -203,10 +205,10 @@ class ToolManager:
             finished_at=utcnow(),
         ), f"the end of tool run {run_id}")
         if run is not None and isinstance(output, str):
-            changes = [{"kind": "added", "path": output}]
+            changes: list[ChangedPath] = [{"kind": "added", "path": output}]
             if made is not None:
                 changes.append({"kind": "added", "path": made})
-            self._hub.publish(run.project_id, "files", "changed", {"changes": changes, "client": None})
+            self._hub.emit(run.project_id, FilesChanged(changes=changes))
 
     @staticmethod
     def _carry_spec(root: str, model: str, output: str) -> str | None:
@@ -235,7 +237,7 @@ class ToolManager:
             return run
 
     def _publish(self, run: ToolRunPublic) -> None:
-        self._hub.publish(run.project_id, "tools", "run", run.model_dump(mode="json"))
+        self._hub.emit(run.project_id, ToolRunChanged(**run.model_dump()))
 
 
 class _LineRelay:
@@ -247,12 +249,10 @@ class _LineRelay:
     def __call__(self, line: str) -> None:
         progress = parse_progress(line)
         if progress is not None:
-            data = {"id": self._run_id, **progress}
-            self._hub.publish(self._project_id, "tools", "progress", data)
+            self._hub.emit(self._project_id, ToolProgress(id=self._run_id, **progress))
         elif self._sent < MAX_LOG_EVENTS and line.strip():
             self._sent += 1
-            data = {"id": self._run_id, "line": line[:2000]}
-            self._hub.publish(self._project_id, "tools", "log", data)
+            self._hub.emit(self._project_id, ToolLogLine(id=self._run_id, line=line[:2000]))
 
 
 def get_run(session: Session, user: User, run_id: str, need: str = "read") -> ToolRun:

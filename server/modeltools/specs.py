@@ -20,6 +20,7 @@ from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.core.events import EventHub
 from server.core.fsutil import atomic_write
+from server.files.events import ChangedPath, FilesChanged
 from server.files.paths import relative
 from server.modeltools import mnnfile
 from server.modeltools.shapes import Declared, Shapes, declared
@@ -136,8 +137,8 @@ def save(hub: EventHub, project_id: str, root: str, model: Path, data: Any,
     check(model, spec)
     existed = model_spec.sidecar(model).exists()
     written = write(model, spec)
-    change = {"kind": "modified" if existed else "added", "path": relative(root, written)}
-    hub.publish(project_id, "files", "changed", {"changes": [change], "client": client})
+    change: ChangedPath = {"kind": "modified" if existed else "added", "path": relative(root, written)}
+    hub.emit(project_id, FilesChanged(changes=[change], client=client))
     return written
 
 

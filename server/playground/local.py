@@ -20,13 +20,13 @@ import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from device_bridge.protocol_base import Sid
+from device_bridge.tab_events import DeviceErrorEvent, RunExitEvent, RunLogEvent, RunStartedEvent
 from server.core.errors import AppError
 from server.core.events import Envelope, EventHub
 from server.projects.models import Project
@@ -125,8 +125,9 @@ class LocalRuns:
 
     def _error(self, project_id: str, envelope: Envelope, code: str, message: str) -> None:
         sid = envelope.data.get("sid") if isinstance(envelope.data.get("sid"), str) else None
-        self._events.publish(project_id, "devices", "error",
-                             {"sid": sid, "code": code, "message": message, "ref": envelope.type})
+        # not validated: the sid is the tab's own text, and an error's report must not fail
+        self._events.emit(project_id, DeviceErrorEvent.model_construct(
+            sid=sid, code=code, message=message, ref=envelope.type))
 
     def _command(self, project_id: str, pipeline: str | None = None) -> tuple[list[str], Path]:
         with Session(self._engine) as session:
@@ -178,7 +179,8 @@ class LocalRuns:
             raise CommandError("run_failed", f"cannot start the run: {exc.strerror or exc}") from exc
         run = LocalRun(sid, project_id, user_id, process, sandboxed=self._sandbox.state == "on")
         self._runs[project_id] = run
-        self._publish(run, "run.started", pid=process.pid, cwd=str(root), debug=False)
+        self._events.emit(run.project_id, RunStartedEvent.model_validate(
+            {"sid": run.sid, "pid": process.pid, "cwd": str(root)}))
         task = asyncio.create_task(self._follow(run))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -227,8 +229,9 @@ class LocalRuns:
             if process.stdin is not None:
                 process.stdin.close()
         status = exit_status(code) if run.sandboxed else code
-        self._publish(run, "run.exit", code=status if status >= 0 else None,
-                      signal=-status if status < 0 else None)
+        self._events.emit(run.project_id, RunExitEvent.model_validate(
+            {"sid": run.sid, "code": status if status >= 0 else None,
+             "signal": -status if status < 0 else None}))
         run.ended.set()
 
     async def _relay(self, run: LocalRun, stream: asyncio.StreamReader, name: str) -> None:
@@ -236,10 +239,8 @@ class LocalRuns:
         while chunk := await stream.read(READ_CHUNK):
             text = decoder.decode(chunk)
             if text:
-                self._publish(run, "log", stream=name, text=text)
-
-    def _publish(self, run: LocalRun, type_: str, **data: Any) -> None:
-        self._events.publish(run.project_id, "log", type_, {"sid": run.sid, **data})
+                self._events.emit(run.project_id, RunLogEvent.model_validate(
+                    {"sid": run.sid, "stream": name, "text": text}))
 
     async def close_all(self) -> None:
         for run in list(self._runs.values()):

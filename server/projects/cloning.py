@@ -25,6 +25,7 @@ from server.core.events import EventHub
 from server.gitflow.cliclone import Cancelled
 from server.gitflow.gitcli import Step
 from server.gitflow.urlpolicy import UrlPolicy
+from server.projects.events import CloneCancelled, CloneDone, CloneFailed, CloneProgress
 from server.projects.models import Project
 
 PROGRESS_INTERVAL = 0.2
@@ -86,13 +87,13 @@ class CloneJobs:
             clone(request.url, folder, request.username, request.password, CLONE_TIMEOUT,
                   policy=request.policy, on_step=report, cancel=cancel)
             self._finish(project_id, folder, ready=True)
-            self.hub.publish(key, "projects", "clone_done", {"project": project_id})
+            self.hub.emit(key, CloneDone(project=project_id))
         except Cancelled:
             self._finish(project_id, folder, ready=False)
-            self.hub.publish(key, "projects", "clone_cancelled", {"project": project_id})
+            self.hub.emit(key, CloneCancelled(project=project_id))
         except Exception as exc:
             self._finish(project_id, folder, ready=False)
-            self.hub.publish(key, "projects", "clone_failed", {"project": project_id, **_error_data(exc)})
+            self.hub.emit(key, CloneFailed(project=project_id, **_error_data(exc)))
         finally:
             with self._lock:
                 self._running.pop(project_id, None)
@@ -131,9 +132,9 @@ class ProgressReport:
         if not edge and now - self.last < PROGRESS_INTERVAL:
             return
         self.phase, self.last = step.phase, now
-        self.hub.publish(self.key, "projects", "clone_progress", {
-            "project": self.project_id, "phase": step.phase, "done": step.done, "total": step.total,
-            "bytes_per_second": step.bytes_per_second, "text": step.text})
+        self.hub.emit(self.key, CloneProgress(
+            project=self.project_id, phase=step.phase, done=step.done, total=step.total,
+            bytes_per_second=step.bytes_per_second, text=step.text))
 
 
 def drop_abandoned(engine: Engine) -> None:

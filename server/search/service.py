@@ -16,6 +16,7 @@ from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Invalid
 from server.core.events import EventHub
 from server.files import service as files
+from server.files.events import ChangedPath, FilesChanged
 from server.files.watch import FileWatchers
 from server.search.engine import MatchWorker, Refused
 from server.search.grep import grep_batches
@@ -220,6 +221,7 @@ async def apply_replace(root: str, project_id: str, request: ReplaceApply, hub: 
     for replaced in result.replaced:
         watchers.note_write(files.resolve(root, replaced.path))
     if result.replaced:
-        changes = [{"kind": "modified", "path": f.path, "etag": f.etag} for f in result.replaced]
-        hub.publish(project_id, "files", "changed", {"changes": changes, "client": None})
+        changes: list[ChangedPath] = [{"kind": "modified", "path": f.path, "etag": f.etag}
+                                     for f in result.replaced]
+        hub.emit(project_id, FilesChanged(changes=changes))
     return result

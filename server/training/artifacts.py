@@ -11,12 +11,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel
 from sqlmodel import Session
 
+from device_bridge.tab_events import Channel, TabEvent
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict
 from server.core.events import EventHub
@@ -24,6 +25,7 @@ from server.core.fsutil import publish
 from server.projects import service as projects
 from server.training.cloud import DownloadedFile, DownloadProgress
 from server.training.cloud.artifacts import ProgressCallback
+from server.training.events import ArtifactsProgress
 from server.training.runner import ACTIVE_STATUSES
 from server.training.service import JobManager
 from server.users.models import User
@@ -41,7 +43,11 @@ class PulledFile(BaseModel):
     skipped: bool = False
 
 
-class ArtifactsPulled(BaseModel):
+class ArtifactsPulled(TabEvent):
+    """A job's artifacts, pulled into the project; the tabs hear it as ``jobs``/``artifacts.pulled``."""
+
+    CHANNEL: ClassVar[Channel] = "jobs"
+    TYPE: ClassVar[str] = "artifacts.pulled"
     job_id: str
     folder: str  # project-relative
     files: list[PulledFile]
@@ -101,8 +107,7 @@ def throttled_progress(hub: EventHub, project_id: str, job_id: str) -> ProgressC
         now = time.monotonic()
         if now - last >= PROGRESS_INTERVAL or progress.file_done == progress.file_total:
             last = now
-            hub.publish(project_id, "jobs", "artifacts.progress",
-                        {"job_id": job_id, **progress.model_dump()})
+            hub.emit(project_id, ArtifactsProgress(job_id=job_id, **progress.model_dump()))
 
     return report
 
@@ -141,5 +146,5 @@ def pull_artifacts(jobs: JobManager, hub: EventHub, session: Session, user: User
             files = copy_outputs(Path(project.path) / "outputs" / job.id, dest, report)
     jobs.lineage.record_job_files(session, job, project.path, dest, jobs.jobs_dir / job.id)
     result = ArtifactsPulled(job_id=job.id, folder=f"{ARTIFACTS_DIR}/{job.id}", files=files)
-    hub.publish(project.id, "jobs", "artifacts.pulled", result.model_dump())
+    hub.emit(project.id, result)
     return result

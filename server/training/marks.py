@@ -6,9 +6,11 @@ so the flow can say that the marked job is gone instead of falling back to anoth
 """
 
 from datetime import datetime
+from typing import ClassVar
 
 from sqlmodel import Field, Session, SQLModel
 
+from device_bridge.tab_events import Channel, TabEvent
 from server.core.db import utcnow
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, NotFound
@@ -29,6 +31,15 @@ class MarkedJob(SQLModel, table=True):
 class MarkedModel(SQLModel):
     """The project's marked job; both null when none is marked."""
 
+    job_id: str | None = None
+    marked_at: datetime | None = None
+
+
+class JobMarked(TabEvent):
+    """The project's marked job changed (``MarkedModel``'s fields)."""
+
+    CHANNEL: ClassVar[Channel] = "jobs"
+    TYPE: ClassVar[str] = "job.marked"
     job_id: str | None = None
     marked_at: datetime | None = None
 
@@ -72,5 +83,5 @@ def unmark(session: Session, hub: EventHub, project: Project) -> MarkedModel:
 
 
 def _told(hub: EventHub, project: Project, marked: MarkedModel) -> MarkedModel:
-    hub.publish(project.id, "jobs", "job.marked", marked.model_dump(mode="json"))
+    hub.emit(project.id, JobMarked(**marked.model_dump()))
     return marked

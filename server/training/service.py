@@ -26,6 +26,7 @@ from server.projects import service as projects
 from server.projects.models import Project
 from server.projects.templates import get_template
 from server.sandbox import Sandbox
+from server.training.events import JobLog, JobMetric, JobStatus
 from server.training.local import LocalRunner
 from server.training.logfile import read_metrics
 from server.training.models import (
@@ -140,8 +141,7 @@ class JobManager:
             return
         if change.status not in ACTIVE_STATUSES:  # runners send the last log batch before this
             self._project_of.pop(job_id, None)
-        self._hub.publish(public.project_id, "jobs", "job.status",
-                          {"job": public.model_dump(mode="json"), **change.extra})
+        self._hub.emit(public.project_id, JobStatus(job=public, **change.extra))
 
     def _store(self, job_id: str, change: Transition) -> JobPublic | None:
         with Session(self._engine) as session:
@@ -160,12 +160,11 @@ class JobManager:
             return to_public(job)
 
     def log(self, job_id: str, offset: int, text: str, next_offset: int) -> None:
-        self._hub.publish(self._project_id(job_id), "log", "job.log", {
-            "job_id": job_id, "offset": offset, "next_offset": next_offset, "text": text})
+        self._hub.emit(self._project_id(job_id), JobLog(
+            job_id=job_id, offset=offset, next_offset=next_offset, text=text))
 
     def metrics(self, job_id: str, points: list[dict[str, Any]]) -> None:
-        self._hub.publish(self._project_id(job_id), "jobs", "job.metric",
-                          {"job_id": job_id, "points": points})
+        self._hub.emit(self._project_id(job_id), JobMetric(job_id=job_id, points=points))
 
     def _project_id(self, job_id: str) -> str:
         if job_id not in self._project_of:
@@ -266,8 +265,7 @@ class JobManager:
 
         def build() -> None:
             try:
-                create_venv(path, lambda type_, data: self._hub.publish(
-                    project.id, "jobs", type_, data),
+                create_venv(path, lambda event: self._hub.emit(project.id, event),
                     inherit_server_packages=body.inherit_server_packages)
             finally:
                 with self._lock:

@@ -13,14 +13,14 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
+from server.training.events import VenvDone, VenvProgress
 
 VENV_DIR = ".venv"
 PTH_NAME = "_mnnwb_server_packages.pth"
-Progress = Callable[[str, dict[str, Any]], object]
+Progress = Callable[[VenvProgress | VenvDone], object]
 
 
 def venv_python(project_path: Path) -> Path:
@@ -38,7 +38,7 @@ def _run(argv: list[str], cwd: Path, progress: Progress, step: str) -> int:
                                stderr=subprocess.STDOUT, text=True, errors="replace")
     with process:
         for line in process.stdout or ():
-            progress("venv.progress", {"step": step, "line": line.rstrip("\n")})
+            progress(VenvProgress(step=step, line=line.rstrip("\n")))
     return process.returncode
 
 
@@ -51,7 +51,7 @@ def _link_server_packages(python: Path) -> None:
 def create_venv(project_path: Path, progress: Progress, *, inherit_server_packages: bool) -> bool:
     """Create or update ``<project>/.venv``; reports ``venv.progress`` lines and ``venv.done``."""
     python = venv_python(project_path)
-    progress("venv.progress", {"step": "create", "line": f"creating {VENV_DIR}"})
+    progress(VenvProgress(step="create", line=f"creating {VENV_DIR}"))
     code = _run([sys.executable, "-m", "venv", "--without-pip", VENV_DIR], project_path, progress,
                 "create")
     if code == 0 and inherit_server_packages:
@@ -62,6 +62,6 @@ def create_venv(project_path: Path, progress: Progress, *, inherit_server_packag
                "--disable-pip-version-check", "--progress-bar", "off", "-r", str(requirements)]
         code = _run(pip, project_path, progress, "install")
     ok = code == 0
-    progress("venv.done", {"ok": ok, "interpreter": str(python) if ok else None,
-                           "reason": None if ok else f"step failed with exit code {code}"})
+    progress(VenvDone(ok=ok, interpreter=str(python) if ok else None,
+                      reason=None if ok else f"step failed with exit code {code}"))
     return ok

@@ -20,6 +20,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from device_bridge import protocol as p
 from device_bridge.hub import DeviceHub, Identity, Limits
+from device_bridge.tab_events import TabEvent
 from device_bridge.transport import WebsocketsTransport
 from tests.waiting import SCALE
 
@@ -35,15 +36,15 @@ class Event:
 
 
 class Recorder:
-    """An event sink that keeps everything published, for tests to wait on."""
+    """An event sink that keeps every event emitted (as the tabs get it), for tests to wait on."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
         self._cond = threading.Condition()
 
-    def publish(self, project_id: str, channel: str, type_: str, data: dict[str, Any]) -> int:
+    def emit(self, project_id: str, event: TabEvent) -> int:
         with self._cond:
-            self.events.append(Event(project_id, channel, type_, data))
+            self.events.append(Event(project_id, event.CHANNEL, event.TYPE, event.payload()))
             self._cond.notify_all()
             return len(self.events)
 

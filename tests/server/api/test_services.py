@@ -65,7 +65,7 @@ def _publishes(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     return [f"{path.relative_to(REPO_ROOT)}:{node.lineno}" for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "publish" and _is_hub(node.func.value)]
+            and node.func.attr in ("emit", "publish") and _is_hub(node.func.value)]
 
 
 def _is_hub(node: ast.expr) -> bool:

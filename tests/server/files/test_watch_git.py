@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import websockets.sync.client as ws_client
 
+from device_bridge.tab_events import TabEvent
 from server.files.watch import FileWatchers
 from tests.fakes.git_remotes import git
 from tests.waiting import wait_until
@@ -109,8 +110,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.events: list[tuple[str, str, dict]] = []
 
-    def publish(self, project_id: str, channel: str, type_: str, data: dict) -> int:
-        self.events.append((channel, type_, data))
+    def emit(self, project_id: str, event: TabEvent) -> int:
+        self.events.append((event.CHANNEL, event.TYPE, event.payload()))
         return len(self.events)
 
     def saw_file(self, name: str) -> bool:
