@@ -27,10 +27,12 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.routing import Match
 
+from server.api.events import schemas as event_schemas
 from server.core.error_codes import ErrorCode
 from server.core.security import PUBLIC_PATHS
 
-ERROR_REF = "#/components/schemas/Error"
+REF_TEMPLATE = "#/components/schemas/{model}"
+ERROR_REF = REF_TEMPLATE.format(model="Error")
 ERROR_SCHEMA: dict[str, Any] = {
     "title": "Error",
     "type": "object",
@@ -157,6 +159,8 @@ def truthful(schema: dict[str, Any]) -> dict[str, Any]:
     components.pop("ValidationError", None)
     _always_sent(schema, components)
     _link_creations(schema, components)
+    for name, event_schema in event_schemas(REF_TEMPLATE).items():  # a route's model stays its own
+        components.setdefault(name, event_schema)
     components["Error"] = ERROR_SCHEMA
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():

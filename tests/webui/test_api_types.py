@@ -6,7 +6,8 @@
 writes now, so a server model that changed fails here until it is regenerated. Every hand-written
 ``export interface`` in ``webui/src/api/`` is listed below with why it is not an HTTP payload, and
 none may share a name or its set of fields with a schema of the document: a hand copy of a
-payload cannot come back unnoticed.
+payload cannot come back unnoticed. Websocket events are in the document too (``ServerEvent``,
+``server/api/events.py``), so they are aliases as well.
 """
 
 import re
@@ -23,21 +24,14 @@ GENERATED = API_DIR / "schema.gen.ts"
 INTERFACE = re.compile(r"export interface (\w+)(?:<.+?>)?(?: extends [\w, ]+)? \{\n(.*?)\n\}", re.S)
 FIELD = re.compile(r"^  (\w+)\??:", re.M)
 
-EVENT = "a websocket event or a device message (docs/api.md, docs/protocol.md)"
 FREE_FORM = "a part of a tool run's or a check's result, or of a device's info: free-form in the API"
 SPEC = "a model spec's own fields: free-form in the API, checked by device_bridge/runtime/spec.py"
 CLIENT = "a shared piece of several bodies, a client option or page data: no schema of its own"
 NOT_HTTP_PAYLOADS = {
     **dict.fromkeys([
-        "SessionStateEvent", "SyncDone", "DeviceError", "RunStarted", "RunLog", "RunExit",
-        "PerfSample", "WatchHit", "WatchDone", "JobLogEvent", "ArtifactsProgress",
-        "ToolProgress", "ToolLogLine", "FilesChanged", "FileEvent", "LlmTokenEvent",
-        "DeviceFactsEvent", "Envelope"], EVENT),
-    **dict.fromkeys([
-        "DiffOutput", "DiffLayer", "ChangedOp", "DiffResult", "DeviceInfo", "DoctorCheck", "OpTime",
-        "BenchResult", "TensorStats", "TensorInfo", "ConvertResult", "QuantizeLayer",
+        "DiffOutput", "DiffLayer", "ChangedOp", "DiffResult", "TensorInfo", "ConvertResult", "QuantizeLayer",
         "QuantizeResult", "InspectResult", "ErrorFigures", "CompareOutput", "CompareResult",
-        "BenchmarkOp", "BenchmarkResult", "RuntimeRecord", "QuantizeSpeed", "TryOutput",
+        "BenchmarkResult", "RuntimeRecord", "QuantizeSpeed", "TryOutput",
         "TryResult", "PipelineStage", "PipelineInputResult", "PipelineResult", "QuantizeAccuracy",
         "EvaluateRequest", "EvaluatedModel", "EvaluatedClass", "EvaluateAnswer", "Disagreement",
         "EvaluateResult", "EvaluatedSample", "PipelineEvaluation"], FREE_FORM),

@@ -30,24 +30,12 @@ export type JobMetrics = Schemas['JobMetrics'];
 export type Runtime = Schemas['RuntimePublic'];
 
 /** Websocket payloads on the `jobs` and `log` channels (docs/training.md). */
-export interface JobLogEvent {
-  job_id: string;
-  offset: number;
-  next_offset: number;
-  text: string;
-}
+export type JobLogEvent = Schemas['JobLog'];
 
 /** The `job.metric` event: new points, in the shape `GET …/metrics` answers with all of them. */
 export type JobMetricEvent = JobMetrics;
 
-export interface ArtifactsProgress {
-  job_id: string;
-  path: string;
-  file_done: number;
-  file_total: number;
-  done: number;
-  total: number;
-}
+export type ArtifactsProgress = Schemas['ArtifactsProgress'];
 
 export type PulledFile = Schemas['PulledFile'];
 

@@ -14,10 +14,7 @@ export type ChatRequest = Schemas['ChatRequest'];
 export type ChatAnswer = Schemas['ChatAnswer'];
 
 /** `token` events on the tab socket's `llm` channel. */
-export interface LlmTokenEvent {
-  chat_id: string;
-  text: string;
-}
+export type LlmTokenEvent = Schemas['ChatToken'];
 
 export const chat = (pid: string, body: ChatRequest) =>
   request<ChatAnswer>('POST', `/api/projects/${encodeURIComponent(pid)}/llm/chat`, { json: body });

@@ -2289,7 +2289,28 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** ArtifactsPulled */
+        /**
+         * ArtifactsProgress
+         * @description How far pulling a job's artifacts got.
+         */
+        ArtifactsProgress: {
+            /** Done */
+            done: number;
+            /** File Done */
+            file_done: number;
+            /** File Total */
+            file_total: number;
+            /** Job Id */
+            job_id: string;
+            /** Path */
+            path: string;
+            /** Total */
+            total: number;
+        };
+        /**
+         * ArtifactsPulled
+         * @description A job's artifacts, pulled into the project; the tabs hear it as ``jobs``/``artifacts.pulled``.
+         */
         ArtifactsPulled: {
             /** Files */
             files: components["schemas"]["PulledFile"][];
@@ -2350,6 +2371,113 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+        };
+        /**
+         * BenchResultEvent
+         * @description The agent's ``bench.result`` message (docs/protocol.md), without its ``type``.
+         */
+        BenchResultEvent: {
+            /**
+             * Backend
+             * @description the backend the session ran on
+             * @default null
+             */
+            backend: string | null;
+            /**
+             * Code
+             * @description why it was refused: input_shape_required, input_shape_mismatch, spec_required, input_file_unusable …
+             * @default null
+             */
+            code: string | null;
+            /**
+             * Error
+             * @default null
+             */
+            error: string | null;
+            /**
+             * Input
+             * @description the input a refusal names
+             * @default null
+             */
+            input: string | null;
+            /**
+             * Input Shapes
+             * @description the shapes run
+             * @default null
+             */
+            input_shapes: {
+                [key: string]: number[];
+            } | null;
+            /**
+             * Inputs
+             * @description input → where its value came from: a file, 'random' or 'fill <n>'
+             * @default null
+             */
+            inputs: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Loops
+             * @default 0
+             */
+            loops: number;
+            /**
+             * Mean Ms
+             * @default null
+             */
+            mean_ms: number | null;
+            /**
+             * Median Ms
+             * @default null
+             */
+            median_ms: number | null;
+            /**
+             * Memory Mb
+             * @description MNN's memory for the session
+             * @default null
+             */
+            memory_mb: number | null;
+            /**
+             * Min Ms
+             * @default null
+             */
+            min_ms: number | null;
+            /** Ok */
+            ok: boolean;
+            /** Ops */
+            ops: components["schemas"]["OpTime"][];
+            /**
+             * P90 Ms
+             * @default null
+             */
+            p90_ms: number | null;
+            /**
+             * P99 Ms
+             * @default null
+             */
+            p99_ms: number | null;
+            /**
+             * Power
+             * @default null
+             */
+            power: string | null;
+            /**
+             * Precision
+             * @default null
+             */
+            precision: string | null;
+            /**
+             * Rid
+             * @default null
+             */
+            rid: string | null;
+            /** Sid */
+            sid: string;
+            /**
+             * Threads
+             * @default null
+             */
+            threads: number | null;
         };
         /** Blame */
         Blame: {
@@ -2487,8 +2615,49 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        /** ChangedPath */
+        ChangedPath: {
+            /** Etag */
+            etag?: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "added" | "modified" | "deleted";
+            /** Path */
+            path: string;
+        };
         /** ChatAnswer */
         ChatAnswer: {
+            /** Decode Ms */
+            decode_ms: number;
+            /** Decode Tps */
+            decode_tps: number;
+            /**
+             * Finish Reason
+             * @enum {string}
+             */
+            finish_reason: "stop" | "length" | "stopped";
+            /** Generated Tokens */
+            generated_tokens: number;
+            /** Prefill Ms */
+            prefill_ms: number;
+            /** Prefill Tps */
+            prefill_tps: number;
+            /** Prompt Tokens */
+            prompt_tokens: number;
+            /** Text */
+            text: string;
+            /** Ttft Ms */
+            ttft_ms: number;
+        };
+        /**
+         * ChatDone
+         * @description The answer (``ChatAnswer``'s fields) of the chat ``chat_id``.
+         */
+        ChatDone: {
+            /** Chat Id */
+            chat_id: string;
             /** Decode Ms */
             decode_ms: number;
             /** Decode Tps */
@@ -2555,6 +2724,16 @@ export interface components {
              */
             stopped: boolean;
         };
+        /**
+         * ChatToken
+         * @description A piece of a streamed answer of the chat ``chat_id``.
+         */
+        ChatToken: {
+            /** Chat Id */
+            chat_id: string;
+            /** Text */
+            text: string;
+        };
         /** CheckoutRequest */
         CheckoutRequest: {
             /** Branch */
@@ -2618,6 +2797,54 @@ export interface components {
             stage: string | null;
             /** Value */
             value: number | null;
+        };
+        /**
+         * CloneCancelled
+         * @description The clone was stopped; its folder and row are gone.
+         */
+        CloneCancelled: {
+            /** Project */
+            project: string;
+        };
+        /**
+         * CloneDone
+         * @description The cloned project is ready.
+         */
+        CloneDone: {
+            /** Project */
+            project: string;
+        };
+        /**
+         * CloneFailed
+         * @description The error's body (``detail``, ``code`` and any fields of that error) for the project.
+         */
+        CloneFailed: {
+            /** Code */
+            code: string;
+            /** Detail */
+            detail: string;
+            /** Project */
+            project: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * CloneProgress
+         * @description A step of the clone: a phase's first and last always, others five a second.
+         */
+        CloneProgress: {
+            /** Bytes Per Second */
+            bytes_per_second: number | null;
+            /** Done */
+            done: number;
+            /** Phase */
+            phase: string;
+            /** Project */
+            project: string;
+            /** Text */
+            text: string;
+            /** Total */
+            total: number;
         };
         /**
          * CloudJobInfo
@@ -2757,6 +2984,32 @@ export interface components {
              */
             theirs_deleted: boolean;
         };
+        /** DapDapEnvelope */
+        DapDapEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "dap";
+            data: components["schemas"]["DapEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * Type
+             * @constant
+             */
+            type: "dap";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** DapEvent */
+        DapEvent: components["schemas"]["DapDapEnvelope"];
         /**
          * DatasetSummary
          * @description One dataset: ``counts`` is split (``all`` without splits) → class → samples (boxes for
@@ -2842,6 +3095,100 @@ export interface components {
              */
             deprecated?: boolean;
         };
+        /**
+         * DeviceErrorEvent
+         * @description An agent's ``error`` message, or a tab command's failure (then ``ref`` names the command's type).
+         */
+        DeviceErrorEvent: {
+            /** Code */
+            code: string;
+            /** Message */
+            message: string;
+            /**
+             * Ref
+             * @description the command that failed
+             * @default null
+             */
+            ref?: string | null;
+            /**
+             * Sid
+             * @default null
+             */
+            sid: string | null;
+        };
+        /**
+         * DeviceFactsEvent
+         * @description A device of one of the project's sessions sent its facts again.
+         */
+        DeviceFactsEvent: {
+            /** Device Id */
+            device_id: string;
+            info: components["schemas"]["DeviceInfo"];
+            /**
+             * Reason
+             * @enum {string}
+             */
+            reason: "asked" | "changed";
+        };
+        /** DeviceInfo */
+        DeviceInfo: {
+            /**
+             * Agent
+             * @default
+             */
+            agent?: string;
+            /**
+             * Agent Sha256
+             * @description of the agent.pyz it runs from, if any
+             * @default null
+             */
+            agent_sha256?: string | null;
+            /** Arch */
+            arch: string;
+            /**
+             * Backends
+             * @description MNN's backends on the device (device_bridge/backends.py); null without MNN and from agents older than this field
+             * @default null
+             */
+            backends?: components["schemas"]["MnnBackend"][] | null;
+            /**
+             * Cameras
+             * @description the device's own cameras (/dev/videoN) that OpenCV opens (device_bridge/playground/cameras.py); null without OpenCV and from agents older than this field
+             * @default null
+             */
+            cameras?: string[] | null;
+            /**
+             * Checks
+             * @description the doctor's local checks
+             */
+            checks?: components["schemas"]["DoctorCheck"][];
+            /** Cpus */
+            cpus: number;
+            /** Id */
+            id: string;
+            /**
+             * Mem
+             * @description total memory in bytes
+             */
+            mem: number;
+            /**
+             * Mnn
+             * @default null
+             */
+            mnn?: string | null;
+            /** Name */
+            name: string;
+            /** Os */
+            os: string;
+            /** Python */
+            python: string;
+            /**
+             * Time
+             * @description the device's clock at hello
+             * @default null
+             */
+            time?: number | null;
+        };
         /** DevicePublic */
         DevicePublic: {
             /** Id */
@@ -2863,6 +3210,102 @@ export interface components {
             /** Owner */
             owner: string;
         };
+        /** DevicesBenchResultEnvelope */
+        DevicesBenchResultEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["BenchResultEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bench.result";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** DevicesDeviceFactsEnvelope */
+        DevicesDeviceFactsEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["DeviceFactsEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "device.facts";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** DevicesDeviceStatusEnvelope */
+        DevicesDeviceStatusEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["DeviceStatusEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "device.status";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** DevicesErrorEnvelope */
+        DevicesErrorEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["DeviceErrorEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
         /** DeviceSessionPublic */
         DeviceSessionPublic: {
             /** Device Id */
@@ -2876,6 +3319,138 @@ export interface components {
              * @enum {string}
              */
             state: "open" | "lost" | "closed";
+        };
+        /** DevicesEvent */
+        DevicesEvent: components["schemas"]["DevicesSessionStateEnvelope"] | components["schemas"]["DevicesDeviceStatusEnvelope"] | components["schemas"]["DevicesDeviceFactsEnvelope"] | components["schemas"]["DevicesSyncDoneEnvelope"] | components["schemas"]["DevicesBenchResultEnvelope"] | components["schemas"]["DevicesWatchHitEnvelope"] | components["schemas"]["DevicesWatchDoneEnvelope"] | components["schemas"]["DevicesErrorEnvelope"] | components["schemas"]["DevicesFlowRecordedEnvelope"];
+        /** DevicesFlowRecordedEnvelope */
+        DevicesFlowRecordedEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["FlowRecorded"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "flow.recorded";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** DevicesSessionStateEnvelope */
+        DevicesSessionStateEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["SessionStateEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "session.state";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** DevicesSyncDoneEnvelope */
+        DevicesSyncDoneEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["SyncReport"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sync.done";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /**
+         * DeviceStatusEvent
+         * @description A device of one of the project's sessions came online or went offline.
+         */
+        DeviceStatusEvent: {
+            /** Device Id */
+            device_id: string;
+            /** Online */
+            online: boolean;
+        };
+        /** DevicesWatchDoneEnvelope */
+        DevicesWatchDoneEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["WatchDoneEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "watch.done";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** DevicesWatchHitEnvelope */
+        DevicesWatchHitEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "devices";
+            data: components["schemas"]["WatchHitEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "watch.hit";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
         };
         /** DeviceUpdate */
         DeviceUpdate: {
@@ -2945,6 +3520,25 @@ export interface components {
             input: string;
             /** Reason */
             reason: string;
+        };
+        /** DoctorCheck */
+        DoctorCheck: {
+            /** Detail */
+            detail: string;
+            /**
+             * Fix
+             * @default
+             */
+            fix?: string;
+            /** Name */
+            name: string;
+            /** Ok */
+            ok: boolean;
+            /**
+             * Required
+             * @default true
+             */
+            required?: boolean;
         };
         /** EcsSpecInfo */
         EcsSpecInfo: {
@@ -3229,6 +3823,45 @@ export interface components {
             /** Etag */
             etag?: string | null;
         };
+        /**
+         * FilesChanged
+         * @description Files of the project were added, modified or deleted (by ``client``, when a tab did).
+         */
+        FilesChanged: {
+            /** Changes */
+            changes: components["schemas"]["ChangedPath"][];
+            /**
+             * Client
+             * @default null
+             */
+            client: string | null;
+        };
+        /** FilesChangedEnvelope */
+        FilesChangedEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "files";
+            data: components["schemas"]["FilesChanged"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * Type
+             * @constant
+             */
+            type: "changed";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** FilesEvent */
+        FilesEvent: components["schemas"]["FilesChangedEnvelope"];
         /** FileSkipped */
         FileSkipped: {
             /** Code */
@@ -3290,6 +3923,14 @@ export interface components {
             /** Tool */
             tool: string | null;
         };
+        /**
+         * FlowRecorded
+         * @description The device's record is written: the tabs' flows read it now.
+         */
+        FlowRecorded: {
+            /** Device Id */
+            device_id: string;
+        };
         /** FlowStep */
         FlowStep: {
             artifact: components["schemas"]["FlowArtifact"] | null;
@@ -3310,6 +3951,51 @@ export interface components {
             title: string;
         };
         /**
+         * GitChanged
+         * @description ``op`` names the Git operation, or ``outside`` for a change the watcher saw in ``.git``
+         *     (then ``paths`` lists up to 50 of the changed files under ``.git``).
+         */
+        GitChanged: {
+            /**
+             * Client
+             * @default null
+             */
+            client: string | null;
+            /** Op */
+            op: string;
+            /**
+             * Paths
+             * @default null
+             */
+            paths?: string[] | null;
+        };
+        /** GitChangedEnvelope */
+        GitChangedEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "git";
+            data: components["schemas"]["GitChanged"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "changed";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** GitEvent */
+        GitEvent: components["schemas"]["GitChangedEnvelope"] | components["schemas"]["GitProgressEnvelope"];
+        /**
          * GitIdentityBody
          * @description The name and email commits are made with when a repository's config names none.
          */
@@ -3326,12 +4012,53 @@ export interface components {
             /** Name */
             name: string | null;
         };
+        /**
+         * GitProgress
+         * @description A line of a long Git operation's progress (a fetch, a push), throttled.
+         */
+        GitProgress: {
+            /** Op */
+            op: string;
+            /** Text */
+            text: string;
+        };
+        /** GitProgressEnvelope */
+        GitProgressEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "git";
+            data: components["schemas"]["GitProgress"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "progress";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
         /** Health */
         Health: {
             /** Status */
             status: string;
             /** Version */
             version: string;
+        };
+        /** Histogram */
+        Histogram: {
+            /** Counts */
+            counts: number[];
+            /** Edges */
+            edges: number[];
         };
         /**
          * InitRequest
@@ -3448,6 +4175,48 @@ export interface components {
             /** Username */
             username?: string | null;
         };
+        /**
+         * JobLog
+         * @description Log text of a job from byte ``offset`` to ``next_offset``.
+         */
+        JobLog: {
+            /** Job Id */
+            job_id: string;
+            /** Next Offset */
+            next_offset: number;
+            /** Offset */
+            offset: number;
+            /** Text */
+            text: string;
+        };
+        /**
+         * JobMarked
+         * @description The project's marked job changed (``MarkedModel``'s fields).
+         */
+        JobMarked: {
+            /**
+             * Job Id
+             * @default null
+             */
+            job_id: string | null;
+            /**
+             * Marked At
+             * @default null
+             */
+            marked_at: string | null;
+        };
+        /**
+         * JobMetric
+         * @description New metric points of a job.
+         */
+        JobMetric: {
+            /** Job Id */
+            job_id: string;
+            /** Points */
+            points: {
+                [key: string]: unknown;
+            }[];
+        };
         /** JobMetrics */
         JobMetrics: {
             /** Job Id */
@@ -3506,6 +4275,193 @@ export interface components {
             config?: {
                 [key: string]: unknown;
             } | null;
+        };
+        /** JobsArtifactsProgressEnvelope */
+        JobsArtifactsProgressEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["ArtifactsProgress"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "artifacts.progress";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** JobsArtifactsPulledEnvelope */
+        JobsArtifactsPulledEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["ArtifactsPulled"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "artifacts.pulled";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** JobsEvent */
+        JobsEvent: components["schemas"]["JobsJobStatusEnvelope"] | components["schemas"]["JobsJobMetricEnvelope"] | components["schemas"]["JobsVenvProgressEnvelope"] | components["schemas"]["JobsVenvDoneEnvelope"] | components["schemas"]["JobsArtifactsProgressEnvelope"] | components["schemas"]["JobsArtifactsPulledEnvelope"] | components["schemas"]["JobsJobMarkedEnvelope"];
+        /** JobsJobMarkedEnvelope */
+        JobsJobMarkedEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["JobMarked"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.marked";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** JobsJobMetricEnvelope */
+        JobsJobMetricEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["JobMetric"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.metric";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** JobsJobStatusEnvelope */
+        JobsJobStatusEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["JobStatus"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.status";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /**
+         * JobStatus
+         * @description A job's new state; a cloud job's also names the cloud's id and status as they change.
+         */
+        JobStatus: {
+            /**
+             * Cloud Job Id
+             * @default null
+             */
+            cloud_job_id?: string | null;
+            /**
+             * Cloud Status
+             * @default null
+             */
+            cloud_status?: string | null;
+            job: components["schemas"]["JobPublic"];
+        };
+        /** JobsVenvDoneEnvelope */
+        JobsVenvDoneEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["VenvDone"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "venv.done";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** JobsVenvProgressEnvelope */
+        JobsVenvProgressEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["VenvProgress"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "venv.progress";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
         };
         /**
          * KeybindingsBody
@@ -3596,6 +4552,56 @@ export interface components {
             /** Line */
             line: number;
         };
+        /** LlmDoneEnvelope */
+        LlmDoneEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "llm";
+            data: components["schemas"]["ChatDone"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "done";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** LlmEvent */
+        LlmEvent: components["schemas"]["LlmTokenEnvelope"] | components["schemas"]["LlmDoneEnvelope"];
+        /** LlmTokenEnvelope */
+        LlmTokenEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "llm";
+            data: components["schemas"]["ChatToken"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "token";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
         /**
          * LogChunk
          * @description Log text from a byte offset; ``offset`` is where the next read starts.
@@ -3608,12 +4614,62 @@ export interface components {
             /** Text */
             text: string;
         };
+        /** LogEvent */
+        LogEvent: components["schemas"]["LogJobLogEnvelope"] | components["schemas"]["LogRunStartedEnvelope"] | components["schemas"]["LogLogEnvelope"] | components["schemas"]["LogRunExitEnvelope"];
         /** LoginBody */
         LoginBody: {
             /** Name */
             name: string;
             /** Password */
             password: string;
+        };
+        /** LogJobLogEnvelope */
+        LogJobLogEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "log";
+            data: components["schemas"]["JobLog"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.log";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** LogLogEnvelope */
+        LogLogEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "log";
+            data: components["schemas"]["RunLogEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "log";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
         };
         /** LogoutBody */
         LogoutBody: {
@@ -3622,6 +4678,54 @@ export interface components {
              * @default false
              */
             everywhere?: boolean;
+        };
+        /** LogRunExitEnvelope */
+        LogRunExitEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "log";
+            data: components["schemas"]["RunExitEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "run.exit";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** LogRunStartedEnvelope */
+        LogRunStartedEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "log";
+            data: components["schemas"]["RunStartedEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "run.started";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
         };
         /** MarkBody */
         MarkBody: {
@@ -3823,6 +4927,19 @@ export interface components {
              * @description a delete's entry in the project's trash: POST …/files/trash/{trash_id}/restore puts it back
              */
             trash_id: string | null;
+        };
+        /** OpTime */
+        OpTime: {
+            /** Mflops */
+            mflops: number;
+            /** Ms */
+            ms: number;
+            /** Name */
+            name: string;
+            /** Percent */
+            percent: number;
+            /** Type */
+            type: string;
         };
         /**
          * OutputSpec
@@ -4103,6 +5220,56 @@ export interface components {
             /** Paths */
             paths: string[];
         };
+        /**
+         * PerfBatch
+         * @description The samples of one session within a short window.
+         */
+        PerfBatch: {
+            /** Samples */
+            samples: components["schemas"]["PerfSample"][];
+            /** Sid */
+            sid: string;
+        };
+        /** PerfEvent */
+        PerfEvent: components["schemas"]["PerfPerfEnvelope"];
+        /** PerfPerfEnvelope */
+        PerfPerfEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "perf";
+            data: components["schemas"]["PerfBatch"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * Type
+             * @constant
+             */
+            type: "perf";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** PerfSample */
+        PerfSample: {
+            /**
+             * Cpu
+             * @description percent of one core, summed over the processes
+             */
+            cpu: number;
+            /** Rss */
+            rss: number;
+            /** T */
+            t: number;
+            /** Threads */
+            threads: number;
+        };
         /** PickResult */
         PickResult: {
             /**
@@ -4269,6 +5436,104 @@ export interface components {
             /** Template */
             template: string | null;
         };
+        /** ProjectsCloneCancelledEnvelope */
+        ProjectsCloneCancelledEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "projects";
+            data: components["schemas"]["CloneCancelled"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "clone_cancelled";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** ProjectsCloneDoneEnvelope */
+        ProjectsCloneDoneEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "projects";
+            data: components["schemas"]["CloneDone"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "clone_done";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** ProjectsCloneFailedEnvelope */
+        ProjectsCloneFailedEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "projects";
+            data: components["schemas"]["CloneFailed"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "clone_failed";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** ProjectsCloneProgressEnvelope */
+        ProjectsCloneProgressEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "projects";
+            data: components["schemas"]["CloneProgress"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "clone_progress";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** ProjectsEvent */
+        ProjectsEvent: components["schemas"]["ProjectsCloneProgressEnvelope"] | components["schemas"]["ProjectsCloneDoneEnvelope"] | components["schemas"]["ProjectsCloneCancelledEnvelope"] | components["schemas"]["ProjectsCloneFailedEnvelope"];
         /** ProjectUpdate */
         ProjectUpdate: {
             /** Name */
@@ -4593,6 +5858,53 @@ export interface components {
              */
             take?: ("ours" | "theirs") | null;
         };
+        /**
+         * RunExitEvent
+         * @description The agent's ``run.exit`` message (docs/protocol.md), without its ``type``.
+         */
+        RunExitEvent: {
+            /** Code */
+            code: number | null;
+            /** Sid */
+            sid: string;
+            /**
+             * Signal
+             * @default null
+             */
+            signal: number | null;
+        };
+        /**
+         * RunLogEvent
+         * @description The agent's ``log`` message (docs/protocol.md), without its ``type``.
+         */
+        RunLogEvent: {
+            /** Sid */
+            sid: string;
+            /**
+             * Stream
+             * @enum {string}
+             */
+            stream: "stdout" | "stderr" | "system";
+            /** Text */
+            text: string;
+        };
+        /**
+         * RunStartedEvent
+         * @description The agent's ``run.started`` message (docs/protocol.md), without its ``type``.
+         */
+        RunStartedEvent: {
+            /** Cwd */
+            cwd: string;
+            /**
+             * Debug
+             * @default false
+             */
+            debug: boolean;
+            /** Pid */
+            pid: number;
+            /** Sid */
+            sid: string;
+        };
         /** RuntimePublic */
         RuntimePublic: {
             /** Interpreter */
@@ -4669,6 +5981,33 @@ export interface components {
             remote: string;
             /** Username */
             username: string;
+        };
+        /**
+         * ServerEvent
+         * @description Every event a tab's websocket receives.
+         */
+        ServerEvent: components["schemas"]["SysEvent"] | components["schemas"]["FilesEvent"] | components["schemas"]["GitEvent"] | components["schemas"]["JobsEvent"] | components["schemas"]["LogEvent"] | components["schemas"]["ToolsEvent"] | components["schemas"]["DevicesEvent"] | components["schemas"]["DapEvent"] | components["schemas"]["PerfEvent"] | components["schemas"]["LlmEvent"] | components["schemas"]["ProjectsEvent"];
+        /**
+         * SessionStateEvent
+         * @description A session opened, was lost with its device, or closed; ``reason`` says why.
+         */
+        SessionStateEvent: {
+            /** Device Id */
+            device_id: string;
+            /** Project */
+            project: string;
+            /**
+             * Reason
+             * @default
+             */
+            reason: string;
+            /** Sid */
+            sid: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "open" | "lost" | "closed";
         };
         /** SkippedFile */
         SkippedFile: {
@@ -4852,6 +6191,24 @@ export interface components {
             /** Status */
             status: ("queued" | "running" | "succeeded" | "failed" | "stopped") | null;
         };
+        /**
+         * SyncReport
+         * @description What a deploy sent; the tabs hear it as ``devices``/``sync.done``.
+         */
+        SyncReport: {
+            /** Bytes */
+            bytes: number;
+            /** Deleted */
+            deleted: string[];
+            /** Failed */
+            failed: string[];
+            /** Files */
+            files: number;
+            /** Sent */
+            sent: string[];
+            /** Sid */
+            sid: string;
+        };
         /** SyncRequest */
         SyncRequest: {
             /** Branch */
@@ -4873,6 +6230,166 @@ export interface components {
             timeout?: number | null;
             /** Username */
             username?: string | null;
+        };
+        /**
+         * SysDropped
+         * @description ``count`` ``perf`` events were dropped for this slow tab.
+         */
+        SysDropped: {
+            /** Count */
+            count: number;
+        };
+        /** SysDroppedEnvelope */
+        SysDroppedEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "sys";
+            data: components["schemas"]["SysDropped"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dropped";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /**
+         * SysError
+         * @description A command the socket could not take.
+         */
+        SysError: {
+            /** Code */
+            code: string;
+            /** Detail */
+            detail: string;
+        };
+        /** SysErrorEnvelope */
+        SysErrorEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "sys";
+            data: components["schemas"]["SysError"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "error";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** SysEvent */
+        SysEvent: components["schemas"]["SysHelloEnvelope"] | components["schemas"]["SysResyncEnvelope"] | components["schemas"]["SysDroppedEnvelope"] | components["schemas"]["SysErrorEnvelope"] | components["schemas"]["SysPingEnvelope"];
+        /**
+         * SysHello
+         * @description The first message: the project's current sequence number (resume with ``since=`` it).
+         */
+        SysHello: {
+            /** Project */
+            project: string;
+            /** Seq */
+            seq: number;
+        };
+        /** SysHelloEnvelope */
+        SysHelloEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "sys";
+            data: components["schemas"]["SysHello"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hello";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /**
+         * SysPing
+         * @description Answer with ``sys``/``pong``; two unanswered pings close the socket.
+         */
+        SysPing: Record<string, never>;
+        /** SysPingEnvelope */
+        SysPingEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "sys";
+            data: components["schemas"]["SysPing"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /**
+         * SysResync
+         * @description The replay after ``since=`` was incomplete: reload the state.
+         */
+        SysResync: Record<string, never>;
+        /** SysResyncEnvelope */
+        SysResyncEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "sys";
+            data: components["schemas"]["SysResync"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resync";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
         };
         /** TagCreate */
         TagCreate: {
@@ -4959,6 +6476,17 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** TensorStats */
+        TensorStats: {
+            /** Max */
+            max: number;
+            /** Mean */
+            mean: number;
+            /** Min */
+            min: number;
+            /** Std */
+            std: number;
+        };
         /**
          * TextEdit
          * @description The protocol's ``TextEdit``: ``newText`` replaces ``range``.
@@ -5032,6 +6560,67 @@ export interface components {
             /** Text */
             text: string;
         };
+        /**
+         * ToolLogLine
+         * @description An output line of run ``id`` (the first lines of a run only).
+         */
+        ToolLogLine: {
+            /** Id */
+            id: string;
+            /** Line */
+            line: string;
+        };
+        /**
+         * ToolProgress
+         * @description A progress line of run ``id`` (``server/modeltools/progress.py``).
+         */
+        ToolProgress: {
+            /** Fraction */
+            fraction: number;
+            /** Id */
+            id: string;
+            /** Stage */
+            stage: string;
+        };
+        /**
+         * ToolRunChanged
+         * @description A run was created or changed state (``ToolRunPublic``'s fields).
+         */
+        ToolRunChanged: {
+            /** Args */
+            args: {
+                [key: string]: unknown;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /**
+             * Error Code
+             * @default null
+             */
+            error_code: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Project Id */
+            project_id: string;
+            /** Result */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed" | "crashed" | "cancelled";
+            /** Tool */
+            tool: string;
+        };
         /** ToolRunPublic */
         ToolRunPublic: {
             /** Args */
@@ -5064,6 +6653,80 @@ export interface components {
             status: "queued" | "running" | "succeeded" | "failed" | "crashed" | "cancelled";
             /** Tool */
             tool: string;
+        };
+        /** ToolsEvent */
+        ToolsEvent: components["schemas"]["ToolsRunEnvelope"] | components["schemas"]["ToolsProgressEnvelope"] | components["schemas"]["ToolsLogEnvelope"];
+        /** ToolsLogEnvelope */
+        ToolsLogEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "tools";
+            data: components["schemas"]["ToolLogLine"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "log";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** ToolsProgressEnvelope */
+        ToolsProgressEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "tools";
+            data: components["schemas"]["ToolProgress"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "progress";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** ToolsRunEnvelope */
+        ToolsRunEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "tools";
+            data: components["schemas"]["ToolRunChanged"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "run";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
         };
         /** UiState */
         UiState: {
@@ -5106,6 +6769,28 @@ export interface components {
              */
             inherit_server_packages?: boolean;
         };
+        /**
+         * VenvDone
+         * @description The project's venv is made (``interpreter``), or a step failed (``reason``).
+         */
+        VenvDone: {
+            /** Interpreter */
+            interpreter: string | null;
+            /** Ok */
+            ok: boolean;
+            /** Reason */
+            reason: string | null;
+        };
+        /**
+         * VenvProgress
+         * @description A line of output of a step (``create``, ``install``) of making the project's venv.
+         */
+        VenvProgress: {
+            /** Line */
+            line: string;
+            /** Step */
+            step: string;
+        };
         /** VenvStarted */
         VenvStarted: {
             /** Path */
@@ -5143,6 +6828,59 @@ export interface components {
             publisher: string | null;
             /** Version */
             version: string;
+        };
+        /**
+         * WatchDoneEvent
+         * @description The agent's ``watch.done`` message (docs/protocol.md), without its ``type``.
+         */
+        WatchDoneEvent: {
+            /**
+             * Code
+             * @default null
+             */
+            code: string | null;
+            /**
+             * Error
+             * @default null
+             */
+            error: string | null;
+            /**
+             * Hits
+             * @default 0
+             */
+            hits: number;
+            /**
+             * Input
+             * @default null
+             */
+            input: string | null;
+            /** Ok */
+            ok: boolean;
+            /** Sid */
+            sid: string;
+        };
+        /**
+         * WatchHitEvent
+         * @description The agent's ``watch.hit`` message (docs/protocol.md), without its ``type``.
+         */
+        WatchHitEvent: {
+            histogram: components["schemas"]["Histogram"] | null;
+            /**
+             * Index
+             * @description which output of the op
+             */
+            index: number;
+            /** Op */
+            op: string;
+            /** Op Type */
+            op_type: string;
+            /** Sample */
+            sample: number[];
+            /** Shape */
+            shape: number[];
+            /** Sid */
+            sid: string;
+            stats: components["schemas"]["TensorStats"] | null;
         };
     };
     responses: never;

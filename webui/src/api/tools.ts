@@ -14,17 +14,10 @@ export type ToolRun = Schemas['ToolRunPublic'];
 export type ToolLog = Schemas['ToolLog'];
 
 /** `progress` events on the `tools` channel. */
-export interface ToolProgress {
-  id: string;
-  fraction: number;
-  stage: string;
-}
+export type ToolProgress = Schemas['ToolProgress'];
 
 /** `log` events on the `tools` channel: one line of a run's log. */
-export interface ToolLogLine {
-  id: string;
-  line: string;
-}
+export type ToolLogLine = Schemas['ToolLogLine'];
 
 export interface TensorInfo {
   name: string;
@@ -144,13 +137,8 @@ export interface CompareResult extends ErrorFigures {
   runtime?: RuntimeRecord;
 }
 
-export interface BenchmarkOp {
-  name: string;
-  type: string;
-  ms: number;
-  percent: number;
-  mflops: number | null;
-}
+/** An op's row: the device benchmark's, but `mflops` is null where MNN does not tell. */
+export type BenchmarkOp = Omit<Schemas['OpTime'], 'mflops'> & { mflops: number | null };
 
 export interface BenchmarkResult {
   config: Record<string, unknown>;

@@ -56,21 +56,13 @@ export interface PageConfig {
 /** `GET /api/sandbox`, also sent with every page. */
 export type SandboxStatus = Schemas['SandboxStatus'];
 
-export interface Envelope<D = Record<string, unknown>> {
-  v: 1;
-  seq: number;
-  channel: string;
-  type: string;
-  data: D;
-}
+/** Every event a tab's socket receives (server/api/events.py): a union per channel, narrowed by `type`. */
+export type ServerEvent = Schemas['ServerEvent'];
+export type Channel = ServerEvent['channel'];
+/** The events of one channel; `msg.type` narrows `msg.data`. */
+export type ChannelEvent<C extends Channel> = Extract<ServerEvent, { channel: C }>;
+export type Envelope = ServerEvent;
 
-export interface FileEvent {
-  kind: 'added' | 'modified' | 'deleted';
-  path: string;
-  etag?: string;
-}
+export type FileEvent = Schemas['ChangedPath'];
 
-export interface FilesChanged {
-  changes: FileEvent[];
-  client?: string;
-}
+export type FilesChanged = Schemas['FilesChanged'];

@@ -4,10 +4,12 @@
 // retried. A 1008 on a socket that was open (access changed, e.g. lowered to viewer) is retried
 // once as any drop: the new attempt is admitted as the person now is, or refused.
 import { signal } from '@preact/signals';
-import type { Envelope } from '../api/types';
+import type { Channel, ChannelEvent, Envelope } from '../api/types';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'refused';
 export type EnvelopeHandler = (msg: Envelope) => void;
+/** What a handler of `on(channel)` gets: that channel's events (every event for "*"). */
+export type EventOf<C extends Channel | '*'> = C extends Channel ? ChannelEvent<C> : Envelope;
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
@@ -37,12 +39,15 @@ export class ProjectSocket {
 
   constructor(private readonly path: string) {}
 
-  /** Subscribe to one channel ("files", "git", …) or "*" for everything; returns an unsubscribe. */
-  on(channel: string, handler: EnvelopeHandler): () => void {
+  /** Subscribe to one channel ("files", "git", …) or "*" for everything; returns an unsubscribe.
+   * The handler gets the channel's events, typed: `msg.type` narrows `msg.data`. */
+  on<C extends Channel | '*'>(channel: C, handler: (msg: EventOf<C>) => void): () => void {
     const set = this.handlers.get(channel) ?? new Set<EnvelopeHandler>();
-    set.add(handler);
+    // the messages under `channel` are that channel's events (receive() files them by channel)
+    const any = handler as EnvelopeHandler;
+    set.add(any);
     this.handlers.set(channel, set);
-    return () => set.delete(handler);
+    return () => set.delete(any);
   }
 
   send(channel: string, type: string, data: Record<string, unknown> = {}): void {
@@ -84,11 +89,11 @@ export class ProjectSocket {
     }
   }
 
-  private system(msg: Envelope): void {
+  private system(msg: ChannelEvent<'sys'>): void {
     if (msg.type === 'hello') {
       // The first connection starts at the server's current seq, so that a reconnect asks for
       // exactly what it missed; a resumed one gets its replay right after this.
-      const seq = Number(msg.data.seq);
+      const seq = msg.data.seq;
       if (this.lastSeq === 0 && Number.isFinite(seq)) this.lastSeq = seq;
       this.failures = 0;
       this.greeted = true;

@@ -48,11 +48,11 @@ function OpBars({ result }: { result: BenchResult }) {
 
 function BenchSummary({ result }: { result: BenchResult }) {
   if (!result.ok) return <div class="form-error" data-testid="bench-error" data-code={result.code ?? ''}>{result.error}</div>;
-  const stats: [string, number][] = [['min', result.min_ms], ['median', result.median_ms], ['p90', result.p90_ms], ['p99', result.p99_ms], ['mean', result.mean_ms]];
+  const stats: [string, number | null][] = [['min', result.min_ms], ['median', result.median_ms], ['p90', result.p90_ms], ['p99', result.p99_ms], ['mean', result.mean_ms]];
   return (
     <>
       <div class="bench-stats mono" data-testid="bench-stats">
-        {stats.map(([name, ms]) => <span key={name}><span class="muted">{name}</span> {ms.toFixed(2)} ms</span>)}
+        {stats.map(([name, ms]) => <span key={name}><span class="muted">{name}</span> {ms === null ? '—' : `${ms.toFixed(2)} ms`}</span>)}
         <span class="muted">{result.loops} loops</span>
         {result.backend && <span class="muted" data-testid="bench-ran-on">on {result.backend}{result.backend === 'CPU' ? `, ${result.threads} threads` : ''}</span>}
         <RanWith shapes={result.input_shapes} sources={result.inputs} testid="bench-ran-with" />

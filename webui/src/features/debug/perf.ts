@@ -2,7 +2,7 @@
 // per-inference latencies its `MNNWB_METRIC {"latency_ms": …}` lines report, and the last
 // on-device benchmark. Views subscribe to `perfVersion` and read the arrays.
 import { signal } from '@preact/signals';
-import type { BenchResult, PerfSample, RunLog } from '../../api/devices';
+import type { BenchResult, PerfSample } from '../../api/devices';
 import { session } from '../../kernel/session';
 import { sid } from './run';
 
@@ -56,26 +56,24 @@ function onStdout(text: string): void {
 export function wirePerfEvents(): void {
   const { socket } = session();
   socket.on('perf', (msg) => {
-    const data = msg.data as { sid?: string; samples?: PerfSample[] };
-    if (data.sid === sid.value && data.samples) addSamples(data.samples);
+    if (msg.data.sid === sid.value) addSamples(msg.data.samples);
   });
   socket.on('log', (msg) => {
-    if (msg.data.sid !== sid.value) return;
+    if (msg.type === 'job.log' || msg.data.sid !== sid.value) return;
     if (msg.type === 'run.started') resetRun();
-    const log = msg.data as unknown as RunLog;
-    if (msg.type === 'log' && log.stream === 'stdout') onStdout(log.text);
+    if (msg.type === 'log' && msg.data.stream === 'stdout') onStdout(msg.data.text);
   });
   socket.on('devices', (msg) => {
-    if (msg.data.sid !== sid.value) return;
+    if (!('sid' in msg.data) || msg.data.sid !== sid.value) return;
     if (msg.type === 'bench.result') {
-      bench.value = msg.data as unknown as BenchResult;
+      bench.value = msg.data;
       benchRunning.value = false;
     } else if (msg.type === 'error' && (msg.data.ref === 'bench.start' || benchRunning.value)) {
       benchRunning.value = false;
     }
   });
   socket.on('sys', (msg) => {
-    if (msg.type === 'dropped') dropped.value += Number(msg.data.count ?? 0);
+    if (msg.type === 'dropped') dropped.value += msg.data.count;
   });
 }
 

@@ -1,7 +1,7 @@
 // Tensor watchpoints on the device: the model runs op by op and stops after each watched op's
 // output (its shape, statistics, histogram and first values come back) until continued.
 import { signal } from '@preact/signals';
-import type { DeviceError, SessionStateEvent, WatchDone, WatchHit } from '../../api/devices';
+import type { WatchDone, WatchHit } from '../../api/devices';
 import { session } from '../../kernel/session';
 import { feedsOf } from './DeviceInputs';
 import { deploy, sid } from './run';
@@ -40,22 +40,22 @@ export function stopWatch(): void {
 }
 
 function fail(message: string): void {
-  watchDone.value = { sid: sid.value ?? '', ok: false, hits: watchHits.value.length, error: message };
+  watchDone.value = { sid: sid.value ?? '', ok: false, hits: watchHits.value.length, error: message, code: null, input: null };
   watchState.value = 'idle';
 }
 
 export function wireWatchEvents(): void {
   session().socket.on('devices', (msg) => {
-    if (msg.data.sid !== sid.value) return;
+    if (!('sid' in msg.data) || msg.data.sid !== sid.value) return;
     if (msg.type === 'watch.hit') {
-      watchHits.value = [...watchHits.value.slice(-(KEPT_HITS - 1)), msg.data as unknown as WatchHit];
+      watchHits.value = [...watchHits.value.slice(-(KEPT_HITS - 1)), msg.data];
       watchState.value = 'paused';
     } else if (msg.type === 'watch.done') {
-      watchDone.value = msg.data as unknown as WatchDone;
+      watchDone.value = msg.data;
       watchState.value = 'idle';
     } else if (watchState.value !== 'idle' && msg.type === 'error') {
-      fail((msg.data as unknown as DeviceError).message);
-    } else if (watchState.value !== 'idle' && msg.type === 'session.state' && (msg.data as unknown as SessionStateEvent).state !== 'open') {
+      fail(msg.data.message);
+    } else if (watchState.value !== 'idle' && msg.type === 'session.state' && msg.data.state !== 'open') {
       fail('the device disconnected');
     }
   });

@@ -7,7 +7,7 @@
 // (`--camera`): the frames are the device's, each comes back with its results as a JPEG, one
 // in flight at a time (`MNNWB_SHOWN` on stdin when drawn), and the panel is only the screen.
 import { computed, signal } from '@preact/signals';
-import type { DeviceError, RunExit, RunLog } from '../../api/devices';
+import type { RunExit, RunLog } from '../../api/devices';
 import { devices } from '../../kernel/devices';
 import { breakpoints } from '../debug/breakpoints';
 import { kitLineFilter } from '../debug/kitLines';
@@ -216,7 +216,7 @@ function toConsole(type: string, data: Record<string, unknown>): void {
 export function wirePlaygroundEvents(): void {
   const { socket } = session();
   socket.on('log', (msg) => {
-    if (!msg.data.sid || msg.data.sid !== runSid()) return;
+    if (msg.type === 'job.log' || !msg.data.sid || msg.data.sid !== runSid()) return;
     if (onThisMachine.value) toConsole(msg.type, msg.data);
     if (msg.type === 'run.started') {
       resetRun();
@@ -225,11 +225,11 @@ export function wirePlaygroundEvents(): void {
       inFlight = null;
       stopCamera();
       if (onThisMachine.value) localState.value = 'idle';
-    } else if (msg.type === 'log' && (msg.data as unknown as RunLog).stream === 'stdout') onStdout((msg.data as unknown as RunLog).text);
+    } else if (msg.type === 'log' && msg.data.stream === 'stdout') onStdout(msg.data.text);
   });
   socket.on('devices', (msg) => {
     if (msg.type !== 'error' || !localSid.value || msg.data.sid !== localSid.value) return;
-    const error = msg.data as unknown as DeviceError;
+    const error = msg.data;
     scriptError.value = `${error.message} (${error.code})`;
     if (error.ref === 'run.start') localState.value = 'idle';
   });

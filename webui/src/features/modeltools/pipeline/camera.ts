@@ -6,7 +6,6 @@
 // the device reads it and each result may carry its frame as a JPEG, one in flight at a time
 // (`MNNWB_SHOWN` on stdin once drawn). Each frame comes back as one `MNNWB_PIPELINE` line.
 import { signal } from '@preact/signals';
-import type { DeviceError, RunLog } from '../../../api/devices';
 import type { PipelineInputResult } from '../../../api/tools';
 import { pickDevice, runState, sendStdin, sid as deviceSid, startWith, stop as stopDeviceRun } from '../../debug/run';
 import { session } from '../../../kernel/session';
@@ -112,14 +111,14 @@ function wire(): void {
   wired = true;
   const { socket } = session();
   socket.on('log', (msg) => {
-    if (!run || msg.data.sid !== run.sid) return;
+    if (!run || msg.type === 'job.log' || msg.data.sid !== run.sid) return;
     if (msg.type === 'run.started') liveState.value = 'running';
     else if (msg.type === 'run.exit') end();
-    else if (msg.type === 'log' && (msg.data as unknown as RunLog).stream === 'stdout') onStdout((msg.data as unknown as RunLog).text);
+    else if (msg.type === 'log' && msg.data.stream === 'stdout') onStdout(msg.data.text);
   });
   socket.on('devices', (msg) => {
     if (msg.type !== 'error' || !run || msg.data.sid !== run.sid) return;
-    const error = msg.data as unknown as DeviceError;
+    const error = msg.data;
     liveError.value = `${error.message} (${error.code})`;
     if (error.ref === 'run.start') end();
   });
