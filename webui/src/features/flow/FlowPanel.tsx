@@ -5,10 +5,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Budget } from '../../api/checks';
 import { errorMessage } from '../../api/client';
-import { getFlow, type Flow, type FlowState, type FlowStep } from '../../api/flow';
+import { getFlow, type FlowState, type FlowStep } from '../../api/flow';
 import { watchDevices } from '../../kernel/devices';
 import { opener } from '../../kernel/openers';
 import type { PanelFactory } from '../../kernel/panels';
+import { useResource } from '../../kernel/resource';
 import { pid, session } from '../../kernel/session';
 import { budgetsToml, runNext, withDevice } from './actions';
 import './flow.css';
@@ -75,14 +76,9 @@ function StepRow({ step, reload }: { step: FlowStep; reload: () => void }) {
 }
 
 function FlowPanel() {
-  const [flow, setFlow] = useState<Flow | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = () => {
-    getFlow(pid()).then((f) => { setFlow(f); setError(null); }, (err) => setError(errorMessage(err)));
-  };
+  const { data: flow, error, reload: load } = useResource(() => getFlow(pid()), []);
   useEffect(() => watchDevices(), []); // the deploy and measure buttons name a device online
   useEffect(() => {
-    load();
     return session().socket.on('*', (msg) => {
       if (endsSomething(msg.channel, msg.type, msg.data as Record<string, unknown>)) load();
     });
@@ -93,8 +89,8 @@ function FlowPanel() {
         <span>Data to device</span>
         <button class="btn" onClick={load} data-testid="flow-reload">Reload</button>
       </div>
-      {error && <div class="panel-message">Cannot read the flow: {error}</div>}
-      {!error && !flow && <div class="panel-message">Loading…</div>}
+      {error !== null && <div class="panel-message">Cannot read the flow: {errorMessage(error)}</div>}
+      {error === null && !flow && <div class="panel-message">Loading…</div>}
       {flow && (
         <ol class="flow-steps">
           {flow.steps.map((step) => <StepRow key={step.id} step={step} reload={load} />)}
