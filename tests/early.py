@@ -5,9 +5,10 @@ Run as one process (``pytest``), the suite keeps one core busy. When the collect
 known, each resource that some test needs starts being made in a background thread; the fixture
 that hands it out waits for it. Each one with something to stop (a process, a server) is stopped
 right after the last test that needs it, not at the end of the session, so it takes no CPU while
-unrelated tests run. ``make test`` runs two processes (pytest-xdist): which tests a process will
-get is not known in advance, so there each resource is made when first asked for, and the tests
-sharing the costliest ones are one group (``SHARED`` in tests/conftest.py), sent to one process.
+unrelated tests run; the stop runs in the background, and the next test does not wait for it.
+``make test`` runs two processes (pytest-xdist): which tests a process will get is not known in
+advance, so there each resource is made when first asked for, and the tests sharing the costliest
+ones are one group (``SHARED`` in tests/conftest.py), sent to one process.
 """
 
 from collections.abc import Callable, Iterable
@@ -38,6 +39,8 @@ class EarlyResources:
         self._order: dict[str, int] = {}
         self._starting = True
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="early")
+        self._stopping: list[Future[None]] = []
+        self._closed = False
 
     def register(self, name: str, make: Maker, also: tuple[str, ...] = (),
                  ahead: int | None = None) -> None:
@@ -66,9 +69,14 @@ class EarlyResources:
         return self._start(name).result()
 
     def done_with(self, item: pytest.Item) -> None:
+        """Stop the resources ``item`` was the last user of, in the background: the next test
+        need not wait for it (the Ray head takes about 10 s to exit); ``close`` waits."""
         for resource in self._resources.values():
             if resource.last_user == item.nodeid:
-                self._close(resource)
+                if self._closed:  # the session's end came first (its last test): stopped already
+                    self._close(resource)
+                else:
+                    self._stopping.append(self._pool.submit(self._close, resource))
         self._start_due(self._order.get(item.nodeid, -1) + 1)
 
     def _start_due(self, index: int) -> None:
@@ -79,6 +87,9 @@ class EarlyResources:
                 self._start(name)
 
     def close(self) -> None:
+        self._closed = True
+        for stopping in self._stopping:
+            stopping.result()
         for resource in self._resources.values():
             self._close(resource)
         self._pool.shutdown(wait=True)
