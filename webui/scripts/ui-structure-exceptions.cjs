@@ -28,6 +28,5 @@ module.exports = new Map([
   ['llm -> modeltools', TOOL_RUNS], // store.ts
   ['market -> lineage', WIDGET], // LineageView.tsx (a package's lineage)
   ['modeltools -> debug', DEVICE_RUN], // run.ts (the pipeline's camera on a device)
-  ['palette -> keybindings', WIDGET], // store.ts (a command's keys as a person set them)
   ['playground -> debug', DEVICE_RUN], // run.ts breakpoints.ts kitLines.ts open.ts output.ts
 ]);

@@ -1,8 +1,9 @@
 // Every action a person can run from the command palette, with its category and default keys.
 // Features register theirs here; the title bar's buttons are commands too. The keys a command
 // really has (a person's own, else its defaults) and the dispatcher that runs them live in
-// features/keybindings/.
+// features/keybindings/, which provides them here (provideCommandKeys) for the palette.
 import { computed, signal } from '@preact/signals';
+import { parseKeys } from './keys';
 import { titleActions } from './panels';
 
 export interface Command {
@@ -66,3 +67,15 @@ export function runCommand(id: string): boolean {
   command.run();
   return true;
 }
+
+type KeysOf = (command: Command) => string[];
+
+/** A command's default keys, until the keybindings feature provides the keys a person set. */
+let keysProvider: KeysOf = (command) => parseKeys(command.shortcut);
+
+export function provideCommandKeys(keysOf: KeysOf): void {
+  keysProvider = keysOf;
+}
+
+/** The keys `command` really has: a person's own, else its defaults. */
+export const commandKeys = (command: Command): string[] => keysProvider(command);

@@ -7,11 +7,11 @@ import { effect, signal } from '@preact/signals';
 import type { monaco } from '../../monaco/setup';
 import { whenMonaco, type MonacoApi } from '../../monaco/load';
 import { notify } from '../../ui/toast';
-import { runCommand } from '../../kernel/commands';
+import { provideCommandKeys, runCommand } from '../../kernel/commands';
 import type { Overrides } from './api';
 import { focusOf, takesKey, type Focus } from './focus';
 import { eventPress, formatKey, press, presses } from '../../kernel/keys';
-import { bindings, isRetired, loadOverrides, resolve } from './store';
+import { bindings, isRetired, keysOf, loadOverrides, resolve } from './store';
 
 const CHORD_WAIT_MS = 5000;
 const RUN_COMMAND = 'mnnwb.runCommand';
@@ -122,6 +122,7 @@ function installMonacoChords(api: MonacoApi): void {
  */
 export function installKeybindings(saved: Overrides | undefined): void {
   loadOverrides(saved);
+  provideCommandKeys(keysOf);
   window.addEventListener('keydown', onKeyDown, { capture: true });
   window.addEventListener('blur', endChord);
   whenMonaco(installMonacoChords);

@@ -3,8 +3,7 @@ import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatKey } from '../../kernel/keys';
-import { keysOf } from '../keybindings/store';
-import { allCommands, commandTitle, isEnabled, registerCommand, type Command } from '../../kernel/commands';
+import { allCommands, commandKeys, commandTitle, isEnabled, registerCommand, type Command } from '../../kernel/commands';
 import { goToLine } from './goToLine';
 import './palette.css';
 
@@ -13,7 +12,7 @@ const mode = signal<Mode | null>(null);
 
 const close = () => (mode.value = null);
 
-const keysText = (command: Command): string => keysOf(command).map(formatKey).join(', ');
+const keysText = (command: Command): string => commandKeys(command).map(formatKey).join(', ');
 
 function matches(command: Command, query: string): boolean {
   const text = `${commandTitle(command)} ${keysText(command)}`.toLowerCase();
@@ -31,7 +30,7 @@ function CommandList({ query, selected, pick }: { query: string; selected: numbe
         <li key={command.id} role="option" aria-selected={i === selected} class={i === selected ? 'selected' : ''}
           data-testid="palette-item" data-command={command.id} onMouseDown={(ev) => { ev.preventDefault(); pick(command); }}>
           <span>{commandTitle(command)}</span>
-          {keysOf(command).length > 0 && <kbd class="palette-key">{keysText(command)}</kbd>}
+          {commandKeys(command).length > 0 && <kbd class="palette-key">{keysText(command)}</kbd>}
         </li>
       ))}
     </ul>
