@@ -38,7 +38,7 @@ ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "Every failure: a readable message and a stable machine code, sometimes with "
                    "more fields (for example the files a conflict is about).",
-    "properties": {"detail": {"type": "string"}, "code": {"type": "string"}},
+    "properties": {"detail": {"type": "string"}, "code": {"$ref": REF_TEMPLATE.format(model="ErrorCode")}},
     "required": ["detail", "code"],
     "additionalProperties": True,
 }
@@ -55,6 +55,12 @@ REASONS = {
     507: "The disk is full; nothing was changed",
 }
 UNSAFE = frozenset({"post", "put", "patch", "delete"})
+ERROR_CODE_SCHEMA: dict[str, Any] = {
+    "title": "ErrorCode",
+    "type": "string",
+    "enum": sorted(code.value for code in ErrorCode),
+    "description": "Every error code (server/core/error_codes.py; the table in docs/api.md).",
+}
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -162,6 +168,7 @@ def truthful(schema: dict[str, Any]) -> dict[str, Any]:
     for name, event_schema in event_schemas(REF_TEMPLATE).items():  # a route's model stays its own
         components.setdefault(name, event_schema)
     components["Error"] = ERROR_SCHEMA
+    components["ErrorCode"] = ERROR_CODE_SCHEMA
     for path, operations in schema.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})

@@ -208,6 +208,8 @@ class ErrorCode(StrEnum):
         "files of a folder opened from elsewhere are never deleted; remove it yourself")
     NOT_PACKAGE_OWNER = "not_package_owner", (403,), "only the package's owner may publish it"
     NOT_PUSHED = "not_pushed", (409,), "the commit is not on the remote: push first"
+    NOT_RUNNING = (
+        "not_running", (), "the playground is not running on this machine (a devices/error event)")
     NOT_TEXT = "not_text", (422,), "only text can be staged by lines"
     NOTHING_TO_AMEND = "nothing_to_amend", (422,), "there is no commit to amend"
     NOTHING_TO_COMMIT = "nothing_to_commit", (422,), "nothing to commit: HEAD already has this change"
@@ -220,6 +222,9 @@ class ErrorCode(StrEnum):
     PAI_DLC_NOT_CONFIGURED = "pai_dlc_not_configured", (422,), "the PAI-DLC settings are incomplete"
     PATH_ESCAPE = "path_escape", (403,), "path escapes the project"
     PIPELINE_FAILED = "pipeline_failed", (), "a pipeline run on the device failed (a tool run's outcome)"
+    PLAYGROUND_LIMIT = (
+        "playground_limit", (),
+        "the person already has as many playground runs on this machine as allowed (a devices/error event)")
     PULL_BUSY = "pull_busy", (409,), "the job's artifacts are already being pulled"
     PUSH_FAILED = "push_failed", (503,), "the model's files did not reach the device"
     PUSH_REJECTED = "push_rejected", (409,), "the remote rejected the push"
@@ -241,6 +246,7 @@ class ErrorCode(StrEnum):
     REPOSITORY_LOCKED = "repository_locked", (409,), "another Git process is writing the repository"
     ROLE_REQUIRED = "role_required", (403,), "only an owner may remove other members"
     ROOT_COMMIT = "root_commit", (422,), "the first commit cannot be reverted"
+    RUN_FAILED = "run_failed", (), "the playground's run could not start (a devices/error event)"
     RUN_FINISHED = "run_finished", (409,), "the run has already ended"
     RUN_NOT_FOUND = "run_not_found", (404,), "no such tool run"
     SANDBOX_UNAVAILABLE = "sandbox_unavailable", (503,), "the sandbox is unavailable"

@@ -27,6 +27,7 @@ from sqlmodel import Session
 
 from device_bridge.protocol_base import Sid
 from device_bridge.tab_events import DeviceErrorEvent, RunExitEvent, RunLogEvent, RunStartedEvent
+from server.core.error_codes import ErrorCode
 from server.core.errors import AppError
 from server.core.events import Envelope, EventHub
 from server.projects.models import Project
@@ -55,7 +56,7 @@ class RunStdin(RunRef):
 
 
 class CommandError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -83,7 +84,7 @@ def pipeline_file(root: Path, given: str) -> str:
     """A start's ``pipeline``: a ``.toml`` file of the project, as a path relative to it."""
     path = (root / given).resolve()
     if path.suffix != ".toml" or not path.is_relative_to(root.resolve()) or not path.is_file():
-        raise CommandError("bad_command", f"{given}: not a pipeline file (.toml) of the project")
+        raise CommandError(ErrorCode.BAD_COMMAND, f"{given}: not a pipeline file (.toml) of the project")
     return path.relative_to(root.resolve()).as_posix()
 
 
@@ -114,9 +115,9 @@ class LocalRuns:
             elif envelope.type == "run.stop":
                 await self.stop(project_id, RunRef.model_validate(envelope.data).sid)
             else:
-                raise CommandError("bad_command", f"unknown playground command {envelope.type!r}")
+                raise CommandError(ErrorCode.BAD_COMMAND, f"unknown playground command {envelope.type!r}")
         except ValidationError as exc:
-            self._error(project_id, envelope, "bad_command",
+            self._error(project_id, envelope, ErrorCode.BAD_COMMAND,
                         f"bad {envelope.type}: {exc.errors()[0]['msg']}")
         except CommandError as exc:
             self._error(project_id, envelope, exc.code, str(exc))
@@ -133,7 +134,7 @@ class LocalRuns:
         with Session(self._engine) as session:
             project = session.get(Project, project_id)
             if project is None:
-                raise CommandError("unknown_session", "the project is gone")
+                raise CommandError(ErrorCode.UNKNOWN_SESSION, "the project is gone")
             interpreter = resolve_interpreter(session, project).interpreter
         root = Path(project.path)
         module = RUN_MODULE if pipeline is None else [*PIPELINE_MODULE, pipeline_file(root, pipeline)]
@@ -146,7 +147,7 @@ class LocalRuns:
         running = sum(run.user_id == user_id and run.project_id != project_id for run in self._runs.values())
         if running + self._starting.get(user_id, 0) >= self._per_user:
             raise CommandError(
-                "playground_limit",
+                ErrorCode.PLAYGROUND_LIMIT,
                 f"at most {self._per_user} playground runs on this machine per person "
                 "(MNNWB_PLAYGROUND_LOCAL_MAX); stop one first")
         self._starting[user_id] = self._starting.get(user_id, 0) + 1
@@ -176,7 +177,7 @@ class LocalRuns:
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 start_new_session=True)
         except OSError as exc:
-            raise CommandError("run_failed", f"cannot start the run: {exc.strerror or exc}") from exc
+            raise CommandError(ErrorCode.RUN_FAILED, f"cannot start the run: {exc.strerror or exc}") from exc
         run = LocalRun(sid, project_id, user_id, process, sandboxed=self._sandbox.state == "on")
         self._runs[project_id] = run
         self._events.emit(run.project_id, RunStartedEvent.model_validate(
@@ -188,7 +189,7 @@ class LocalRuns:
     def _running(self, project_id: str, sid: str) -> LocalRun:
         run = self._runs.get(project_id)
         if run is None or run.sid != sid:
-            raise CommandError("not_running", "the playground is not running on this machine")
+            raise CommandError(ErrorCode.NOT_RUNNING, "the playground is not running on this machine")
         return run
 
     async def stdin(self, project_id: str, sid: str, text: str) -> None:

@@ -11,7 +11,9 @@ import json
 from pathlib import Path
 
 from fastapi.responses import JSONResponse
+from fastapi.testclient import TestClient
 
+from device_bridge.errors import BridgeCode
 from server.core.config import REPO_ROOT
 from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Invalid
@@ -29,7 +31,7 @@ FORWARDED = {
 }
 
 # Calls that take the code positionally: the argument's index.
-POSITIONAL_CODE = {"_deny": 3, "Quota": 1, "ShapeError": 0}
+POSITIONAL_CODE = {"_deny": 3, "Quota": 1, "ShapeError": 0, "CommandError": 0}
 
 
 def _sources() -> list[tuple[Path, ast.Module]]:
@@ -106,6 +108,17 @@ def test_every_member_is_used_or_forwarded() -> None:
     for code, source in FORWARDED.items():
         text = (REPO_ROOT / source).read_text(encoding="utf-8")
         assert f'"{code.value}"' in text, f"{source} no longer sends {code.value!r}"
+
+
+def test_every_bridge_code_is_a_member() -> None:
+    """The device bridge cannot import the server: its codes are its own enum, each also here."""
+    assert not {code.value for code in BridgeCode} - {code.value for code in ErrorCode}
+
+
+def test_the_openapi_error_names_every_code(client: TestClient) -> None:
+    schemas = client.app.openapi()["components"]["schemas"]
+    assert schemas["Error"]["properties"]["code"] == {"$ref": "#/components/schemas/ErrorCode"}
+    assert schemas["ErrorCode"]["enum"] == sorted(code.value for code in ErrorCode)
 
 
 def test_every_member_has_a_meaning_and_fitting_statuses() -> None:
