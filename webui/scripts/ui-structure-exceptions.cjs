@@ -22,7 +22,6 @@ module.exports = new Map([
   ['flow -> debug', DEVICE_RUN], // open.ts projectModels.tsx run.ts
   ['flow -> modeltools', TOOL_RUNS], // fields.ts open.ts
   ['git -> checks', WIDGET], // CheckBadge.tsx store.ts ChecksSection.tsx openBudgets.tsx (the checks of a commit)
-  ['git -> modeltools', WIDGET], // ModelDiffSummary.tsx (a model's diff in a file diff)
   ['lineage -> modeltools', TOOL_RUNS], // open.ts
   ['llm -> debug', DEVICE_RUN], // RunToolbar.tsx run.ts
   ['llm -> modeltools', TOOL_RUNS], // store.ts

@@ -1,8 +1,11 @@
 // How a file shows in its editor tab beyond the text: a feature registers a view for the binary
 // files it knows (the preview's images, the model tools' model summary), and what it adds above
 // the text of the files it knows (Markdown's Preview button). The editor
-// (features/editor/EditorPanel.tsx) asks here, and imports none of those features.
-import type { ComponentChild } from 'preact';
+// (features/editor/EditorPanel.tsx) asks here, and imports none of those features. A binary
+// file's diff (features/git/BinaryDiff.tsx) shows the views registered for it the same way (the
+// model tools' summary of the two models).
+import type { ComponentChild, FunctionComponent } from 'preact';
+import type { GitDiff } from '../api/git';
 import type { PanelProps } from './panels';
 
 /** Draws a binary file in its tab; `props.params` holds its `path` and `size` (bytes). */
@@ -28,3 +31,18 @@ export const binaryViewFor = (path: string): BinaryView | undefined => views.fin
 /** What the features add above the editor of `path`, in their order. */
 export const editorAdditions = (path: string): ComponentChild[] =>
   additions.filter((a) => a.matches(path)).map((a) => a.addition(path));
+
+/** The revisions of a diff's two sides (null: the working tree or the index, as the diff says). */
+export type SideRevs = [string | null, string | null];
+
+/** Drawn under a binary file's diff; it draws nothing for a file it does not know. */
+export type BinaryDiffView = FunctionComponent<{ diff: GitDiff; revs: SideRevs }>;
+
+const diffViews: BinaryDiffView[] = [];
+
+export function registerBinaryDiffView(view: BinaryDiffView): void {
+  diffViews.push(view);
+}
+
+/** The views registered for binary diffs, in their order. */
+export const binaryDiffViews = (): readonly BinaryDiffView[] => diffViews;

@@ -2,7 +2,7 @@
 // download of each side.
 import { rawUrl } from '../../api/files';
 import { blobUrl, type GitDiff } from '../../api/git';
-import { ModelDiffSummary, type SideRevs } from '../modeltools/ModelDiffSummary';
+import { binaryDiffViews, type SideRevs } from '../../kernel/fileViews';
 import { pid } from '../../kernel/session';
 
 function formatSize(bytes: number | null): string {
@@ -52,7 +52,7 @@ export function BinaryDiff({ diff, revs }: { diff: GitDiff; revs: SideRevs }) {
         <Side title="Before" path={diff.path} rev={revs[0]} size={diff.old_size} sha={diff.old_sha} testid="binary-old" />
         <Side title="After" path={diff.path} rev={revs[1]} size={diff.new_size} sha={diff.new_sha} testid="binary-new" />
       </div>
-      <ModelDiffSummary diff={diff} revs={revs} />
+      {binaryDiffViews().map((View, index) => <View key={index} diff={diff} revs={revs} />)}
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { pid } from '../../kernel/session';
 import { stage, stagePart, unstage, type PartOp } from './actions';
 import { changeAt, pickChanges, pickLines, type LineChange, type Pick } from './hunks';
 import { BinaryDiff } from './BinaryDiff';
-import type { SideRevs } from '../modeltools/ModelDiffSummary';
+import type { SideRevs } from '../../kernel/fileViews';
 import type { DiffTarget } from './open';
 import { busy, status } from '../../kernel/gitStore';
 

@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/client';
 import { rawUrl } from '../../api/files';
 import { inspectBlob, type GitDiff } from '../../api/git';
 import { getRun, startRun, type InspectResult, type TensorInfo, type ToolRun } from '../../api/tools';
+import type { SideRevs } from '../../kernel/fileViews';
 import { pid } from '../../kernel/session';
 import { formatNumber, formatShape } from './format';
 import { openModelDiff } from './diff/openDiff';
@@ -81,7 +82,6 @@ const canDiff = (diff: GitDiff): boolean => diff.path.toLowerCase().endsWith('.m
 
 /** The diff of the two sides: the old one at its revision, the new one at its own (or on disk). */
 /** The revision of each side (`HEAD`, `:0`, a commit, `<commit>^`); null for the working tree. */
-export type SideRevs = [string | null, string | null];
 
 function diffRequest(diff: GitDiff, revs: SideRevs) {
   return { a: diff.path, rev_a: revs[0] ?? undefined, rev_b: revs[1] ?? undefined };
