@@ -2,7 +2,6 @@
 // websocket for file events.
 import type { DockviewApi } from 'dockview';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { FilesChanged } from '../api/types';
 import { ContextMenuHost } from '../ui/contextMenu';
 import { DialogHost } from '../ui/dialogs';
 import { ToastHost } from '../ui/toast';
@@ -53,9 +52,8 @@ function wireSocket(): void {
   const { socket } = session();
   socket.on('files', (msg) => {
     if (msg.type !== 'changed') return;
-    const event = msg.data as unknown as FilesChanged;
-    onTreeChanges(event.changes);
-    onFilesChanged(event);
+    onTreeChanges(msg.data.changes);
+    onFilesChanged(msg.data);
   });
   socket.on('sys', (msg) => {
     if (msg.type !== 'resync') return;

@@ -3,7 +3,7 @@
 // `device.facts` events.
 import { signal } from '@preact/signals';
 import { errorMessage } from '../api/client';
-import { listDevices, type Device, type DeviceFactsEvent } from '../api/devices';
+import { listDevices, type Device } from '../api/devices';
 import { session } from './session';
 
 const POLL_MS = 3000;
@@ -44,12 +44,12 @@ export const deviceById = (id: string | null): Device | undefined => devices.val
 export function wireDeviceStatus(): void {
   session().socket.on('devices', (msg) => {
     if (msg.type === 'device.facts') {
-      const { device_id, info } = msg.data as unknown as DeviceFactsEvent;
+      const { device_id, info } = msg.data;
       devices.value = devices.value.map((d) => (d.id === device_id ? { ...d, info } : d));
       return;
     }
     if (msg.type !== 'device.status') return;
-    const { device_id, online } = msg.data as { device_id: string; online: boolean };
+    const { device_id, online } = msg.data;
     devices.value = devices.value.map((d) => (d.id === device_id ? { ...d, online } : d));
   });
 }

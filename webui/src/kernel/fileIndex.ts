@@ -2,7 +2,6 @@
 // API (which already hides .git, caches and node_modules) and rebuilt after files come or go.
 import { signal } from '@preact/signals';
 import { listDir } from '../api/files';
-import type { FilesChanged } from '../api/types';
 import { pid, session } from './session';
 
 const MAX_FILES = 20_000;
@@ -36,8 +35,7 @@ export function projectFiles(): Promise<string[]> {
 
 export function watchFileIndex(): void {
   session().socket.on('files', (msg) => {
-    const event = msg.data as unknown as FilesChanged;
-    if (event.changes?.some((c) => c.kind !== 'modified')) invalidate();
+    if (msg.data.changes.some((c) => c.kind !== 'modified')) invalidate();
   });
   session().socket.on('sys', (msg) => {
     if (msg.type === 'resync') invalidate();

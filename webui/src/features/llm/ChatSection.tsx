@@ -2,7 +2,7 @@
 // tokens streamed from the tab socket's `llm` channel, and each answer's figures.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
-import { chat, stopChat, type ChatAnswer, type ChatMessage, type ChatSampler, type LlmTokenEvent } from '../../api/llm';
+import { chat, stopChat, type ChatAnswer, type ChatMessage, type ChatSampler } from '../../api/llm';
 import { DevicePicker } from '../debug/RunToolbar';
 import { pickedDevice } from '../debug/run';
 import { devices } from '../../kernel/devices';
@@ -48,8 +48,7 @@ function useStream(chatId: string | null): string {
     setText('');
     if (!chatId) return undefined;
     return session().socket.on('llm', (msg) => {
-      const event = msg.data as unknown as LlmTokenEvent;
-      if (msg.type === 'token' && event.chat_id === chatId) setText((t) => t + event.text);
+      if (msg.type === 'token' && msg.data.chat_id === chatId) setText((t) => t + msg.data.text);
     });
   }, [chatId]);
   return text;

@@ -2,7 +2,6 @@
 // publishes them) and of every Python file changed on disk lately (asked for with
 // `mnnwb/diagnostics`: the server lints the file as it is on disk), by project path.
 import { signal } from '@preact/signals';
-import type { FilesChanged } from '../../api/types';
 import { session } from '../../kernel/session';
 import type { LspClient } from './client';
 import type { LspDiagnostic } from './convert';
@@ -71,9 +70,8 @@ export function published(client: LspClient, uri: string, diagnostics: LspDiagno
 /** Python files changed on disk (by anyone, this tab included) are linted as they now are. */
 export function watchChangedFiles(client: () => LspClient | null): void {
   session().socket.on('files', (msg) => {
-    const event = msg.data as unknown as FilesChanged;
     lsp = client();
-    for (const change of event.changes ?? []) {
+    for (const change of msg.data.changes) {
       if (!isPythonPath(change.path)) continue;
       if (change.kind === 'deleted') {
         recent.delete(change.path);

@@ -60,11 +60,9 @@ function addLine(event: ToolLogLine): void {
 
 export function wireToolEvents(): void {
   session().socket.on('tools', (msg) => {
-    if (msg.type === 'run') putRun(msg.data as unknown as ToolRun);
-    else if (msg.type === 'progress') {
-      const event = msg.data as unknown as ToolProgress;
-      progress.value = { ...progress.value, [event.id]: event };
-    } else if (msg.type === 'log') addLine(msg.data as unknown as ToolLogLine);
+    if (msg.type === 'run') putRun(msg.data);
+    else if (msg.type === 'progress') progress.value = { ...progress.value, [msg.data.id]: msg.data };
+    else if (msg.type === 'log') addLine(msg.data);
   });
   // After a reconnect the events missed may be gone: read the runs this tab follows again.
   session().socket.on('sys', (msg) => {
