@@ -6,6 +6,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { noteEarlyKey } from '../../monaco/load';
 import type { monaco } from '../../monaco/setup';
 import { docsVersion } from './documents';
+import { typingElsewhere } from './focus';
 
 interface EarlyState {
   original: string;
@@ -43,7 +44,7 @@ export function EarlyEditor({ path, text }: { path: string; text: string }) {
     early.set(path, state);
     el.setSelectionRange(state.start, state.end);
     el.scrollTop = state.scrollTop;
-    if (state.focused) el.focus();
+    if (state.focused && !typingElsewhere(el.parentElement ?? el)) el.focus();
     return () => {
       Object.assign(state, {
         text: el.value,

@@ -18,6 +18,7 @@ import { EarlyEditor, takeEarlyEdits } from './EarlyEditor';
 import { awaitsRestore } from './hotExit';
 import { applyEditorExtensions } from '../../kernel/editorExtensions';
 import { keepEditorOf } from './preview';
+import { typingElsewhere } from './focus';
 
 
 /** Saving a preview keeps it, as typing in it does. */
@@ -37,14 +38,6 @@ function DiskBar({ doc }: { doc: Doc }) {
       <button class="btn btn-small" data-testid="disk-keep" onClick={() => answerDiskChange(doc, 'keep')}>Keep mine</button>
     </div>
   );
-}
-
-/** A field outside this editor has the focus (the palette, a dialog's input): an editor that
- * arrives late, on a busy machine, must not take the typing away from it. */
-function typingElsewhere(host: HTMLElement): boolean {
-  const active = document.activeElement;
-  return (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement || active instanceof HTMLSelectElement)
-    && !host.contains(active);
 }
 
 function MonacoHost({ doc }: { doc: Doc }) {

@@ -6,6 +6,7 @@ import { dock, showPanel } from '../../kernel/panels';
 import { openDoc } from './documents';
 import { EDITOR_PANEL, editorPanelId } from '../../kernel/editorPanels';
 import { keepPanel, previewEnabled, replaceablePreview } from './preview';
+import { typingElsewhere } from './focus';
 
 export type { OpenOptions };
 
@@ -46,5 +47,7 @@ export async function editorOf(path: string): Promise<monaco.editor.ICodeEditor 
 /** A double click opens a file to work in it: the typing goes to its editor, as in VS Code. */
 export function openToEdit(path: string): void {
   openEditor(path);
-  editorOf(path).then((editor) => editor?.focus(), () => undefined); // openDoc reports its errors
+  editorOf(path).then((editor) => {
+    if (editor && !typingElsewhere(editor.getContainerDomNode())) editor.focus();
+  }, () => undefined); // openDoc reports its errors
 }
