@@ -2,7 +2,8 @@
 // run or debug a program, stdin and stop, following the `log` and `devices` events of the session.
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
-import { openSession, type DeviceError, type RunExit, type RunLog, type RunStarted, type SessionStateEvent, type SyncDone } from '../../api/devices';
+import { openSession, type SessionStateEvent, type SyncDone } from '../../api/devices';
+import type { ChannelEvent } from '../../api/types';
 import { listTemplates } from '../../api/projects';
 import { notify } from '../../ui/toast';
 import { activePath } from '../../kernel/active';
@@ -120,19 +121,19 @@ export function sendStdin(text: string): void {
   if (sid.value && runState.value === 'running') session().socket.send('log', 'log.stdin', { sid: sid.value, text });
 }
 
-function onLog(type: string, data: Record<string, unknown>): void {
-  if (data.sid !== sid.value) return;
-  if (type === 'run.started') {
-    const started = data as unknown as RunStarted;
+function onLog(msg: ChannelEvent<'log'>): void {
+  if (msg.type === 'job.log' || msg.data.sid !== sid.value) return;
+  if (msg.type === 'run.started') {
+    const started = msg.data;
     resetKitLines();
     runState.value = 'running';
     if (started.debug) void startDebug(started.sid, started.cwd);
-  } else if (type === 'log') {
-    const log = data as unknown as RunLog;
+  } else if (msg.type === 'log') {
+    const log = msg.data;
     if (log.stream === 'stderr') errorText(log.text);
     else writeConsole(withoutKitCalls(log.text));
-  } else if (type === 'run.exit') {
-    const exit = data as unknown as RunExit;
+  } else if (msg.type === 'run.exit') {
+    const exit = msg.data;
     runState.value = 'idle';
     debugging.value = false;
     endDebug();
@@ -155,14 +156,14 @@ function onSessionState(event: SessionStateEvent): void {
   }
 }
 
-function onDeviceEvent(type: string, data: Record<string, unknown>): void {
-  if (type === 'session.state') onSessionState(data as unknown as SessionStateEvent);
-  if (data.sid !== sid.value) return;
-  if (type === 'sync.done') {
-    syncWaiter?.resolve(data as unknown as SyncDone);
+function onDeviceEvent(msg: ChannelEvent<'devices'>): void {
+  if (msg.type === 'session.state') onSessionState(msg.data);
+  if (!('sid' in msg.data) || msg.data.sid !== sid.value) return;
+  if (msg.type === 'sync.done') {
+    syncWaiter?.resolve(msg.data);
     syncWaiter = null;
-  } else if (type === 'error') {
-    const error = data as unknown as DeviceError;
+  } else if (msg.type === 'error') {
+    const error = msg.data;
     systemLine(`Error (${error.code}): ${error.message}`);
     // The server no longer knows the session (e.g. it restarted): the next action opens a new one.
     if (error.code === 'unknown_session') sid.value = null;
@@ -174,8 +175,8 @@ function onDeviceEvent(type: string, data: Record<string, unknown>): void {
 export function wireRunEvents(): void {
   pickedDevice.value = sessionStorage.getItem(DEVICE_KEY());
   const { socket, project } = session();
-  socket.on('log', (msg) => onLog(msg.type, msg.data));
-  socket.on('devices', (msg) => onDeviceEvent(msg.type, msg.data));
+  socket.on('log', onLog);
+  socket.on('devices', onDeviceEvent);
   if (project.template) {
     listTemplates()
       .then((list) => (templateCommand.value = splitArgs(list.find((t) => t.name === project.template)?.default_command ?? '')))

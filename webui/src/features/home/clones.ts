@@ -1,40 +1,43 @@
 // The home page's user socket (/api/ws): clone progress, and what happens when a clone ends.
-import type { Envelope } from '../../api/types';
+import type { components } from '../../api/schema.gen';
+import type { ChannelEvent } from '../../api/types';
 import { notify } from '../../ui/toast';
 import { ProjectSocket } from '../../ws/socket';
 import { openProjectTab } from './NewProject';
 import { cloneSteps, projects, refreshProjects, startedHere, type CloneStep } from './store';
 
-interface CloneEvent extends Partial<CloneStep> {
-  project: string;
-  detail?: string;
-  files?: string[];
-  objects?: string[];
-}
+type CloneFailed = components['schemas']['CloneFailed'];
+
 
 function forget(pid: string): void {
   const { [pid]: _gone, ...rest } = cloneSteps.value;
   cloneSteps.value = rest;
 }
 
-function failure(data: CloneEvent): string {
-  const name = projects.value?.find((p) => p.id === data.project)?.name ?? 'the project';
-  const listed = data.files?.length ? data.files : data.objects ?? [];
-  const more = listed.length ? `: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ', …' : ''}` : '';
-  return `Cloning ${name} failed: ${data.detail ?? 'unknown error'}${more}`;
+/** The names a failure lists: a clone_failed event carries its error's fields (`files`, `objects`). */
+function listedNames(data: CloneFailed, key: 'files' | 'objects'): string[] {
+  const value = data[key];
+  return Array.isArray(value) ? value.map(String) : [];
 }
 
-async function onEvent(msg: Envelope): Promise<void> {
-  const data = msg.data as unknown as CloneEvent;
+function failure(data: CloneFailed): string {
+  const name = projects.value?.find((p) => p.id === data.project)?.name ?? 'the project';
+  const files = listedNames(data, 'files');
+  const listed = files.length ? files : listedNames(data, 'objects');
+  const more = listed.length ? `: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ', …' : ''}` : '';
+  return `Cloning ${name} failed: ${data.detail}${more}`;
+}
+
+async function onEvent(msg: ChannelEvent<'projects'>): Promise<void> {
   if (msg.type === 'clone_progress') {
-    const { phase = '', done = 0, total = 0, bytes_per_second = null, text = '' } = data;
-    cloneSteps.value = { ...cloneSteps.value, [data.project]: { phase, done, total, bytes_per_second, text } };
+    const { project, phase, done, total, bytes_per_second, text } = msg.data;
+    cloneSteps.value = { ...cloneSteps.value, [project]: { phase, done, total, bytes_per_second, text } };
     return;
   }
-  if (msg.type === 'clone_failed') notify(failure(data));
-  forget(data.project);
+  if (msg.type === 'clone_failed') notify(failure(msg.data));
+  forget(msg.data.project);
   await refreshProjects();
-  if (msg.type === 'clone_done' && startedHere.delete(data.project)) openProjectTab(data.project);
+  if (msg.type === 'clone_done' && startedHere.delete(msg.data.project)) openProjectTab(msg.data.project);
 }
 
 /** Connect the user socket; returns a function that closes it. */

@@ -7,7 +7,7 @@
 // (`--camera`): the frames are the device's, each comes back with its results as a JPEG, one
 // in flight at a time (`MNNWB_SHOWN` on stdin when drawn), and the panel is only the screen.
 import { computed, signal } from '@preact/signals';
-import type { RunExit, RunLog } from '../../api/devices';
+import type { ChannelEvent } from '../../api/types';
 import { devices } from '../../kernel/devices';
 import { breakpoints } from '../debug/breakpoints';
 import { kitLineFilter } from '../debug/kitLines';
@@ -198,17 +198,17 @@ const localConsole = kitLineFilter();
 
 /** A run on this machine in the Device Console, as a device run's: its output without the kit's
  * lines, stderr in red, its start and end (a device run's come from debug/run.ts). */
-function toConsole(type: string, data: Record<string, unknown>): void {
-  if (type === 'run.started') {
+function toConsole(msg: ChannelEvent<'log'>): void {
+  if (msg.type === 'run.started') {
     localConsole.reset();
     systemLine(`Running on this machine: python ${RUN_ARGV.join(' ')}`);
     revealConsoleQuietly();
-  } else if (type === 'log') {
-    const log = data as unknown as RunLog;
+  } else if (msg.type === 'log') {
+    const log = msg.data;
     if (log.stream === 'stderr') errorText(log.text);
     else writeConsole(localConsole.strip(log.text));
-  } else if (type === 'run.exit') {
-    const exit = data as unknown as RunExit;
+  } else if (msg.type === 'run.exit') {
+    const exit = msg.data;
     systemLine(exit.signal ? `Process ended by signal ${exit.signal}.` : `Process exited with code ${exit.code}.`);
   }
 }
@@ -217,7 +217,7 @@ export function wirePlaygroundEvents(): void {
   const { socket } = session();
   socket.on('log', (msg) => {
     if (msg.type === 'job.log' || !msg.data.sid || msg.data.sid !== runSid()) return;
-    if (onThisMachine.value) toConsole(msg.type, msg.data);
+    if (onThisMachine.value) toConsole(msg);
     if (msg.type === 'run.started') {
       resetRun();
       if (onThisMachine.value) localState.value = 'running';

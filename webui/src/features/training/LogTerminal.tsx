@@ -3,7 +3,6 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'preact/hooks';
-import type { JobLogEvent } from '../../api/jobs';
 import { session } from '../../kernel/session';
 import { LogFollower } from './logStream';
 
@@ -49,7 +48,7 @@ export function LogTerminal({ jobId, ended }: { jobId: string; ended: boolean })
     );
     follower.current = logs;
     const { socket } = session();
-    const offLog = socket.on('log', (msg) => msg.type === 'job.log' && logs.onEvent(msg.data as unknown as JobLogEvent));
+    const offLog = socket.on('log', (msg) => msg.type === 'job.log' && logs.onEvent(msg.data));
     const offSys = socket.on('sys', (msg) => msg.type === 'resync' && logs.resync());
     logs.start();
     return () => {

@@ -46,7 +46,7 @@ export function MetricCharts({ jobId, ended }: { jobId: string; ended: boolean }
     const metrics = new MetricFollower(jobId, board, setError);
     follower.current = metrics;
     const { socket } = session();
-    const offJobs = socket.on('jobs', (msg) => msg.type === 'job.metric' && metrics.onEvent(msg.data as unknown as JobMetricEvent));
+    const offJobs = socket.on('jobs', (msg) => msg.type === 'job.metric' && metrics.onEvent(msg.data));
     const offSys = socket.on('sys', (msg) => msg.type === 'resync' && metrics.read());
     metrics.read();
     return () => {

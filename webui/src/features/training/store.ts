@@ -2,7 +2,8 @@
 // live durations, and artifact pulls in progress — kept fresh from the `jobs` channel.
 import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
-import { getMarked, listJobs, type ArtifactsProgress, type ArtifactsPulled, type Job, type MarkedModel } from '../../api/jobs';
+import { getMarked, listJobs, type ArtifactsProgress, type ArtifactsPulled, type Job } from '../../api/jobs';
+import type { ChannelEvent } from '../../api/types';
 import { pid, session } from '../../kernel/session';
 
 export const jobs = signal<Job[]>([]);
@@ -71,14 +72,14 @@ export function setPull(jobId: string, state: PullState): void {
   pulls.value = { ...pulls.value, [jobId]: state };
 }
 
-function onJobEvent(type: string, data: Record<string, unknown>): void {
-  if (type === 'job.status') upsertJob((data as unknown as { job: Job }).job);
-  else if (type === 'job.marked') markedId.value = (data as unknown as MarkedModel).job_id;
-  else if (type === 'artifacts.progress') {
-    const progress = data as unknown as ArtifactsProgress;
+function onJobEvent(msg: ChannelEvent<'jobs'>): void {
+  if (msg.type === 'job.status') upsertJob(msg.data.job);
+  else if (msg.type === 'job.marked') markedId.value = msg.data.job_id;
+  else if (msg.type === 'artifacts.progress') {
+    const progress = msg.data;
     setPull(progress.job_id, { ...pulls.value[progress.job_id], running: true, progress });
-  } else if (type === 'artifacts.pulled') {
-    const result = data as unknown as ArtifactsPulled;
+  } else if (msg.type === 'artifacts.pulled') {
+    const result = msg.data;
     setPull(result.job_id, { running: false, result });
   }
 }
@@ -86,7 +87,7 @@ function onJobEvent(type: string, data: Record<string, unknown>): void {
 /** Listens to job events for the whole life of the tab (the list stays right while hidden). */
 export function wireJobEvents(): void {
   const { socket } = session();
-  socket.on('jobs', (msg) => onJobEvent(msg.type, msg.data));
+  socket.on('jobs', onJobEvent);
   socket.on('sys', (msg) => {
     if (msg.type === 'resync' && loaded.value) void loadJobs();
   });
