@@ -41,7 +41,7 @@ from server.projects.cloning import CloneJobs, drop_abandoned
 from server.projects.sweep import sweep_leftovers
 from server.sandbox import Sandbox
 from server.terminal.manager import TerminalManager
-from server.training.paidlc import register_pai_dlc
+from server.training.paidlc.runner import register_pai_dlc
 from server.training.ray.setup import register_ray
 from server.training.service import JobManager
 from server.users.connections import Connections

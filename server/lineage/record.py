@@ -15,9 +15,9 @@ from server.files.paths import relative, resolve
 from server.lineage.models import LineageLink
 from server.modeltools.models import ToolRun
 from server.projects.models import Project
-from server.training.cloud_watch import load_state
 from server.training.logfile import read_metrics
 from server.training.models import Job
+from server.training.paidlc.watch import load_state
 
 CHUNK = 1 << 20
 MAX_JOB_FILES = 2000

@@ -10,8 +10,8 @@ from server.core.error_codes import ErrorCode
 from server.core.errors import Unavailable
 from server.training.artifacts import ArtifactsPulled, pull_artifacts
 from server.training.cloud import EcsSpecInfo
-from server.training.cloud_settings import PaiDlcSettingsPublic, PaiDlcSettingsUpdate
-from server.training.paidlc import BACKEND, CloudJobInfo, PaiDlcRunner, cloud_info
+from server.training.paidlc.runner import BACKEND, CloudJobInfo, PaiDlcRunner, cloud_info
+from server.training.paidlc.settings import PaiDlcSettingsPublic, PaiDlcSettingsUpdate
 
 router = APIRouter(prefix="/api", tags=["cloud"])
 

@@ -16,8 +16,8 @@ from server.core.events import EventHub
 from server.gitflow import service as git
 from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
-from server.training.cloud_submit import LISTED_PATHS, commit_all, uncommitted_paths
 from server.training.models import JobCreate
+from server.training.paidlc.submit import LISTED_PATHS, commit_all, uncommitted_paths
 from server.training.ray.settings import RaySettingsStore
 from server.training.ray.storage import location_for
 from server.training.service import head_commit

@@ -27,7 +27,7 @@ UNION = REPO_ROOT / "server" / "api" / "events.py"
 # ``.publish`` calls that are not the event hub's: a market package's registry.
 OTHER_PUBLISHERS = {"registry"}
 # The cloud training backends, being reorganised: their few events still go the raw way.
-RAW_FOR_NOW = {"server/training/cloud_submit.py", "server/training/paidlc.py",
+RAW_FOR_NOW = {"server/training/paidlc/submit.py", "server/training/paidlc/runner.py",
                "server/training/ray/prepare.py"}
 
 

@@ -15,8 +15,8 @@ from dulwich.web import WSGIServerLogger, make_wsgi_chain
 
 from server.core.errors import Forbidden
 from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
-from server.training.cloud_submit import ensure_pushed
 from server.training.models import JobCreate
+from server.training.paidlc.submit import ensure_pushed
 from tests.fakes.git_remotes import QuietHandler, bare_repo, git, git_daemon
 from tests.server.team.conftest import Team, start_team, team_settings
 

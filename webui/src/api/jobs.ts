@@ -41,7 +41,7 @@ export type PulledFile = Schemas['PulledFile'];
 
 export type ArtifactsPulled = Schemas['ArtifactsPulled'];
 
-/** Where and how cloud jobs run (server/training/cloud_settings.py). */
+/** Where and how cloud jobs run (server/training/paidlc/settings.py). */
 export interface PaiDlcOptions {
   region: string;
   endpoint: string | null;

@@ -20,8 +20,8 @@ from server.gitflow.transport import split_credentials
 from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
 from server.training.cloud import PaiDlcSettings
-from server.training.cloud_settings import PaiDlcStore, missing_settings
 from server.training.models import JobCreate
+from server.training.paidlc.settings import PaiDlcStore, missing_settings
 
 LISTED_PATHS = 20
 

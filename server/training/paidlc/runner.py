@@ -1,11 +1,11 @@
 """The ``pai-dlc`` runner: jobs run on an Alibaba Cloud PAI-DLC cluster (docs/pai-dlc.md).
 
-Before the row exists, ``PreparePaiDlc`` (``cloud_submit.py``) has made sure the commit is pushed
+Before the row exists, ``PreparePaiDlc`` (``submit.py``) has made sure the commit is pushed
 and has a code source. ``submit`` calls ``CreateJob`` with that commit, the command and the OSS
 output prefix ``<oss_prefix>jobs/<job id>/`` (mounted read-write, ``$MNNWB_OUTPUT_DIR`` in the
 job), then a ``CloudWatcher`` follows the job. The job folder ``<data_dir>/jobs/<id>/`` holds
 ``output.log`` and ``metrics.jsonl`` as for local jobs, plus ``cloud.json`` (see
-``cloud_watch.py``), which is all a restarted server needs to resume watching.
+``watch.py``), which is all a restarted server needs to resume watching.
 """
 
 from pathlib import Path
@@ -22,10 +22,10 @@ from server.core.events import EventHub
 from server.core.secrets import KEY_FILE, SecretBox
 from server.training.cloud import DownloadedFile, JobRequest
 from server.training.cloud.artifacts import ProgressCallback
-from server.training.cloud_settings import PaiDlcStore
-from server.training.cloud_submit import PreparePaiDlc, StoredCloudConfig
-from server.training.cloud_watch import CloudState, CloudWatcher, load_state, save_state
 from server.training.logfile import LOG_FILE, rebuild_metrics
+from server.training.paidlc.settings import PaiDlcStore
+from server.training.paidlc.submit import PreparePaiDlc, StoredCloudConfig
+from server.training.paidlc.watch import CloudState, CloudWatcher, load_state, save_state
 from server.training.runner import (
     Artifact,
     JobSink,

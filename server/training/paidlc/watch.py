@@ -18,8 +18,8 @@ from server.core.db import utcnow
 from server.core.errors import AppError
 from server.core.fsutil import write_text_atomic
 from server.training.cloud import CloudJob, LogCursor, PaiDlcClient
-from server.training.cloud_settings import Connection
 from server.training.logfile import LOG_FILE, append_metrics, parse_metrics
+from server.training.paidlc.settings import Connection
 from server.training.runner import JobSink, JobStatus, Transition
 
 STATE_FILE = "cloud.json"
