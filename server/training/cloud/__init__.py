@@ -3,6 +3,8 @@
 ``PaiDlcClient`` (``client.py``) is the only thing the job runner needs; see its module
 docstring for the calls. ``PaiDlcSettings``/``PaiCredentials`` (``settings.py``) describe where
 jobs run and with which keys; leaving credentials out uses the standard Alibaba Cloud chain.
+``base.py`` is what every cloud runner (``pai-dlc`` and ``ray``) shares: ``CloudRunner`` and
+``CloudWatcher``.
 """
 
 from .artifacts import Artifact, DownloadedFile, DownloadProgress

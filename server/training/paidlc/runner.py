@@ -15,29 +15,18 @@ from pydantic import BaseModel
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from server.core.db import utcnow
 from server.core.error_codes import ErrorCode
-from server.core.errors import Conflict, NotFound
+from server.core.errors import NotFound
 from server.core.events import EventHub
 from server.core.secrets import KEY_FILE, SecretBox
 from server.training.cloud import DownloadedFile, JobRequest
 from server.training.cloud.artifacts import ProgressCallback
-from server.training.logfile import LOG_FILE, rebuild_metrics
+from server.training.cloud.base import CloudRunner
 from server.training.paidlc.settings import PaiDlcStore
 from server.training.paidlc.submit import PreparePaiDlc, StoredCloudConfig
 from server.training.paidlc.watch import CloudState, CloudWatcher, load_state, save_state
-from server.training.runner import (
-    Artifact,
-    JobSink,
-    JobSpec,
-    JobStatus,
-    LogChunk,
-    ProcessRecord,
-    Transition,
-    log_chunk,
-)
+from server.training.runner import Artifact, JobSink, JobSpec
 from server.training.service import JobManager
-from server.training.watchers import Watchers
 from server.users.models import User
 
 BACKEND = "pai-dlc"
@@ -63,13 +52,14 @@ def job_request(spec: JobSpec, output_prefix: str) -> JobRequest:
         job_type=config.job_type, max_running_minutes=config.max_running_minutes)
 
 
-class PaiDlcRunner:
+class PaiDlcRunner(CloudRunner[CloudState, CloudWatcher]):
+    never_submitted = NEVER_SUBMITTED
+    never_reached = "the job never reached PAI-DLC"
+
     def __init__(self, sink: JobSink, jobs_dir: Path, store: PaiDlcStore, hub: EventHub) -> None:
+        super().__init__(sink, jobs_dir)
         self.store = store
         self.hub = hub
-        self._sink = sink
-        self._jobs_dir = jobs_dir
-        self._watchers: Watchers[CloudWatcher] = Watchers()
 
     def submit(self, spec: JobSpec) -> None:
         client = self.store.connect().client
@@ -78,50 +68,19 @@ class PaiDlcRunner:
         spec.job_dir.mkdir(parents=True, exist_ok=True)
         state = CloudState(cloud_job_id=cloud_id, output_prefix=prefix)
         save_state(spec.job_dir, state)
-        self._sink.transition(spec.id, Transition("queued", extra={"cloud_job_id": cloud_id}))
-        self._watch(spec, state)
+        self._submitted(spec, state, {"cloud_job_id": cloud_id})
 
-    def resume(self, spec: JobSpec, record: ProcessRecord) -> None:
-        """Continue watching a job an earlier server submitted, from its saved cursors."""
-        state = load_state(spec.job_dir)
-        if state is None:
-            self._sink.transition(spec.id, Transition("failed", reason=NEVER_SUBMITTED,
-                                                      finished_at=utcnow()))
-            return
-        log = spec.job_dir / LOG_FILE
-        with log.open("ab") as handle:  # drop lines appended after the cursors were saved
-            handle.truncate(min(state.log_size, handle.tell()))
-        state.log_size = log.stat().st_size
-        rebuild_metrics(spec.job_dir)
-        self._watch(spec, state)
+    def load_state(self, job_dir: Path) -> CloudState | None:
+        return load_state(job_dir)
 
-    def _watch(self, spec: JobSpec, state: CloudState) -> None:
+    def _watcher(self, spec: JobSpec, state: CloudState) -> CloudWatcher:
         def notify(type_: str, data: dict[str, Any]) -> None:
             self.hub.publish(spec.project_id, "jobs", type_, data)
 
-        watcher = CloudWatcher(spec.id, spec.job_dir, state, self.store.connect, self._sink,
-                               notify, self._watchers.forget)
-        self._watchers.start(spec.id, watcher)
+        return CloudWatcher(spec.id, spec.job_dir, state, self.store.connect, self._sink,
+                            notify, self._watchers.forget)
 
-    def _state(self, job_id: str) -> CloudState:
-        state = load_state(self._jobs_dir / job_id)
-        if state is None:
-            raise NotFound("the job never reached PAI-DLC", code=ErrorCode.JOB_FILES_MISSING)
-        return state
-
-    def poll(self, job_id: str) -> JobStatus | None:
-        watcher = self._watchers.active(job_id)
-        state = watcher.state if watcher else load_state(self._jobs_dir / job_id)
-        return state.status if state else None
-
-    def logs(self, job_id: str, since: int) -> LogChunk:
-        return log_chunk(self._jobs_dir / job_id, since, self._watchers.active(job_id) is not None)
-
-    def stop(self, job_id: str) -> None:
-        watcher = self._watchers.active(job_id)
-        if watcher is None:
-            raise Conflict("the job is not running", code=ErrorCode.JOB_NOT_RUNNING)
-        watcher.state.stop_requested = True
+    def _cancel(self, watcher: CloudWatcher) -> None:
         self.store.connect().client.stop_job(watcher.state.cloud_job_id)
 
     def artifacts(self, job_id: str) -> list[Artifact]:
@@ -136,14 +95,9 @@ class PaiDlcRunner:
         return self.store.connect().client.download_artifacts(state.output_prefix, dest, progress)
 
     def info(self, job_id: str) -> CloudJobInfo:
-        watcher = self._watchers.active(job_id)
-        state = watcher.state if watcher else self._state(job_id)
+        state = self._current(job_id) or self._state(job_id)
         return CloudJobInfo(job_id=job_id, cloud_job_id=state.cloud_job_id,
                             cloud_status=state.cloud_status, output_prefix=state.output_prefix)
-
-    def close(self) -> None:
-        """Stop watching; the jobs keep running in the cloud and the next server resumes them."""
-        self._watchers.close_all()
 
 
 def cloud_info(jobs: JobManager, session: Session, user: User, job_id: str) -> CloudJobInfo:

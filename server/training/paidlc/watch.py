@@ -7,66 +7,40 @@ cuts the log back to that size and continues from the cursors: no line is lost o
 """
 
 import logging
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from pydantic import BaseModel
-
 from server.core.db import utcnow
 from server.core.errors import AppError
-from server.core.fsutil import write_text_atomic
 from server.training.cloud import CloudJob, LogCursor, PaiDlcClient
-from server.training.logfile import LOG_FILE, append_metrics, parse_metrics
+from server.training.cloud.base import CloudWatcher as BaseWatcher
+from server.training.cloud.base import RemoteState, load_json, save_json
+from server.training.logfile import LOG_FILE
 from server.training.paidlc.settings import Connection
-from server.training.runner import JobSink, JobStatus, Transition
+from server.training.runner import JobSink, Transition
 
 STATE_FILE = "cloud.json"
-MAX_BATCH = 64 * 1024  # bytes per log event, as for local jobs
 MAX_BACKOFF = 60.0
 log = logging.getLogger("mnnwb.training")
 
 Notify = Callable[[str, dict[str, Any]], None]
 
 
-class CloudState(BaseModel):
+class CloudState(RemoteState):
     cloud_job_id: str
     output_prefix: str
-    status: JobStatus = "queued"
     cloud_status: str = ""
     cursors: dict[str, LogCursor] = {}
-    log_size: int = 0
     events_seen: int = 0
-    stop_requested: bool = False
 
 
 def load_state(job_dir: Path) -> CloudState | None:
-    try:
-        return CloudState.model_validate_json((job_dir / STATE_FILE).read_text())
-    except FileNotFoundError:
-        return None
+    return load_json(job_dir / STATE_FILE, CloudState)
 
 
 def save_state(job_dir: Path, state: CloudState) -> None:
-    write_text_atomic(job_dir / STATE_FILE, state.model_dump_json())
-
-
-def batches(lines: list[str], limit: int = MAX_BATCH) -> list[str]:
-    """Whole lines grouped into texts of at most ``limit`` bytes (a longer line goes alone)."""
-    out: list[str] = []
-    current: list[str] = []
-    size = 0
-    for line in lines:
-        width = len(line.encode()) + 1
-        if current and size + width > limit:
-            out.append("".join(current))
-            current, size = [], 0
-        current.append(line + "\n")
-        size += width
-    if current:
-        out.append("".join(current))
-    return out
+    save_json(job_dir / STATE_FILE, state)
 
 
 def final_transition(job: CloudJob, stop_requested: bool, seen_running: bool) -> Transition:
@@ -83,28 +57,16 @@ def final_transition(job: CloudJob, stop_requested: bool, seen_running: bool) ->
                       extra={"cloud_job_id": job.job_id, "cloud_status": job.status})
 
 
-class CloudWatcher:
+class CloudWatcher(BaseWatcher[CloudState]):
     def __init__(self, job_id: str, job_dir: Path, state: CloudState,
                  connect: Callable[[], Connection], sink: JobSink, notify: Notify,
                  on_end: Callable[[str], None]) -> None:
-        self.job_id = job_id
-        self.job_dir = job_dir
-        self.state = state
+        super().__init__(job_id, job_dir, state, sink, on_end, f"cloud-job-{job_id}")
         self._connect = connect
-        self._sink = sink
         self._notify = notify
-        self._on_end = on_end
-        self._closing = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"cloud-job-{job_id}", daemon=True)
 
-    def start(self) -> None:
-        self._thread.start()
-
-    def close(self) -> None:
-        """Stop following the job; it keeps running in the cloud."""
-        self._closing.set()
-        if self._thread is not threading.current_thread():
-            self._thread.join()
+    def save(self) -> None:
+        save_state(self.job_dir, self.state)
 
     def _run(self) -> None:
         delay, backoff = 0.0, 1.0
@@ -132,11 +94,8 @@ class CloudWatcher:
         self._pump_logs(client, job, out)
         self._pump_events(client)
         if job.finished:
-            final = final_transition(job, self.state.stop_requested, self.state.status == "running")
-            self.state.status = final.status
-            save_state(self.job_dir, self.state)
-            self._on_end(self.job_id)
-            self._sink.transition(self.job_id, final)
+            self._end(final_transition(job, self.state.stop_requested,
+                                       self.state.status == "running"))
             return True
         if job.runner_status == "running" and self.state.status != "running":
             self.state.status = "running"
@@ -150,22 +109,9 @@ class CloudWatcher:
         for pod in job.pods:
             chunk = client.pod_logs(job.job_id, pod.pod_id, self.state.cursors.get(pod.pod_id))
             lines = [f"[{pod.pod_id}] {line}" if label else line for line in chunk.lines]
-            for text in batches(lines):
-                self._append(out, text)
+            self._append(out, "".join(f"{line}\n" for line in lines).encode())
             self.state.cursors[pod.pod_id] = chunk.cursor
             save_state(self.job_dir, self.state)
-
-    def _append(self, out: BinaryIO, text: str) -> None:
-        data = text.encode()
-        out.write(data)
-        out.flush()
-        start = self.state.log_size
-        self.state.log_size += len(data)
-        self._sink.log(self.job_id, start, text, self.state.log_size)
-        points = parse_metrics(text)
-        if points:
-            append_metrics(self.job_dir, points)
-            self._sink.metrics(self.job_id, points)
 
     def _pump_events(self, client: PaiDlcClient) -> None:
         events = client.job_events(self.state.cloud_job_id)

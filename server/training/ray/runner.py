@@ -11,13 +11,12 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from server.core.db import utcnow
 from server.core.error_codes import ErrorCode
-from server.core.errors import AppError, Conflict, Invalid, NotFound
+from server.core.errors import AppError, Invalid
 from server.core.events import EventHub
 from server.core.leftovers import scratch_prefix
 from server.training.cloud.artifacts import ProgressCallback
-from server.training.logfile import LOG_FILE, rebuild_metrics
+from server.training.cloud.base import CloudRunner
 from server.training.ray.client import RayJobs, Resources
 from server.training.ray.prepare import RayJobConfig
 from server.training.ray.settings import RaySettingsStore
@@ -37,17 +36,7 @@ from server.training.ray.workdir import (
     export_commit,
     runtime_env,
 )
-from server.training.runner import (
-    Artifact,
-    JobSink,
-    JobSpec,
-    JobStatus,
-    LogChunk,
-    ProcessRecord,
-    Transition,
-    log_chunk,
-)
-from server.training.watchers import Watchers
+from server.training.runner import Artifact, JobSink, JobSpec
 
 BACKEND = "ray"
 NEVER_SUBMITTED = "the server stopped before the job reached the Ray cluster"
@@ -64,14 +53,15 @@ def entrypoint(command: str) -> str:
     return f"python {JOB_SCRIPT} -- {shlex.join(argv)}"
 
 
-class RayRunner:
+class RayRunner(CloudRunner[RayState, RayWatcher]):
+    never_submitted = NEVER_SUBMITTED
+    never_reached = "the job never reached the Ray cluster"
+
     def __init__(self, sink: JobSink, jobs_dir: Path, store: RaySettingsStore,
                  hub: EventHub) -> None:
+        super().__init__(sink, jobs_dir)
         self.store = store
         self.hub = hub
-        self._sink = sink
-        self._jobs_dir = jobs_dir
-        self._watchers: Watchers[RayWatcher] = Watchers()
 
     def connect(self, project_id: str) -> tuple[RayJobs, float]:
         cluster = self.store.cluster(project_id)
@@ -104,48 +94,16 @@ class RayRunner:
             except AppError:
                 (spec.job_dir / STATE_FILE).unlink(missing_ok=True)
                 raise
-        self._sink.transition(spec.id, Transition(
-            "queued", extra={"submission_id": state.submission_id}))
-        self._watch(spec, state)
+        self._submitted(spec, state, {"submission_id": state.submission_id})
 
-    def resume(self, spec: JobSpec, record: ProcessRecord) -> None:
-        """Follow a job an earlier server submitted, from the bytes its log already has."""
-        state = load_state(spec.job_dir)
-        if state is None:
-            self._sink.transition(spec.id, Transition("failed", reason=NEVER_SUBMITTED,
-                                                      finished_at=utcnow()))
-            return
-        log = spec.job_dir / LOG_FILE
-        with log.open("ab") as handle:  # drop bytes appended after the state was saved
-            handle.truncate(min(state.log_size, handle.tell()))
-        state.log_size = log.stat().st_size
-        rebuild_metrics(spec.job_dir)
-        self._watch(spec, state)
+    def load_state(self, job_dir: Path) -> RayState | None:
+        return load_state(job_dir)
 
-    def _watch(self, spec: JobSpec, state: RayState) -> None:
-        watcher = RayWatcher(spec.id, spec.job_dir, state, lambda: self.connect(spec.project_id),
-                             self._sink, self._watchers.forget)
-        self._watchers.start(spec.id, watcher)
+    def _watcher(self, spec: JobSpec, state: RayState) -> RayWatcher:
+        return RayWatcher(spec.id, spec.job_dir, state, lambda: self.connect(spec.project_id),
+                          self._sink, self._watchers.forget)
 
-    def _state(self, job_id: str) -> RayState:
-        state = load_state(self._jobs_dir / job_id)
-        if state is None:
-            raise NotFound("the job never reached the Ray cluster", code=ErrorCode.JOB_FILES_MISSING)
-        return state
-
-    def poll(self, job_id: str) -> JobStatus | None:
-        watcher = self._watchers.active(job_id)
-        state = watcher.state if watcher else load_state(self._jobs_dir / job_id)
-        return state.status if state else None
-
-    def logs(self, job_id: str, since: int) -> LogChunk:
-        return log_chunk(self._jobs_dir / job_id, since, self._watchers.active(job_id) is not None)
-
-    def stop(self, job_id: str) -> None:
-        watcher = self._watchers.active(job_id)
-        if watcher is None:
-            raise Conflict("the job is not running", code=ErrorCode.JOB_NOT_RUNNING)
-        watcher.state.stop_requested = True
+    def _cancel(self, watcher: RayWatcher) -> None:
         save_state(watcher.job_dir, watcher.state)
         self.connect(watcher.state.project_id)[0].stop(watcher.state.submission_id)
 
@@ -160,7 +118,3 @@ class RayRunner:
         state = self._state(job_id)
         cluster = self.store.cluster(state.project_id)
         return fetch(cluster, state.location, state.manifest_sha256, dest, progress)
-
-    def close(self) -> None:
-        """Stop watching; the jobs keep running on the cluster and the next server resumes."""
-        self._watchers.close_all()

@@ -11,24 +11,20 @@ line.
 import asyncio
 import logging
 import re
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from pydantic import BaseModel
-
 from server.core.db import utcnow
 from server.core.errors import AppError, NotFound
-from server.core.fsutil import write_text_atomic
-from server.training.logfile import LOG_FILE, append_metrics, parse_metrics
+from server.training.cloud.base import CloudWatcher, RemoteState, load_json, save_json
+from server.training.logfile import LOG_FILE
 from server.training.ray.client import RayJobInfo, RayJobs
 from server.training.ray.storage import StorageLocation
-from server.training.runner import JobSink, JobStatus, Transition
+from server.training.runner import JobSink, Transition
 
 STATE_FILE = "ray.json"
-MAX_BATCH = 64 * 1024  # bytes per log event, as for local jobs
 MAX_BACKOFF = 30.0
 TAIL_GRACE = 10.0  # seconds the log stream may take to deliver its end after the job ended
 TAIL_REFRESH = 5.0  # seconds of a silent log stream before a fresh one replaces it
@@ -40,37 +36,20 @@ log = logging.getLogger("mnnwb.training")
 Connect = Callable[[], tuple[RayJobs, float]]
 
 
-class RayState(BaseModel):
+class RayState(RemoteState):
     submission_id: str
     project_id: str
     location: StorageLocation
-    status: JobStatus = "queued"
     ray_status: str = ""
-    log_size: int = 0
     manifest_sha256: str | None = None
-    stop_requested: bool = False
 
 
 def load_state(job_dir: Path) -> RayState | None:
-    try:
-        return RayState.model_validate_json((job_dir / STATE_FILE).read_text())
-    except FileNotFoundError:
-        return None
+    return load_json(job_dir / STATE_FILE, RayState)
 
 
 def save_state(job_dir: Path, state: RayState) -> None:
-    write_text_atomic(job_dir / STATE_FILE, state.model_dump_json())
-
-
-def byte_batches(data: bytes, limit: int = MAX_BATCH) -> list[bytes]:
-    """Whole lines of ``data`` grouped into pieces of at most ``limit`` bytes."""
-    out, current = [], b""
-    for line in data.splitlines(keepends=True):
-        if current and len(current) + len(line) > limit:
-            out.append(current)
-            current = b""
-        current += line
-    return [*out, current] if current else out
+    save_json(job_dir / STATE_FILE, state)
 
 
 def final_transition(info: RayJobInfo, stop_requested: bool) -> Transition:
@@ -85,34 +64,27 @@ def final_transition(info: RayJobInfo, stop_requested: bool) -> Transition:
                       extra={"ray_status": info.ray_status})
 
 
-class RayWatcher:
+class RayWatcher(CloudWatcher[RayState]):
     def __init__(self, job_id: str, job_dir: Path, state: RayState, connect: Connect,
                  sink: JobSink, on_end: Callable[[str], None]) -> None:
-        self.job_id = job_id
-        self.job_dir = job_dir
-        self.state = state
+        super().__init__(job_id, job_dir, state, sink, on_end, f"ray-job-{job_id}")
         self._connect = connect
-        self._sink = sink
-        self._on_end = on_end
         self._pending = b""
         self._last_output = 0.0
         self._refresh = TAIL_REFRESH
-        self._closing = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[None] | None = None
-        self._thread = threading.Thread(target=self._run, name=f"ray-job-{job_id}", daemon=True)
 
-    def start(self) -> None:
-        self._thread.start()
+    def save(self) -> None:
+        save_state(self.job_dir, self.state)
 
     def close(self) -> None:
-        """Stop following the job; it keeps running on the cluster."""
+        """Stop following the job (its asyncio task too); it keeps running on the cluster."""
         self._closing.set()
         loop, task = self._loop, self._task
         if loop is not None and task is not None:
             loop.call_soon_threadsafe(task.cancel)
-        if self._thread is not threading.current_thread():
-            self._thread.join()
+        super().close()
 
     def _run(self) -> None:
         try:
@@ -155,7 +127,7 @@ class RayWatcher:
                     # A stream opened on an ended job replays all of it and ends: the log is whole.
                     tail = asyncio.create_task(self._tail(jobs, out))
                     await asyncio.wait([tail], timeout=TAIL_GRACE)
-                    self._write(out, self._pending)
+                    self._append(out, self._pending)
                     self._pending = b""
                     self._end(final_transition(info, self.state.stop_requested))
                     return True
@@ -206,27 +178,10 @@ class RayWatcher:
                 self._last_output, self._refresh = time.monotonic(), TAIL_REFRESH
             cut = self._pending.rfind(b"\n") + 1
             if cut:
-                self._write(out, self._pending[:cut])
+                self._append(out, self._pending[:cut])
                 self._pending = self._pending[cut:]
 
-    def _write(self, out: BinaryIO, data: bytes) -> None:
-        for piece in byte_batches(data):
-            out.write(piece)
-            out.flush()
-            start = self.state.log_size
-            self.state.log_size += len(piece)
-            for match in ARTIFACTS_LINE.finditer(piece):
-                self.state.manifest_sha256 = match[1].decode()
-            save_state(self.job_dir, self.state)
-            text = piece.decode("utf-8", "replace")
-            self._sink.log(self.job_id, start, text, self.state.log_size)
-            points = parse_metrics(text)
-            if points:
-                append_metrics(self.job_dir, points)
-                self._sink.metrics(self.job_id, points)
-
-    def _end(self, final: Transition) -> None:
-        self.state.status = final.status
-        save_state(self.job_dir, self.state)
-        self._on_end(self.job_id)
-        self._sink.transition(self.job_id, final)
+    def _seen(self, piece: bytes) -> None:
+        for match in ARTIFACTS_LINE.finditer(piece):
+            self.state.manifest_sha256 = match[1].decode()
+        self.save()
