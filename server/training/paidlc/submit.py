@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.core.events import EventHub
+from server.files.events import GitChanged
 from server.gitflow import service as git
 from server.gitflow.models import Branch, Status
 from server.gitflow.transport import split_credentials
@@ -167,7 +168,7 @@ class PreparePaiDlc:
         check_settings(client.settings)
 
         def changed(op: str) -> None:
-            self._hub.publish(project.id, "git", "changed", {"op": op, "client": None})
+            self._hub.emit(project.id, GitChanged(op=op))
 
         code = ensure_pushed(Path(project.path), body, changed, policy)
         password = body.password.get_secret_value() if body.password else None

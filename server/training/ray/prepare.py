@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, NotFound
 from server.core.events import EventHub
+from server.files.events import GitChanged
 from server.gitflow import service as git
 from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
@@ -89,6 +90,6 @@ class PrepareRay:
             return head_commit(folder), config.model_dump(exclude_none=True)
 
         def committed() -> None:
-            self._hub.publish(project.id, "git", "changed", {"op": "commit", "client": None})
+            self._hub.emit(project.id, GitChanged(op="commit"))
 
         return committed_head(folder, body, committed), config.model_dump(exclude_none=True)
