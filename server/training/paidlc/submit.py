@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
@@ -21,10 +21,9 @@ from server.gitflow.transport import split_credentials
 from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
 from server.training.cloud import PaiDlcSettings
+from server.training.cloud.commits import commit_all, listed, parse_config, uncommitted_paths
 from server.training.models import JobCreate
 from server.training.paidlc.settings import PaiDlcStore, missing_settings
-
-LISTED_PATHS = 20
 
 
 class CloudJobConfig(BaseModel):
@@ -58,16 +57,6 @@ class PushedCode:
     commit: str
 
 
-def parse_config(config: dict[str, Any]) -> CloudJobConfig:
-    try:
-        return CloudJobConfig.model_validate(config)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"])
-        raise Invalid(f"bad PAI-DLC job config: {where}: {error['msg']}",
-                      code=ErrorCode.BAD_CONFIG) from exc
-
-
 def check_settings(settings: PaiDlcSettings) -> None:
     missing = missing_settings(settings)
     if missing:
@@ -91,11 +80,6 @@ def _remote_url(folder: Path, name: str) -> str:
                    "the code", code=ErrorCode.NO_REMOTE, remote=name)
 
 
-def uncommitted_paths(status: Status) -> list[str]:
-    changes = status.staged + status.unstaged + status.untracked + status.conflicted
-    return sorted({change.path for change in changes})
-
-
 def _is_pushed(branch: Branch | None, remote: str) -> bool:
     return (branch is not None and branch.upstream == f"{remote}/{branch.name}"
             and not branch.ahead)
@@ -104,9 +88,7 @@ def _is_pushed(branch: Branch | None, remote: str) -> bool:
 def _not_pushed(uncommitted: list[str], name: str, branch: Branch | None, remote: str) -> Conflict:
     problems = []
     if uncommitted:
-        shown = ", ".join(uncommitted[:LISTED_PATHS])
-        more = f" and {len(uncommitted) - LISTED_PATHS} more" if len(uncommitted) > LISTED_PATHS else ""
-        problems.append(f"uncommitted changes: {shown}{more}")
+        problems.append(listed(uncommitted))
     ahead = branch.ahead if branch else 0
     if branch is None or branch.upstream != f"{remote}/{name}":
         problems.append(f"{name} has not been pushed to {remote}")
@@ -117,18 +99,6 @@ def _not_pushed(uncommitted: list[str], name: str, branch: Branch | None, remote
         "with a message): " + "; ".join(problems),
         code=ErrorCode.NOT_PUSHED, uncommitted=uncommitted, branch=name, remote=remote, ahead=ahead,
         upstream=branch.upstream if branch else None)
-
-
-def commit_all(folder: Path, status: Status, body: JobCreate) -> None:
-    if status.conflicted:
-        raise Conflict("resolve the conflicted files before committing",
-                       code=ErrorCode.UNRESOLVED_CONFLICTS)
-    if not body.message or not body.message.strip():
-        raise Invalid("give a commit message", code=ErrorCode.NO_MESSAGE)
-    unstaged = sorted({c.path for c in status.unstaged + status.untracked})
-    if unstaged:
-        git.stage(folder, unstaged)
-    git.commit(folder, body.message, author=body.author)
 
 
 def ensure_pushed(
@@ -163,7 +133,7 @@ class PreparePaiDlc:
     def __call__(
         self, project: Project, body: JobCreate, policy: UrlPolicy
     ) -> tuple[str | None, dict[str, Any]]:
-        config = parse_config(body.config)
+        config = parse_config(CloudJobConfig, "PAI-DLC", body.config)
         client = self._store.connect().client
         check_settings(client.settings)
 

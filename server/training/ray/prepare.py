@@ -8,17 +8,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from server.core.error_codes import ErrorCode
-from server.core.errors import Conflict, Invalid, NotFound
+from server.core.errors import Conflict, NotFound
 from server.core.events import EventHub
 from server.files.events import GitChanged
 from server.gitflow import service as git
 from server.gitflow.urlpolicy import UrlPolicy
 from server.projects.models import Project
+from server.training.cloud.commits import commit_all, listed, parse_config, uncommitted_paths
 from server.training.models import JobCreate
-from server.training.paidlc.submit import LISTED_PATHS, commit_all, uncommitted_paths
 from server.training.ray.settings import RaySettingsStore
 from server.training.ray.storage import location_for
 from server.training.service import head_commit
@@ -36,21 +36,10 @@ class RayJobConfig(BaseModel):
     snapshot: bool = Field(default=False, description="run the work tree as it is, not a commit")
 
 
-def parse_config(config: dict[str, Any]) -> RayJobConfig:
-    try:
-        return RayJobConfig.model_validate(config)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"])
-        raise Invalid(f"bad Ray job config: {where}: {error['msg']}", code=ErrorCode.BAD_CONFIG) from exc
-
-
 def _not_committed(uncommitted: list[str]) -> Conflict:
-    shown = ", ".join(uncommitted[:LISTED_PATHS])
-    more = f" and {len(uncommitted) - LISTED_PATHS} more" if len(uncommitted) > LISTED_PATHS else ""
     return Conflict(
         "a Ray job runs a commit; commit first (send commit_and_push with a message) or run a "
-        f"snapshot of the work tree: uncommitted changes: {shown}{more}",
+        f"snapshot of the work tree: {listed(uncommitted)}",
         code=ErrorCode.NOT_COMMITTED, uncommitted=uncommitted)
 
 
@@ -83,7 +72,7 @@ class PrepareRay:
     def __call__(
         self, project: Project, body: JobCreate, policy: UrlPolicy
     ) -> tuple[str | None, dict[str, Any]]:
-        config = parse_config(body.config)
+        config = parse_config(RayJobConfig, "Ray", body.config)
         location_for(self._store.cluster(project.id), "check")  # refuses unusable settings
         folder = Path(project.path)
         if config.snapshot:
