@@ -79,6 +79,7 @@ EVENTS: tuple[type[TabEvent], ...] = (
     FilesChanged, GitChanged, GitProgress,
     training.JobStatus, training.JobMetric, training.VenvProgress, training.VenvDone,
     training.ArtifactsProgress, ArtifactsPulled, JobMarked, training.JobLog,
+    training.JobCloudStatus, training.JobCloudError, training.JobCloudEvent,
     ToolRunChanged, ToolProgress, ToolLogLine,
     device.SessionStateEvent, device.DeviceStatusEvent, device.DeviceFactsEvent, SyncReport,
     device.BenchResultEvent, device.WatchHitEvent, device.WatchDoneEvent, device.DeviceErrorEvent,

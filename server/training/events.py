@@ -63,3 +63,34 @@ class ArtifactsProgress(DownloadProgress, TabEvent):
     CHANNEL: ClassVar[Channel] = "jobs"
     TYPE: ClassVar[str] = "artifacts.progress"
     job_id: str
+
+
+class JobCloudStatus(TabEvent):
+    """A PAI-DLC job's status in the cloud changed (``Queuing``, ``Running``, …)."""
+
+    CHANNEL: ClassVar[Channel] = "jobs"
+    TYPE: ClassVar[str] = "job.cloud_status"
+    job_id: str
+    status: str
+
+
+class JobCloudError(TabEvent):
+    """Following a PAI-DLC job failed for now (the cloud or its settings); it is tried again."""
+
+    CHANNEL: ClassVar[Channel] = "jobs"
+    TYPE: ClassVar[str] = "job.cloud_error"
+    OMIT_IF_NONE: ClassVar[frozenset[str]] = frozenset({"request_id", "cloud_code"})
+    job_id: str
+    detail: str
+    code: str
+    request_id: str | None = None
+    cloud_code: str | None = None
+
+
+class JobCloudEvent(TabEvent):
+    """One of a PAI-DLC job's events (``GetJobEvents``), each told once."""
+
+    CHANNEL: ClassVar[Channel] = "jobs"
+    TYPE: ClassVar[str] = "job.event"
+    job_id: str
+    event: str

@@ -9,12 +9,12 @@ job), then a ``CloudWatcher`` follows the job. The job folder ``<data_dir>/jobs/
 """
 
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from device_bridge.tab_events import TabEvent
 from server.core.error_codes import ErrorCode
 from server.core.errors import NotFound
 from server.core.events import EventHub
@@ -74,8 +74,8 @@ class PaiDlcRunner(CloudRunner[CloudState, CloudWatcher]):
         return load_state(job_dir)
 
     def _watcher(self, spec: JobSpec, state: CloudState) -> CloudWatcher:
-        def notify(type_: str, data: dict[str, Any]) -> None:
-            self.hub.publish(spec.project_id, "jobs", type_, data)
+        def notify(event: TabEvent) -> None:
+            self.hub.emit(spec.project_id, event)
 
         return CloudWatcher(spec.id, spec.job_dir, state, self.store.connect, self._sink,
                             notify, self._watchers.forget)

@@ -9,13 +9,15 @@ cuts the log back to that size and continues from the cursors: no line is lost o
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
+from device_bridge.tab_events import TabEvent
 from server.core.db import utcnow
 from server.core.errors import AppError
 from server.training.cloud import CloudJob, LogCursor, PaiDlcClient
 from server.training.cloud.base import CloudWatcher as BaseWatcher
 from server.training.cloud.base import RemoteState, load_json, save_json
+from server.training.events import JobCloudError, JobCloudEvent, JobCloudStatus
 from server.training.logfile import LOG_FILE
 from server.training.paidlc.settings import Connection
 from server.training.runner import JobSink, Transition
@@ -24,7 +26,7 @@ STATE_FILE = "cloud.json"
 MAX_BACKOFF = 60.0
 log = logging.getLogger("mnnwb.training")
 
-Notify = Callable[[str, dict[str, Any]], None]
+Notify = Callable[[TabEvent], None]
 
 
 class CloudState(RemoteState):
@@ -78,8 +80,9 @@ class CloudWatcher(BaseWatcher[CloudState]):
                         return
                     delay, backoff = connection.poll_seconds, 1.0
                 except AppError as exc:  # the cloud or the settings: keep trying, tell the tab
-                    self._notify("job.cloud_error", {"job_id": self.job_id, "detail": exc.detail,
-                                                     "code": exc.code, **exc.extra})
+                    self._notify(JobCloudError(job_id=self.job_id, detail=exc.detail, code=exc.code,
+                                               request_id=exc.extra.get("request_id"),
+                                               cloud_code=exc.extra.get("cloud_code")))
                     delay, backoff = backoff, min(backoff * 2, MAX_BACKOFF)
                 except Exception:  # a bug must not leave the job unwatched for good
                     log.exception("watching cloud job %s failed; retrying", self.job_id)
@@ -90,7 +93,7 @@ class CloudWatcher(BaseWatcher[CloudState]):
         job = client.get_job(self.state.cloud_job_id)
         if job.status != self.state.cloud_status:
             self.state.cloud_status = job.status
-            self._notify("job.cloud_status", {"job_id": self.job_id, "status": job.status})
+            self._notify(JobCloudStatus(job_id=self.job_id, status=job.status))
         self._pump_logs(client, job, out)
         self._pump_events(client)
         if job.finished:
@@ -116,5 +119,5 @@ class CloudWatcher(BaseWatcher[CloudState]):
     def _pump_events(self, client: PaiDlcClient) -> None:
         events = client.job_events(self.state.cloud_job_id)
         for event in events[self.state.events_seen:]:
-            self._notify("job.event", {"job_id": self.job_id, "event": event})
+            self._notify(JobCloudEvent(job_id=self.job_id, event=event))
         self.state.events_seen = max(self.state.events_seen, len(events))

@@ -4148,6 +4148,48 @@ export interface components {
             project_id: string;
         };
         /**
+         * JobCloudError
+         * @description Following a PAI-DLC job failed for now (the cloud or its settings); it is tried again.
+         */
+        JobCloudError: {
+            /**
+             * Cloud Code
+             * @default null
+             */
+            cloud_code?: string | null;
+            /** Code */
+            code: string;
+            /** Detail */
+            detail: string;
+            /** Job Id */
+            job_id: string;
+            /**
+             * Request Id
+             * @default null
+             */
+            request_id?: string | null;
+        };
+        /**
+         * JobCloudEvent
+         * @description One of a PAI-DLC job's events (``GetJobEvents``), each told once.
+         */
+        JobCloudEvent: {
+            /** Event */
+            event: string;
+            /** Job Id */
+            job_id: string;
+        };
+        /**
+         * JobCloudStatus
+         * @description A PAI-DLC job's status in the cloud changed (``Queuing``, ``Running``, …).
+         */
+        JobCloudStatus: {
+            /** Job Id */
+            job_id: string;
+            /** Status */
+            status: string;
+        };
+        /**
          * JobCreate
          * @description A job to run. For ``pai-dlc`` the code must be committed and pushed: with
          *     ``commit_and_push`` the server stages everything, commits with ``message`` and pushes
@@ -4331,7 +4373,79 @@ export interface components {
             v: number;
         };
         /** JobsEvent */
-        JobsEvent: components["schemas"]["JobsJobStatusEnvelope"] | components["schemas"]["JobsJobMetricEnvelope"] | components["schemas"]["JobsVenvProgressEnvelope"] | components["schemas"]["JobsVenvDoneEnvelope"] | components["schemas"]["JobsArtifactsProgressEnvelope"] | components["schemas"]["JobsArtifactsPulledEnvelope"] | components["schemas"]["JobsJobMarkedEnvelope"];
+        JobsEvent: components["schemas"]["JobsJobStatusEnvelope"] | components["schemas"]["JobsJobMetricEnvelope"] | components["schemas"]["JobsVenvProgressEnvelope"] | components["schemas"]["JobsVenvDoneEnvelope"] | components["schemas"]["JobsArtifactsProgressEnvelope"] | components["schemas"]["JobsArtifactsPulledEnvelope"] | components["schemas"]["JobsJobMarkedEnvelope"] | components["schemas"]["JobsJobCloudStatusEnvelope"] | components["schemas"]["JobsJobCloudErrorEnvelope"] | components["schemas"]["JobsJobEventEnvelope"];
+        /** JobsJobCloudErrorEnvelope */
+        JobsJobCloudErrorEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["JobCloudError"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.cloud_error";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** JobsJobCloudStatusEnvelope */
+        JobsJobCloudStatusEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["JobCloudStatus"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.cloud_status";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
+        /** JobsJobEventEnvelope */
+        JobsJobEventEnvelope: {
+            /**
+             * Channel
+             * @constant
+             */
+            channel: "jobs";
+            data: components["schemas"]["JobCloudEvent"];
+            /**
+             * Seq
+             * @default 0
+             */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.event";
+            /**
+             * V
+             * @default 1
+             */
+            v: number;
+        };
         /** JobsJobMarkedEnvelope */
         JobsJobMarkedEnvelope: {
             /**
