@@ -55,9 +55,11 @@ def serve_hub(data_dir: Path, port: int) -> None:
     import uvicorn
 
     from device_bridge.hub import Limits
+    from server.api.services import services_of
     from server.app import create_app
     from server.core.config import Settings
     from server.devices import bridge
+    from server.flow.device_records import DeviceRecords
 
     app = create_app(Settings(data_dir=data_dir, port=port, watch_files=False))
     original = app.router.lifespan_context
@@ -65,7 +67,10 @@ def serve_hub(data_dir: Path, port: int) -> None:
     @asynccontextmanager
     async def lifespan(app_) -> AsyncIterator[None]:
         async with original(app_):
-            bridge.install(app_.state, app_.state.engine, app_.state.hub, Limits(rate=1e9, burst=1e9))
+            services = services_of(app_)  # the bridge again, without the rate limit
+            services.devices = bridge.install(services.tab_commands, services.engine,
+                                              DeviceRecords(services.engine, services.hub),
+                                              Limits(rate=1e9, burst=1e9))
             yield
 
     app.router.lifespan_context = lifespan
