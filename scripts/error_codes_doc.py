@@ -12,6 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts import doc_table  # noqa: E402
 from server.core.error_codes import ErrorCode  # noqa: E402
 
 DOC = ROOT / "docs" / "api.md"
@@ -36,17 +37,11 @@ def render() -> str:
 
 def section(text: str) -> str:
     """The table as ``docs/api.md`` has it now (markers included), or ``""`` when it has none."""
-    if START not in text or END not in text:
-        return ""
-    return text[text.index(START):text.index(END) + len(END)]
+    return doc_table.section(text, START, END)
 
 
 def main() -> None:
-    text = DOC.read_text(encoding="utf-8")
-    current = section(text)
-    if not current:
-        sys.exit(f"{DOC.name} has no {START} ... {END} markers")
-    DOC.write_text(text.replace(current, render()), encoding="utf-8")
+    doc_table.rewrite(DOC, START, END, render())
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from device_bridge.tab_events import TabEvent  # noqa: E402
+from scripts import doc_table  # noqa: E402
 from server.api.events import EVENTS  # noqa: E402
 
 DOC = ROOT / "docs" / "api.md"
@@ -42,17 +43,11 @@ def render() -> str:
 
 def section(text: str) -> str:
     """The table as ``docs/api.md`` has it now (markers included), or ``""`` when it has none."""
-    if START not in text or END not in text:
-        return ""
-    return text[text.index(START):text.index(END) + len(END)]
+    return doc_table.section(text, START, END)
 
 
 def main() -> None:
-    text = DOC.read_text(encoding="utf-8")
-    current = section(text)
-    if not current:
-        sys.exit(f"{DOC.name} has no {START} ... {END} markers")
-    DOC.write_text(text.replace(current, render()), encoding="utf-8")
+    doc_table.rewrite(DOC, START, END, render())
 
 
 if __name__ == "__main__":

@@ -124,4 +124,4 @@ def test_docs_list_every_event() -> None:
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     assert script.section(script.DOC.read_text(encoding="utf-8")) == script.render(), (
-        "docs/protocol.md's event table is stale: run .venv/bin/python scripts/events_doc.py")
+        "docs/api.md's event table is stale: run .venv/bin/python scripts/events_doc.py")
