@@ -4,10 +4,12 @@ Tests never sleep for a guessed duration. The deadline is generous because the s
 a loaded 2-core machine; a condition that holds early returns at once.
 """
 
+import asyncio
 import os
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import psutil
 
@@ -40,3 +42,10 @@ def process_running(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: a process of the suite that drives a browser has
+    Playwright's loop marked running on its main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -75,28 +75,20 @@ class TabConnection:
         self._stopped.set()
 
     async def send(self, envelope: Envelope) -> None:
-        await self.websocket.send_text(envelope.model_dump_json())
+        await self.websocket.send_text(envelope.text())
 
     async def sender(self) -> None:
-        overflow = asyncio.create_task(self.sub.overflowed.wait())
-        getter: asyncio.Task[Envelope] | None = None
-        try:
-            while True:
-                getter = asyncio.create_task(self.sub.queue.get())
-                done, _ = await asyncio.wait(
-                    {getter, overflow}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if overflow in done:
-                    self.close_code, self.close_reason = 1013, "too slow; resume with since="
-                    return
-                await self.send(getter.result())
-                dropped = self.sub.take_dropped()
-                if dropped:
-                    await self.send(sys_message(SysDropped(count=dropped)))
-        finally:
-            overflow.cancel()
-            if getter is not None:
-                getter.cancel()
+        # A subscriber overflows only when its queue is full, so ``get`` never waits then: the
+        # overflow is seen at the next event, as soon as the send before it returns.
+        while True:
+            event = await self.sub.queue.get()
+            if self.sub.overflowed.is_set():
+                self.close_code, self.close_reason = 1013, "too slow; resume with since="
+                return
+            await self.send(event)
+            dropped = self.sub.take_dropped()
+            if dropped:
+                await self.send(sys_message(SysDropped(count=dropped)))
 
     async def receiver(self) -> None:
         while True:

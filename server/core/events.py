@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from device_bridge.tab_events import Channel, TabEvent
 
@@ -30,6 +30,13 @@ class Envelope(BaseModel):
     channel: Channel
     type: str = Field(min_length=1, max_length=64)
     data: dict[str, Any] = Field(default_factory=dict)
+    _text: str | None = PrivateAttr(default=None)
+
+    def text(self) -> str:
+        """The message as JSON, made once however many tabs it goes to."""
+        if self._text is None:
+            self._text = self.model_dump_json()
+        return self._text
 
 
 class Subscription:

@@ -1,26 +1,18 @@
 """``first_of`` (``device_bridge/tasks.py``): the first loop to end ends them all."""
 
 import asyncio
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 
 from device_bridge.tasks import first_of
+from tests.waiting import run_async as run
 
 T = TypeVar("T")
 
 
 class Boom(Exception):
     pass
-
-
-def run(coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` on a thread of its own: a process of the suite that drives a browser has
-    Playwright's loop marked running on its main thread."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 async def _forever(ended: list[str], name: str) -> None:

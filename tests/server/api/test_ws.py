@@ -1,5 +1,6 @@
 """The per-tab websocket: envelopes, seq numbers, replay with since=, pings, bad input."""
 
+import asyncio
 import json
 import time
 from pathlib import Path
@@ -10,8 +11,9 @@ import websockets.sync.client as ws_client
 from starlette.websockets import WebSocketDisconnect
 
 from server.api.services import services_of
+from server.api.ws import TabConnection
 from server.core.events import EventHub
-from tests.waiting import wait_until
+from tests.waiting import run_async, wait_until
 
 
 def _ws(client, project, since=None):
@@ -90,6 +92,37 @@ def test_slow_subscriber_gets_perf_dropped_but_overflows_on_files():
     assert sub.queue.qsize() == 3 and sub.take_dropped() == 7 and not sub.overflowed.is_set()
     hub.publish("p", "files", "changed", {})
     assert sub.overflowed.is_set()
+
+
+def test_a_tab_that_falls_behind_is_closed_to_resume_with_since():
+    """The sender sees the overflow at its next event, once the send it was blocked in returns;
+    nothing after the overflow is sent."""
+    async def scenario() -> tuple[int, list[dict]]:
+        hub = EventHub(queue_size=3, replay_size=100)
+        sub, _ = hub.subscribe("p")
+        sent: list[dict] = []
+        released = asyncio.Event()
+
+        class SlowSocket:  # a tab that does not read: the first send blocks until released
+            async def send_text(self, text: str) -> None:
+                await released.wait()
+                sent.append(json.loads(text))
+
+        tab = TabConnection(SlowSocket(), sub, hub, 60.0, {})  # type: ignore[arg-type]
+        sender = asyncio.create_task(tab.sender())
+        hub.publish("p", "files", "changed", {"i": 0})
+        while sub.queue.qsize():  # the sender took it and is blocked sending it
+            await asyncio.sleep(0)
+        for i in range(1, 5):  # three fit in the queue, the fourth overflows it
+            hub.publish("p", "files", "changed", {"i": i})
+        assert sub.overflowed.is_set() and not sender.done()
+        released.set()
+        await asyncio.wait_for(sender, 30)
+        return tab.close_code, sent
+
+    code, sent = run_async(scenario())
+    assert code == 1013
+    assert [message["data"] for message in sent] == [{"i": 0}]
 
 
 def test_replay_reports_incomplete_history():
