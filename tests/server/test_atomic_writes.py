@@ -27,6 +27,10 @@ ALLOWED = {
     "server/training/wrapper.py": "a standard-library-only script run inside the job; it reuses "
                                   "blocks reserved at start so the exit record is written (and "
                                   "fsynced) even on a full disk",
+    "server/gitflow/looseobjects.py": "Git's loose objects, written as git writes them: fsynced only "
+                                      "when the repository's core.fsyncObjectFiles asks (an object's "
+                                      "name is its content's hash, so a torn one is found by git "
+                                      "fsck, never mistaken for another)",
 }
 
 
