@@ -24,7 +24,7 @@ import logging
 import os
 import struct
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from functools import cache, partial
 
 from server.core.cache import BoundedCache
@@ -219,10 +219,11 @@ class StatMonitor:
         if tree is None:
             tree = _Tree(root)
             for _, oldest in self._trees.put(root, tree):
-                self._unwatch(inotify, oldest, b"", subtree=True)
+                self._unwatch(inotify, oldest, (b"",), subtree=True)
         return tree
 
     def _drain(self, inotify: Inotify) -> None:
+        gone: dict[bytes, set[bytes]] = {}  # folders deleted or moved, forgotten at the end at once
         for wd, mask, name in inotify.events():
             if mask & IN_Q_OVERFLOW:
                 for tree in self._trees.values():
@@ -234,7 +235,7 @@ class StatMonitor:
                 owner = self._trees.peek(root)
                 assert owner is not None  # a forgotten tree's watches went with it
                 if mask & FOLDER_GONE:  # the watches below a moved folder move with it
-                    self._unwatch(inotify, owner, folder, subtree=True)
+                    gone.setdefault(root, set()).add(folder)
                     continue
                 names = owner.known.get(folder)
                 if names is not None:
@@ -242,13 +243,16 @@ class StatMonitor:
                 if mask & NAMES_CHANGED:
                     owner.listings.pop(folder, None)
                     owner.epoch += 1
+        for root, folders in gone.items():
+            owner = self._trees.peek(root)
+            if owner is not None:
+                self._unwatch(inotify, owner, folders, subtree=True)
 
     def _watch(self, inotify: Inotify, tree: _Tree, folders: dict[bytes, set[bytes]]) -> None:
         """Watch every tracked folder not watched yet; stop watching those no longer tracked.
 
         A folder is watched before any of its files is stat'ed, so no change falls between."""
-        for folder in [f for f in tree.watched if f not in folders]:
-            self._unwatch(inotify, tree, folder, subtree=False)
+        self._unwatch(inotify, tree, [f for f in tree.watched if f not in folders], subtree=False)
         for folder in folders:
             if folder not in tree.watched:
                 wd = inotify.add(tree.folder_path(folder))
@@ -257,10 +261,12 @@ class StatMonitor:
                     self._owners.setdefault(wd, set()).add((tree.root, folder))
         tree.folders = folders
 
-    def _unwatch(self, inotify: Inotify, tree: _Tree, folder: bytes, *, subtree: bool) -> None:
-        """Forget ``folder`` (and with ``subtree`` every folder below it): stat them again."""
-        prefix = folder + b"/" if folder else b""
-        doomed = [f for f in tree.watched if f == folder or (subtree and f.startswith(prefix))]
+    def _unwatch(self, inotify: Inotify, tree: _Tree, folders: Collection[bytes], *, subtree: bool) -> None:
+        """Forget ``folders`` (and with ``subtree`` every folder below them): stat them again."""
+        if subtree:
+            doomed = [f for f in tree.watched if _below_any(f, folders)]
+        else:
+            doomed = [f for f in folders if f in tree.watched]
         for name in doomed:
             wd = tree.watched.pop(name)
             tree.known.pop(name, None)
@@ -289,6 +295,15 @@ class StatMonitor:
                     found[i] = known[names[i]] = st
             stats.extend(found)  # type: ignore[arg-type]
         return stats
+
+
+def _below_any(folder: bytes, tops: Collection[bytes]) -> bool:
+    """Whether ``folder`` is one of ``tops`` or inside one (``b""`` is the work tree's root)."""
+    while folder not in tops:
+        if not folder:
+            return False
+        folder = folder.rpartition(b"/")[0]
+    return True
 
 
 monitor = StatMonitor()

@@ -8,6 +8,7 @@ tree. Every tree we are about to write is checked as a whole before the first fi
 import posixpath
 import stat
 from collections.abc import Iterable
+from functools import lru_cache
 
 from dulwich.index import validate_path_element_hfs, validate_path_element_ntfs
 from dulwich.object_store import BaseObjectStore
@@ -18,6 +19,7 @@ from server.core.errors import Invalid
 from server.files.paths import MAX_NAME_BYTES, check_name_lengths
 
 
+@lru_cache(maxsize=65536)  # a tree repeats its folder names; checking one costs ~8 µs
 def element_is_safe(element: bytes) -> bool:
     """True when one path component may be written on any platform."""
     if element in (b"", b".", b"..") or b"\\" in element or b"\0" in element:
