@@ -9,10 +9,8 @@ and reading its output); and the samples on which the models do not all answer t
 A sample that cannot be read is skipped and named, never counted.
 """
 
-import importlib
 import importlib.util
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,126 +18,15 @@ import numpy as np
 
 from device_bridge.runtime import datasets, decode, preprocess
 from device_bridge.runtime.datasets import Dataset, Sample
-from server.modeltools import evaluation, mnnfile, shapes
+from server.modeltools import evaluate_models, evaluation, shapes
 from server.modeltools.errors import ToolFailed
 from server.modeltools.evaluation import Plan
 from server.modeltools.progress import report
-from server.modeltools.schemas import EvaluateArgs, QuantizeArgs
+from server.modeltools.schemas import EvaluateArgs
 
 MAX_DISAGREEMENTS = 200
 MAX_SKIPPED = 200
 TOP_K = 5
-Runner = Callable[[np.ndarray], np.ndarray]
-
-
-# --- the models -----------------------------------------------------------------------------
-
-def _mnn(plan: Plan, args: EvaluateArgs) -> Runner:
-    import MNN
-
-    from server.modeltools import tensors
-
-    loaded = tensors.load_on(plan.path, args)
-    assert plan.shape is not None
-    name = plan.input.name
-    tensors.feed(loaded, {name: np.zeros(plan.shape, np.float32)})  # resized once, for every sample
-    outputs = loaded.outputs()
-    if plan.output.name not in outputs:
-        raise ToolFailed(f"{plan.path.name} has no output {plan.output.name!r} (its outputs: "
-                         f"{', '.join(sorted(outputs))}): fix the output's name in its spec",
-                         "bad_model_spec")
-    net, session = loaded.net, loaded.session
-    target, output = loaded.inputs()[name], outputs[plan.output.name]
-    layout, out_layout = (tensors._host_layout(target), tensors._host_layout(output))
-    integer = loaded.dtypes.get(name, "float32").startswith("int")
-    kind, dtype = (MNN.Halide_Type_Int, np.int32) if integer else (MNN.Halide_Type_Float, np.float32)
-    in_shape = tuple(plan.shape)
-    out_shape = tuple(output.getShape())
-
-    def run(value: np.ndarray) -> np.ndarray:
-        host = MNN.Tensor(in_shape, kind, value.astype(dtype, copy=False), layout)
-        target.copyFrom(host)
-        net.runSession(session)
-        result = MNN.Tensor(out_shape, MNN.Halide_Type_Float, np.zeros(out_shape, np.float32), out_layout)
-        output.copyToHostTensor(result)
-        return np.array(result.getNumpyData(), dtype=np.float32, copy=True).reshape(out_shape)
-
-    return run
-
-
-def _onnxruntime(plan: Plan, args: EvaluateArgs) -> Runner:
-    import onnxruntime as ort
-
-    from server.modeltools.compare import _ORT_TYPES
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = args.threads
-    options.inter_op_num_threads = 1
-    try:
-        session = ort.InferenceSession(str(plan.path), options, providers=["CPUExecutionProvider"])
-    except Exception as exc:
-        raise ToolFailed(f"{plan.path.name}: ONNX Runtime cannot load this model ({exc})") from None
-    names = [o.name for o in session.get_outputs()]
-    if plan.output.name not in names:
-        raise ToolFailed(f"{plan.path.name} has no output {plan.output.name!r} (its outputs: "
-                         f"{', '.join(names)}): fix the output's name in its spec", "bad_model_spec")
-    wanted = session.get_inputs()[0]
-    dtype = _ORT_TYPES.get(wanted.type, np.float32)
-    feed_name, fetch = wanted.name, [plan.output.name]
-
-    def run(value: np.ndarray) -> np.ndarray:
-        return np.asarray(session.run(fetch, {feed_name: value.astype(dtype, copy=False)})[0])
-
-    return run
-
-
-def _tflite(plan: Plan, args: EvaluateArgs) -> Runner:
-    found = evaluation.tflite_module()
-    if found is None:
-        raise ToolFailed(f"{plan.path.name}: no TFLite interpreter is installed here",
-                         "runtime_unavailable")
-    module = importlib.import_module(found)
-    interpreter_class = getattr(module, "Interpreter", None) or module.lite.Interpreter
-    interpreter = interpreter_class(model_path=str(plan.path), num_threads=args.threads)
-    details = interpreter.get_input_details()
-    if len(details) != 1:
-        raise ToolFailed(f"{plan.path.name} has {len(details)} inputs; evaluate feeds one", "too_many_inputs")
-    declared = [shapes.from_dims(details[0]["name"], details[0].get("shape_signature", details[0]["shape"]))]
-    if plan.shape is None:
-        default = plan.input.run_shape()
-        given = {declared[0].name: default} if default is not None else None
-        try:
-            plan.shape = shapes.resolve(declared, given)[declared[0].name]
-        except shapes.ShapeError as exc:
-            raise ToolFailed(f"{plan.path.name}: {exc.detail}", exc.code, **exc.where) from None
-    interpreter.resize_tensor_input(details[0]["index"], plan.shape)
-    interpreter.allocate_tensors()
-    outputs = {o["name"]: o["index"] for o in interpreter.get_output_details()}
-    if plan.output.name not in outputs:
-        raise ToolFailed(f"{plan.path.name} has no output {plan.output.name!r} (its outputs: "
-                         f"{', '.join(outputs)}): fix the output's name in its spec", "bad_model_spec")
-    index, out, dtype = details[0]["index"], outputs[plan.output.name], details[0]["dtype"]
-
-    def run(value: np.ndarray) -> np.ndarray:
-        interpreter.set_tensor(index, value.astype(dtype, copy=False))
-        interpreter.invoke()
-        return np.array(interpreter.get_tensor(out), copy=True)
-
-    return run
-
-
-OPENERS = {"mnn": _mnn, "onnxruntime": _onnxruntime, "tflite": _tflite}
-
-
-def describe(plan: Plan) -> str:
-    """What kind of model this is: ``source`` (run by ONNX Runtime or TFLite), or how an MNN
-    model holds its weights (``mnnfile.weights_kind``: fp32, fp16, weight-quant, int8)."""
-    if plan.runtime != "mnn":
-        return "source"
-    try:
-        return mnnfile.weights_kind(plan.path)
-    except (OSError, ValueError):
-        return "mnn"
 
 
 # --- scoring --------------------------------------------------------------------------------
@@ -279,7 +166,7 @@ class Script:
 
 # --- the run --------------------------------------------------------------------------------
 
-def _dataset(path: Path) -> Dataset:
+def load_dataset(path: Path) -> Dataset:
     try:
         return datasets.read(path)
     except datasets.DatasetError as exc:
@@ -331,7 +218,7 @@ def run(args: EvaluateArgs, found: Dataset | None = None, spec_of: Path | None =
     """The evaluation; ``found``: the dataset already read, ``spec_of``: the model whose spec
     every model is fed by (quantize's check, before its int8 model has a spec of its own)."""
     root = Path(args.root) if args.root else Path(args.dataset).parent
-    found = found or _dataset(Path(args.dataset))
+    found = found or load_dataset(Path(args.dataset))
     metric = evaluation.metric_kind(args.metric, found.task)
     split = _split(found, args.split)
     samples = datasets.interleaved(found.split(split))  # ``limit`` counts the samples read
@@ -341,7 +228,7 @@ def run(args: EvaluateArgs, found: Dataset | None = None, spec_of: Path | None =
                          f"({found.skipped_count} skipped)", "no_samples")
     plans = _plans(args, found, metric, spec_of)
     report(0.02, "loading models")
-    runners = [OPENERS[plan.runtime](plan, args) for plan in plans]
+    runners = [evaluate_models.OPENERS[plan.runtime](plan, args) for plan in plans]
     groups: dict[tuple[Any, ...], Plan] = {}
     for plan in plans:
         groups.setdefault(plan.key(), plan)
@@ -406,7 +293,8 @@ def run(args: EvaluateArgs, found: Dataset | None = None, spec_of: Path | None =
     report(0.97, "scoring")
     rows = []
     for plan, scorer, spent in zip(plans, scorers, times, strict=True):
-        rows.append({"model": _relative(root, plan.path), "runtime": plan.runtime, "kind": describe(plan),
+        rows.append({"model": _relative(root, plan.path), "runtime": plan.runtime,
+                     "kind": evaluate_models.describe(plan),
                      "input_shape": plan.shape, "shape_from_spec": plan.from_spec,
                      **scorer.figures(), **_latency(spent)})
     headline = {"accuracy": "top1", "map50": "map50"}.get(metric)
@@ -459,62 +347,3 @@ def _per_class(found: Dataset, metric: str, scorers: list[Any]) -> list[dict[str
         return [{"class": name, "support": scorers[0].positives[name],
                  "models": [{"ap50": ap[name]} for ap in aps]} for name in found.classes]
     return None
-
-
-# --- quantize's dataset: calibration from its train split, the accuracy drop on its val split
-
-DROP_WARNING = 0.02  # an int8 top-1 (or mAP) this far below the float model's is a warning
-
-
-def dataset_of(args: QuantizeArgs) -> Dataset | None:
-    return _dataset(Path(args.dataset)) if args.dataset else None
-
-
-def calibration_images(found: Dataset) -> tuple[list[Path], list[dict[str, str]]]:
-    """The images that calibrate: the train split's (every sample's without one), class by class
-    in turn, so that a ``max_samples`` keeps every class; and the files of that split the
-    dataset's reader skipped, with the reason."""
-    split = "train" if "train" in found.splits else None
-    files = [s.path for s in datasets.interleaved(found.split(split)) if s.path is not None]
-    skipped = [{"file": s.file, "reason": s.reason} for s in found.skipped
-               if split is None or s.split in (None, split)]
-    return files, skipped
-
-
-def accuracy_drop(args: QuantizeArgs, found: Dataset, int8: Path) -> dict[str, Any]:
-    """The float model and the int8 one it was quantized into, evaluated on the dataset's val
-    (or test) split, fed by the float model's spec."""
-    report(0.93, "evaluating float and int8 on the dataset")
-    check = EvaluateArgs(models=[args.model, str(int8)], dataset=str(args.dataset), backend=args.backend,
-                         threads=args.threads, precision=args.precision, power=args.power,
-                         input_shapes=args.input_shapes, root=str(Path(args.model).parent))
-    result = run(check, found, spec_of=Path(args.model))
-    headline = "top1" if result["metric"] == "accuracy" else "map50"
-    float_row, int8_row = result["models"]
-    keep = ("top1", "top5", "map50", "median_ms")
-    return {
-        "dataset": Path(args.dataset or "").name, "split": result["split"], "metric": result["metric"],
-        "headline": headline, "samples": result["samples"], "skipped_count": result["skipped_count"],
-        "float": {k: float_row[k] for k in keep if k in float_row},
-        "int8": {k: int8_row[k] for k in keep if k in int8_row},
-        "drop": float_row[headline] - int8_row[headline],
-        "disagreement_count": result["disagreement_count"],
-        "calibrated_on_evaluated": result["split"] is None and args.calibration is None,
-    }
-
-
-def drop_warnings(accuracy: dict[str, Any] | None) -> list[str]:
-    if accuracy is None:
-        return []
-    found = []
-    if accuracy["drop"] > DROP_WARNING:
-        headline = accuracy["headline"]
-        name = "top-1" if headline == "top1" else "mAP@0.5"
-        found.append(f"the int8 model's {name} is {100 * accuracy['drop']:.1f} points below the float "
-                     f"model's ({100 * accuracy['int8'][headline]:.1f}% against "
-                     f"{100 * accuracy['float'][headline]:.1f}% on {accuracy['samples']} samples): try EMA, "
-                     "more calibration images, or skip the ops that lose the most (their cosines above)")
-    if accuracy["calibrated_on_evaluated"]:
-        found.append("the dataset has no val or test split: the accuracy was measured on the images that "
-                     "calibrated, which flatters the int8 model")
-    return found

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from server.modeltools import calibration, evaluate, mnnfile, native, tensors
+from server.modeltools import calibration, mnnfile, native, quantize_accuracy, tensors
 from server.modeltools.compare import run_mnn
 from server.modeltools.convert import io_summary
 from server.modeltools.errors import ToolFailed
@@ -215,10 +215,10 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         raise ToolFailed("quantize needs an output path")
     model = tensors.load(args.model)
     sizes = tensors.run_shapes(tensors.declared(model), args.input_shapes)
-    dataset = evaluate.dataset_of(args)
+    dataset = quantize_accuracy.dataset_of(args)
     skipped: list[dict[str, str]] = []
     if args.calibration is None and dataset is not None:  # the dataset's train split calibrates
-        files, skipped = evaluate.calibration_images(dataset)
+        files, skipped = quantize_accuracy.calibration_images(dataset)
         files, undecodable = calibration.usable_images(dataset.folder, args.max_samples, files)
         skipped += undecodable
     else:
@@ -249,7 +249,7 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
     input_size = Path(args.model).stat().st_size
     report(0.9, "timing float and int8")
     speed = _speed(args.model, str(output), sizes, args)
-    accuracy = evaluate.accuracy_drop(args, dataset, output) if dataset is not None else None
+    accuracy = quantize_accuracy.accuracy_drop(args, dataset, output) if dataset is not None else None
     return {
         "output": str(output),
         "input_size": input_size,
@@ -263,6 +263,6 @@ def run(args: QuantizeArgs) -> dict[str, Any]:
         "input_shapes": sizes,
         "speed": speed,
         "warnings": _warnings(text, layers) + _collapsed_outputs(args.model, str(output), sizes)
-        + speed_warnings(speed) + evaluate.drop_warnings(accuracy),
+        + speed_warnings(speed) + quantize_accuracy.drop_warnings(accuracy),
         **({"accuracy": accuracy} if accuracy is not None else {}),
     }
