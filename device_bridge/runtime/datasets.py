@@ -25,34 +25,30 @@ skipped by whoever decodes it (``preprocess`` raises ``InputFileError`` naming i
 import csv
 import json
 import math
-import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+from device_bridge.runtime.dataset_layouts import (
+    IMAGE_SUFFIXES,
+    SPLITS,
+    DatasetError,
+    coco_files,
+    csv_header,
+    image_folder_layout,
+    not_a_dataset,
+    split_dirs,
+    visible,
+)
+
 FILE_SUFFIXES = IMAGE_SUFFIXES + (".wav", ".npy", ".npz")
-SPLITS = ("train", "val", "valid", "validation", "test")
 # where a run evaluates when it names no split: the first of these the dataset has
 EVAL_SPLITS = ("val", "validation", "valid", "test")
 MAX_SKIPPED = 1000
-MAX_SCAN_DIRS = 5000
-MAX_DEPTH = 4
-SKIP_DIRS = {"node_modules", "__pycache__", ".git", "venv", ".venv"}
 _SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"BM", "BMP"), (b"GIF8", "GIF"),
     (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
 )
-
-
-class DatasetError(ValueError):
-    """``path`` is not a dataset in any layout, or one that cannot be read; ``reason`` says why
-    and what the layouts are."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"{path.name}: {reason}")
-        self.path, self.reason = path, reason
 
 
 @dataclass(frozen=True)
@@ -192,79 +188,20 @@ def file_problem(path: Path) -> str | None:
     return None
 
 
-def _visible(folder: Path) -> list[Path]:
-    try:
-        return sorted(p for p in folder.iterdir() if not p.name.startswith("."))
-    except OSError:
-        return []
-
-
-def _has_images(folder: Path) -> bool:
-    try:
-        with os.scandir(folder) as entries:
-            return any(e.is_file() and Path(e.name).suffix.lower() in IMAGE_SUFFIXES for e in entries)
-    except OSError:
-        return False
-
-
-def _class_layout(folder: Path, least: int, loose: bool = False) -> bool:
-    """``folder`` holds class folders of images (at least ``least`` of them with an image) and,
-    unless ``loose``, no images of its own."""
-    if not loose and _has_images(folder):
-        return False
-    classes = [p for p in _visible(folder) if p.is_dir()]
-    return sum(1 for c in classes if _has_images(c)) >= least
-
-
-def _split_dirs(folder: Path) -> list[Path]:
-    return [p for p in _visible(folder) if p.is_dir() and p.name.lower() in SPLITS]
-
-
-def _image_folder_layout(folder: Path) -> str | None:
-    """``split``, ``classes`` or None."""
-    splits = _split_dirs(folder)
-    if splits and all(_class_layout(s, 1, loose=True) for s in splits):
-        return "split"
-    if _class_layout(folder, 2):
-        return "classes"
-    return None
-
-
-def _coco_files(folder: Path) -> list[Path]:
-    found = []
-    for where in (folder, folder / "annotations"):
-        if where.is_dir():
-            found += [p for p in _visible(where) if p.is_file() and (
-                p.name == "annotations.json" or (p.name.startswith("instances_") and p.suffix == ".json"))]
-    return found
-
-
-def _csv_header(path: Path) -> list[str] | None:
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            return [c.strip() for c in next(csv.reader(handle), [])]
-    except (OSError, UnicodeDecodeError, csv.Error):
-        return None
-
-
-def is_csv_dataset(path: Path) -> bool:
-    return path.suffix.lower() == ".csv" and "label" in (_csv_header(path) or [])
-
-
 def _image_folder(root: Path, layout: str) -> Dataset:
-    parts = [(s, s.name) for s in _split_dirs(root)] if layout == "split" else [(root, None)]
-    classes = sorted({c.name for folder, _ in parts for c in _visible(folder) if c.is_dir()})
+    parts = [(s, s.name) for s in split_dirs(root)] if layout == "split" else [(root, None)]
+    classes = sorted({c.name for folder, _ in parts for c in visible(folder) if c.is_dir()})
     found = Dataset("image_folder", "classification", root, classes, [],
                     splits=[name for _, name in parts if name])
     if layout == "split":
-        for other in (p for p in _visible(root) if p.is_dir() and p.name.lower() not in SPLITS):
+        for other in (p for p in visible(root) if p.is_dir() and p.name.lower() not in SPLITS):
             found.skip(other.name + "/", f"beside the splits, not read (splits: {', '.join(SPLITS)})")
     for folder, split in parts:
-        for stray in (p for p in _visible(folder) if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES):
+        for stray in (p for p in visible(folder) if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES):
             found.skip(stray.relative_to(root).as_posix(),
                        "an image outside any class folder (its class is unknown)", split)
-        for cls in (c for c in _visible(folder) if c.is_dir()):
-            for path in _visible(cls):
+        for cls in (c for c in visible(folder) if c.is_dir()):
+            for path in visible(cls):
                 rel = path.relative_to(root).as_posix()
                 if path.is_dir():
                     found.skip(rel + "/", "a folder inside a class folder (not read)", split)
@@ -350,7 +287,7 @@ def _rel(path: Path, root: Path) -> str:
 
 
 def _csv(path: Path) -> Dataset:
-    header = _csv_header(path)
+    header = csv_header(path)
     if header is None or "label" not in header:
         raise DatasetError(path, "a CSV dataset needs a header row with a label column "
                                  "(and path, or value columns)")
@@ -424,71 +361,13 @@ def read(path: Path) -> Dataset:
         return _csv(path)
     if path.is_file() and path.suffix.lower() == ".json":
         return _coco(path.parent, [path])
-    jsons = _coco_files(path) if path.is_dir() else []
+    jsons = coco_files(path) if path.is_dir() else []
     if jsons:
         return _coco(path, jsons)
-    layout = _image_folder_layout(path) if path.is_dir() else None
+    layout = image_folder_layout(path) if path.is_dir() else None
     if layout is not None:
         return _image_folder(path, layout)
-    raise _not_a_dataset(path)
-
-
-def _not_a_dataset(path: Path) -> DatasetError:
-    if path.is_file():
-        return DatasetError(path, "a dataset is a folder, a .csv or a COCO .json file")
-    if not path.is_dir():
-        return DatasetError(path, "not found")
-    return DatasetError(path, "not a dataset: an image dataset holds class folders of images "
-                              "(<class>/<image> or <split>/<class>/<image>, split train, val or test), "
-                              "a detection dataset annotations.json or instances_<split>.json (COCO); "
-                              "tabular data is a .csv with a label column (docs/datasets.md)")
-
-
-def peek(path: Path) -> tuple[str, str, str]:
-    """``(kind, task, input_kind)`` of the dataset at ``path`` from its layout alone (a CSV: its
-    header and first row), without checking its files; raises ``DatasetError`` as ``read``."""
-    if path.is_file() and path.suffix.lower() == ".csv":
-        header = _csv_header(path)
-        if header is None or "label" not in header:
-            raise DatasetError(path, "a CSV dataset needs a header row with a label column "
-                                     "(and path, or value columns)")
-        column = next((c for c in ("path", "file") if c in header), None)
-        if column is None:
-            return "csv", "classification", "tensor"
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = csv.DictReader(handle)
-            first = next(rows, None) or {}
-        suffix = Path((first.get(column) or "").strip()).suffix.lower()
-        kind = "image" if suffix in IMAGE_SUFFIXES else "audio" if suffix == ".wav" else "tensor"
-        return "csv", "classification", kind
-    if (path.is_file() and path.suffix.lower() == ".json") or (path.is_dir() and _coco_files(path)):
-        return "coco", "detection", "image"
-    if path.is_dir() and _image_folder_layout(path) is not None:
-        return "image_folder", "classification", "image"
-    raise _not_a_dataset(path)
-
-
-def detect(root: Path, max_depth: int = MAX_DEPTH) -> Iterator[tuple[Path, str]]:
-    """``(path, kind)`` of every dataset under ``root`` (not descending into one found), by
-    layout alone: no file is read but CSV headers."""
-    pending = [(root, 0)]
-    seen = 0
-    while pending and seen < MAX_SCAN_DIRS:
-        folder, depth = pending.pop(0)
-        seen += 1
-        if _coco_files(folder):
-            yield folder, "coco"
-            continue
-        if folder != root and _image_folder_layout(folder) is not None:
-            yield folder, "image_folder"
-            continue
-        children = _visible(folder)
-        for child in children:
-            if child.is_file() and is_csv_dataset(child):
-                yield child, "csv"
-        if depth < max_depth:
-            pending += [(c, depth + 1) for c in children
-                        if c.is_dir() and not c.is_symlink() and c.name not in SKIP_DIRS]
+    raise not_a_dataset(path)
 
 
 def interleaved(samples: list[Sample], limit: int | None = None) -> list[Sample]:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from device_bridge.runtime import datasets
+from device_bridge.runtime import dataset_layouts, datasets
 from device_bridge.runtime.datasets import Dataset
 from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
@@ -50,7 +50,7 @@ def list_datasets(project: Project) -> list[DatasetSummary]:
     """Every dataset of the project (at most ``MAX_DATASETS``), by path."""
     root = Path(project.path)
     found: list[DatasetSummary] = []
-    for path, kind in datasets.detect(root):
+    for path, kind in dataset_layouts.detect(root):
         if len(found) >= MAX_DATASETS:
             break
         try:

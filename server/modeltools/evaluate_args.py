@@ -5,7 +5,7 @@ and the backend, each refusal a 422 naming what to fix (docs/datasets.md)."""
 from pathlib import Path
 from typing import Any
 
-from device_bridge.runtime import datasets
+from device_bridge.runtime import dataset_layouts, datasets
 from server.core.error_codes import ErrorCode
 from server.core.errors import Invalid
 from server.files.paths import resolve
@@ -26,7 +26,7 @@ def dataset(root: str, rel: str) -> tuple[Path, str, str]:
     layouts when ``rel`` is none."""
     path = resolve(root, rel)
     try:
-        _, task, input_kind = datasets.peek(path)
+        _, task, input_kind = dataset_layouts.peek(path)
     except datasets.DatasetError as exc:
         raise Invalid(f"{rel}: {exc.reason}", code=ErrorCode.NOT_A_DATASET) from None
     except (OSError, UnicodeDecodeError) as exc:

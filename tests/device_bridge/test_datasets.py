@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from device_bridge.runtime import datasets
+from device_bridge.runtime import dataset_layouts, datasets
 from server.modeltools import evaluation
 from tests.fakes import photo_classifier
 from tests.fakes.photos import CAT, COFFEE, ROCKET, photo, truncated
@@ -138,7 +138,7 @@ def test_a_csv_of_values_and_a_csv_of_files(crops: Path, tmp_path: Path) -> None
     assert {s.file: s.reason for s in found.skipped} == {
         "row 3 (missing.jpg)": "file not found", "row 4 (empty.png)": "empty file (0 bytes)",
         "row 5": "path '../../etc/passwd' is not a file beside the CSV"}
-    assert datasets.peek(files) == ("csv", "classification", "image")
+    assert dataset_layouts.peek(files) == ("csv", "classification", "image")
 
 
 def test_datasets_are_found_in_a_project_and_others_refused_by_layout(crops: Path, tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_datasets_are_found_in_a_project_and_others_refused_by_layout(crops: Pat
     (project / "det" / "annotations.json").write_text(json.dumps(
         {"images": [], "annotations": [], "categories": []}))
     (project / ".hidden" / "a" / "b").mkdir(parents=True)
-    found = sorted((p.relative_to(project).as_posix(), kind) for p, kind in datasets.detect(project))
+    found = sorted((p.relative_to(project).as_posix(), kind) for p, kind in dataset_layouts.detect(project))
     assert found == [("data/photos", "image_folder"), ("det", "coco"), ("tables/t.csv", "csv")]
     with pytest.raises(datasets.DatasetError, match="class folders of images"):
         datasets.read(project / "data" / "calib")
