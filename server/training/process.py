@@ -47,11 +47,17 @@ class JobProcess:
         return cls(pid, psutil.Process(pid).create_time())
 
     def alive(self) -> bool:
+        """Asked by the job's watcher every time its log has nothing new (20 times a second): for
+        our own child one ``waitpid``, which reaps it once it has ended; ``/proc`` is read only
+        for a process an earlier server started."""
         try:
-            if os.waitpid(self.pid, os.WNOHANG)[0]:  # our own child: reap it
-                self._proc = None
+            ended = os.waitpid(self.pid, os.WNOHANG)[0]
         except ChildProcessError:  # started by an earlier server, or already reaped
             pass
+        else:
+            if ended:
+                self._proc = None
+            return self._proc is not None
         if self._proc is None:
             return False
         try:
