@@ -45,5 +45,11 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
 
 
 def uvicorn_options() -> dict[str, Any]:
-    """The ``uvicorn.Config`` options every server of the workbench runs with."""
-    return {"ws": BoundedWebSockets, "ws_max_size": max(TAB_MAX_BYTES, DEVICE_MAX_BYTES)}
+    """The ``uvicorn.Config`` options every server of the workbench runs with.
+
+    No ``permessage-deflate``: compressing every event once per tab was a seventh of the
+    server's busy time with 200 people on it (docs/performance.md, "A team on one server"),
+    while its messages are small and travel over loopback or a LAN; and no message is inflated
+    on the way in."""
+    return {"ws": BoundedWebSockets, "ws_max_size": max(TAB_MAX_BYTES, DEVICE_MAX_BYTES),
+            "ws_per_message_deflate": False}

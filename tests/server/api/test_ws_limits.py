@@ -40,6 +40,7 @@ class RawSocket:
             self._fill()
         answer, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
         assert answer.startswith(b"HTTP/1.1 101"), answer
+        self.answer = answer.decode("latin-1")
 
     def __enter__(self) -> "RawSocket":
         return self
@@ -138,3 +139,10 @@ def test_a_refused_frame_leaves_no_connection_behind_for_the_collector(live_serv
                    what="the refused connection's protocol to be freed")
     finally:
         gc.enable()
+
+
+def test_no_socket_is_compressed_even_when_the_client_offers_it(live_server, tab_path):
+    offer = {**bearer(live_server), "Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"}
+    for path in (tab_path, WS_PATH):
+        with RawSocket(live_server.url, path, offer) as ws:
+            assert "sec-websocket-extensions" not in ws.answer.lower(), ws.answer
