@@ -18,18 +18,37 @@ machine on a network file system — set ``MNNWB_GIT_STATUS_WATCH=false`` for su
 """
 
 import contextlib
-import ctypes
-import ctypes.util
 import logging
 import os
-import struct
 import threading
-from collections.abc import Collection, Iterator
-from functools import cache, partial
+from collections.abc import Collection
+from functools import partial
 
 from server.core.cache import BoundedCache
+from server.core.inotify import (
+    FOLDER_GONE,
+    IN_ATTRIB,
+    IN_CREATE,
+    IN_DELETE,
+    IN_DELETE_SELF,
+    IN_DONT_FOLLOW,
+    IN_EXCL_UNLINK,
+    IN_MODIFY,
+    IN_MOVE_SELF,
+    IN_MOVED_FROM,
+    IN_MOVED_TO,
+    IN_ONLYDIR,
+    IN_Q_OVERFLOW,
+    NAMES_CHANGED,
+    Inotify,
+)
 
 log = logging.getLogger(__name__)
+
+WATCH_MASK = (
+    IN_MODIFY | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+    | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
+)
 
 MISSING = os.stat_result((0,) * 10)
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -64,68 +83,6 @@ def _stat_or_missing(fd: int, name: bytes) -> os.stat_result:
         return os.stat(name, dir_fd=fd, follow_symlinks=False)
     except OSError:
         return MISSING
-
-
-# inotify(7)
-IN_MODIFY, IN_ATTRIB, IN_MOVED_FROM, IN_MOVED_TO = 0x2, 0x4, 0x40, 0x80
-IN_CREATE, IN_DELETE, IN_DELETE_SELF, IN_MOVE_SELF = 0x100, 0x200, 0x400, 0x800
-IN_UNMOUNT, IN_Q_OVERFLOW, IN_IGNORED = 0x2000, 0x4000, 0x8000
-IN_ONLYDIR, IN_DONT_FOLLOW, IN_EXCL_UNLINK = 0x01000000, 0x02000000, 0x04000000
-WATCH_MASK = (
-    IN_MODIFY | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
-    | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
-)
-FOLDER_GONE = IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED
-NAMES_CHANGED = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
-_EVENT = struct.Struct("iIII")
-
-
-@cache
-def _libc() -> ctypes.CDLL:
-    """The C library, looked up once (``find_library`` runs ``ldconfig``: ~10 ms)."""
-    return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-
-
-class Inotify:
-    """One non-blocking inotify instance (Linux); ``OSError`` where there is none."""
-
-    def __init__(self) -> None:
-        try:
-            libc = _libc()
-            init, self._add, self._rm = libc.inotify_init1, libc.inotify_add_watch, libc.inotify_rm_watch
-        except (OSError, AttributeError) as exc:
-            raise OSError("inotify is not available here") from exc
-        self._add.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-        self._rm.argtypes = [ctypes.c_int, ctypes.c_int]
-        self.fd = init(os.O_NONBLOCK | os.O_CLOEXEC)
-        if self.fd < 0:
-            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
-
-    def add(self, path: bytes) -> int | None:
-        """The watch descriptor for the folder at ``path``, or None when it cannot be watched
-        (gone, not a folder, a symlink, or the user's watch limit is reached)."""
-        wd = self._add(self.fd, path, WATCH_MASK)
-        return wd if wd >= 0 else None
-
-    def remove(self, wd: int) -> None:
-        self._rm(self.fd, wd)
-
-    def events(self) -> Iterator[tuple[int, int, bytes]]:
-        """``(wd, mask, name)`` of every queued event, without waiting."""
-        while True:
-            try:
-                data = os.read(self.fd, 1 << 16)
-            except BlockingIOError:
-                return
-            offset = 0
-            while offset < len(data):
-                wd, mask, _cookie, length = _EVENT.unpack_from(data, offset)
-                start = offset + _EVENT.size
-                yield wd, mask, data[start : start + length].rstrip(b"\0")
-                offset = start + length
-
-    def close(self) -> None:
-        os.close(self.fd)
 
 
 class _Tree:
@@ -255,7 +212,7 @@ class StatMonitor:
         self._unwatch(inotify, tree, [f for f in tree.watched if f not in folders], subtree=False)
         for folder in folders:
             if folder not in tree.watched:
-                wd = inotify.add(tree.folder_path(folder))
+                wd = inotify.add(tree.folder_path(folder), WATCH_MASK)
                 if wd is not None:
                     tree.watched[folder] = wd
                     self._owners.setdefault(wd, set()).add((tree.root, folder))

@@ -16,11 +16,11 @@ from server.sandbox.limits import from_record, limit_reason
 from server.training.logfile import LOG_FILE, append_metrics, parse_metrics, utf8_cut
 from server.training.process import JobProcess
 from server.training.runner import JobSink, Transition
+from server.training.wakeups import POLL_INTERVAL, Followed, wakeups
 from server.training.wrapper import EXIT_FILE
 
 STOP_FILE = "stop-requested"
 SPEC_FILE = "spec.json"  # written by the local runner when it starts the job
-POLL_INTERVAL = 0.05
 MAX_BATCH = 64 * 1024  # bounds one event; the hub keeps a replay buffer of events per project
 LOST_REASON = "the process ended without recording an exit status (killed from outside?)"
 LIMIT_TAIL_BYTES = 4096  # of the log, read for the sign of a memory limit
@@ -91,6 +91,7 @@ class JobWatcher:
         self._on_end = on_end
         self._lost_reason = lost_reason
         self._closing = threading.Event()
+        self._wake = threading.Event()  # set by ``wakeups`` on a write to the log or the end
         self._kill_at: float | None = None
         self._thread = threading.Thread(target=self._run, name=f"job-{job_id}", daemon=True)
 
@@ -106,25 +107,37 @@ class JobWatcher:
     def close(self) -> None:
         """Stop following the job; the process itself keeps running."""
         self._closing.set()
+        self._wake.set()
         if self._thread is not threading.current_thread():
             self._thread.join()
 
     def _run(self) -> None:
         (self.job_dir / LOG_FILE).touch()
-        with (self.job_dir / LOG_FILE).open("rb") as log:
-            while not self._closing.is_set():
-                self._enforce_grace()
-                read, sent = self._pump(log, final=False)
-                if read == MAX_BATCH:  # a fast writer: keep up without waiting
-                    continue
-                if not sent and not self.process.alive():
-                    while self._pump(log, final=True)[1]:
-                        pass
-                    self._on_end(self.job_id)
-                    self._sink.transition(self.job_id, outcome(self.job_dir, self._lost_reason))
-                    return
-                # Waiting between reads gathers lines into fewer, larger events.
-                self._closing.wait(POLL_INTERVAL)
+        followed = wakeups.follow(self.job_dir / LOG_FILE, self.process.pid, self._wake)
+        try:
+            with (self.job_dir / LOG_FILE).open("rb") as log:
+                self._follow(log, followed)
+        finally:
+            followed.close()
+
+    def _follow(self, log: BinaryIO, followed: Followed) -> None:
+        while not self._closing.is_set():
+            self._wake.clear()  # before the read: a write after it wakes the wait below
+            self._enforce_grace()
+            read, sent = self._pump(log, final=False)
+            if read == MAX_BATCH:  # a fast writer: keep up without waiting
+                continue
+            if not sent and not self.process.alive():
+                while self._pump(log, final=True)[1]:
+                    pass
+                self._on_end(self.job_id)
+                self._sink.transition(self.job_id, outcome(self.job_dir, self._lost_reason))
+                return
+            # Waiting between reads gathers lines into fewer, larger events; then sleep until
+            # the log is written or the process ends (or a stop's grace runs out).
+            self._closing.wait(POLL_INTERVAL)
+            pending = self._kill_at is not None
+            self._wake.wait(POLL_INTERVAL if pending else followed.timeout())
 
     def _enforce_grace(self) -> None:
         if self._kill_at is not None and time.monotonic() >= self._kill_at:

@@ -229,8 +229,8 @@ def test_a_folder_that_cannot_be_watched_is_stated_every_time(
     """As when the user's inotify watch limit is reached: that folder falls back to stats."""
     real_add = fsmonitor.Inotify.add
 
-    def add(self: fsmonitor.Inotify, path: bytes) -> int | None:
-        return None if path.endswith(b"/docs") else real_add(self, path)
+    def add(self: fsmonitor.Inotify, path: bytes, mask: int) -> int | None:
+        return None if path.endswith(b"/docs") else real_add(self, path, mask)
 
     monkeypatch.setattr(fsmonitor.Inotify, "add", add)
     service.status(tree)
