@@ -25,7 +25,7 @@ from server.gitflow import staging, start
 from server.gitflow import stash as stash_ops
 from server.gitflow import tags as tag_ops
 from server.gitflow.diff import commit_file_diff, file_diff
-from server.gitflow.firststatus import first_status
+from server.gitflow.firststatus import Later, first_status
 from server.gitflow.gitcli import OnStep
 from server.gitflow.labels import list_refs
 from server.gitflow.models import (
@@ -57,9 +57,10 @@ from server.gitflow.urlpolicy import UNRESTRICTED, UrlPolicy
 Folder = str | os.PathLike[str]
 
 
-def status(folder: Folder) -> Status:
+def status(folder: Folder, later: Later | None = None) -> Status:
+    """The work tree's status; ``later`` as ``firststatus.first_status`` takes it."""
     with open_repo(folder) as repo:
-        first = first_status(repo)
+        first = first_status(repo, later)
         return to_model(repo, first) if first is not None else read_status(repo)
 
 

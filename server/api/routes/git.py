@@ -6,7 +6,7 @@ from functools import partial
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Response
 from fastapi.concurrency import run_in_threadpool
 
 from server.api.deps import (
@@ -111,8 +111,8 @@ async def _sync(
 
 
 @router.get("/status")
-def status(project: ProjectDep) -> Status:
-    return service.status(project.path)
+def status(project: ProjectDep, later: BackgroundTasks) -> Status:
+    return service.status(project.path, later=later.add_task)
 
 
 @router.get("/diff")

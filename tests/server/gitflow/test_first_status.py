@@ -155,3 +155,34 @@ def test_the_repository_settings_ours_reads_hold_for_git_too(
     first, second = first_then_warm(work, answered_by_git)
     assert (first.unstaged, [c.path for c in first.untracked]) == ([], ["kept.txt"])
     assert first == second
+
+
+def test_a_warm_up_handed_on_starts_only_when_run_and_is_handed_on_again_until_then(
+    work: Path, answered_by_git: list[int]
+) -> None:
+    """A route hands the warm-up to run after its answer is sent; until it runs, the work tree is
+    still cold and git answers again (and hands it on again), so an answer never sent loses
+    nothing."""
+    later: list = []
+    service.status(work, later=later.append)
+    assert answered_by_git == [1] and len(later) == 1
+    assert not firststatus.warming(work), "handed on, not started"
+    service.status(work, later=later.append)
+    assert answered_by_git == [1, 1] and len(later) == 2
+    for task in later:
+        task()
+    wait_until(lambda: not firststatus.warming(work), what="the background status")
+    service.status(work, later=later.append)
+    assert answered_by_git == [1, 1], "our own status answers once warmed up"
+    assert len(later) == 2
+
+
+def test_the_status_route_warms_up_after_its_answer(client, work: Path, answered_by_git: list[int]) -> None:
+    project = client.post("/api/projects", json={"name": "work", "path": str(work)}).json()
+    url = f"/api/projects/{project['id']}/git/status"
+    first = client.get(url)
+    assert first.status_code == 200 and answered_by_git == [1]
+    wait_until(lambda: not firststatus.warming(work), what="the background status")
+    second = client.get(url)
+    assert second.json() == first.json()
+    assert answered_by_git == [1], "the route's background task warmed ours up"
