@@ -47,9 +47,9 @@ class JobProcess:
         return cls(pid, psutil.Process(pid).create_time())
 
     def alive(self) -> bool:
-        """Asked by the job's watcher every time its log has nothing new (20 times a second): for
-        our own child one ``waitpid``, which reaps it once it has ended; ``/proc`` is read only
-        for a process an earlier server started."""
+        """Asked by the job's watcher whenever its log had nothing new: for our own child one
+        ``waitpid``, which reaps it once it has ended; ``/proc`` is read only for a process an
+        earlier server started."""
         try:
             ended = os.waitpid(self.pid, os.WNOHANG)[0]
         except ChildProcessError:  # started by an earlier server, or already reaped

@@ -120,7 +120,7 @@ class Wakeups:
                 continue
             for wake in self._logs.get(wd, ()):
                 wake.set()
-            if mask & IN_IGNORED:  # the log is gone: its watchers fall back to looking
+            if mask & IN_IGNORED:  # the log was removed, and its watch with it
                 self._logs.pop(wd, None)
 
     def _close_pidfd(self, pidfd: int) -> None:
