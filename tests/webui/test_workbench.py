@@ -5,8 +5,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import BrowserContext, FilePayload, expect
+from playwright.sync_api import BrowserContext, FilePayload, Route, expect
 
+from tests.waiting import wait_until
 from tests.webui.conftest import ConsoleErrors
 from tests.webui.workbench import (
     create_project,
@@ -161,6 +162,40 @@ def test_a_conflict_is_resolved_in_the_dialog(
     expect_saved(second, "README.md")
     assert disk_text(project, "README.md") == "second_version"
     expect(editor_lines(first, "README.md")).to_have_text("second_version")
+
+
+def test_a_save_asked_for_while_the_last_is_under_way_runs_after_it(
+    context: BrowserContext, live_server
+) -> None:
+    """An edit and Ctrl+S before the last save's answer came back (an undo right after a save) is
+    written once that save is done, not dropped with the tab left dirty."""
+    project = create_project(live_server, "saves")
+    page = open_project(context, live_server, project)
+    open_file(page, "README.md")
+    held: list[Route] = []
+    writes = 0
+
+    def hold_the_first_write(route: Route) -> None:
+        nonlocal writes
+        writes += route.request.method == "PUT"
+        if route.request.method == "PUT" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(lambda url: "/files/content" in url, hold_the_first_write)
+    replace_text(page, "README.md", "first")
+    save(page)
+    wait_until(lambda: page.evaluate("true") and held, what="the first save's write")
+    expect(tab(page, "README.md")).to_have_attribute("data-state", "saving")
+    page.keyboard.type("_second")
+    save(page)
+    save(page)  # asked for twice meanwhile: written once
+    held[0].continue_()
+    # (The route's handler for the second write runs while Playwright is called: this wait does.)
+    expect_saved(page, "README.md")
+    assert disk_text(project, "README.md") == "first_second"
+    assert writes == 2
 
 
 def test_file_tree_menu_and_remembered_layout(context: BrowserContext, live_server) -> None:

@@ -140,11 +140,37 @@ export function registerBeforeSave(hook: BeforeSave): void {
   beforeSave.push(hook);
 }
 
-/** `hooks: false` for a save that is not the person's own edit (a rename writing its files). */
-export async function saveDoc(doc: Doc, { hooks = true } = {}): Promise<void> {
-  if (!doc.model || doc.state.value === 'saving') return;
+// A document's save under way (its hooks and its write), and the one save asked for meanwhile.
+const running = new Map<Doc, Promise<void>>();
+const queued = new Map<Doc, Promise<void>>();
+
+async function runSave(doc: Doc, hooks: boolean): Promise<void> {
   if (hooks) for (const hook of beforeSave) await hook(doc);
-  await put(doc, doc.model.getValue(), doc.etag);
+  await put(doc, doc.model!.getValue(), doc.etag);
+}
+
+/** `hooks: false` for a save that is not the person's own edit (a rename writing its files).
+ * A save asked for while one is under way (an undo and Ctrl+S before the last write came back)
+ * runs after it, once however often it was asked, and only if the text changed since (and the
+ * document is still open). */
+export function saveDoc(doc: Doc, { hooks = true } = {}): Promise<void> {
+  if (!doc.model) return Promise.resolve();
+  const current = running.get(doc);
+  if (current) {
+    let next = queued.get(doc);
+    if (!next) {
+      next = current.catch(() => undefined).then(() => {
+        queued.delete(doc);
+        const wanted = loaded.get(doc.path) === doc && doc.state.value !== 'clean';
+        return wanted ? saveDoc(doc, { hooks }) : undefined;
+      });
+      queued.set(doc, next);
+    }
+    return next;
+  }
+  const save = runSave(doc, hooks).finally(() => running.delete(doc));
+  running.set(doc, save);
+  return save;
 }
 
 /** Conflict resolution: overwrite the disk with my text, or take theirs into the editor. */
