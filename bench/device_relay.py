@@ -54,7 +54,7 @@ INFO = {
 def serve_hub(data_dir: Path, port: int) -> None:
     import uvicorn
 
-    from device_bridge.hub import Limits
+    from device_bridge.links import Limits
     from server.api.services import services_of
     from server.app import create_app
     from server.core.config import Settings

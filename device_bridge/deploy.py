@@ -5,7 +5,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from device_bridge import protocol as p
-from device_bridge.hub import DeviceHub, Link
+from device_bridge.hub import DeviceHub
+from device_bridge.links import Link
 from device_bridge.sync import HashCache, build_manifest
 from device_bridge.tab_events import Channel, TabEvent
 

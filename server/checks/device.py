@@ -18,7 +18,7 @@ from sqlmodel import Session
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.errors import BridgeError
-from device_bridge.hub import Session as HubSession
+from device_bridge.links import Session as HubSession
 from device_bridge.sync import HashCache
 from server.checks.measure import WARMUP, MeasureFailed
 from server.checks.models import Budget, Metric

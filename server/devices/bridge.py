@@ -18,8 +18,9 @@ from sqlmodel import Session
 from device_bridge import facts
 from device_bridge import protocol as p
 from device_bridge.errors import BridgeError, UnknownSession
-from device_bridge.hub import DeviceHub, EventSink, Identity, Limits
-from device_bridge.hub import Session as HubSession
+from device_bridge.hub import DeviceHub, EventSink
+from device_bridge.links import Identity, Limits
+from device_bridge.links import Session as HubSession
 from device_bridge.tab_commands import TabCommands
 from device_bridge.transport import Transport
 from server.core.error_codes import ErrorCode

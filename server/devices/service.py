@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
-from device_bridge.hub import Identity
+from device_bridge.links import Identity
 from device_bridge.protocol import DeviceInfo
 from server.core.config import Settings
 from server.core.db import utcnow

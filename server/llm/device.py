@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from device_bridge import protocol as p
 from device_bridge.deploy import SyncReport, deploy
 from device_bridge.errors import BridgeError
-from device_bridge.hub import Session as HubSession
+from device_bridge.links import Session as HubSession
 from device_bridge.sync import HashCache
 from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Invalid, Unavailable

@@ -20,7 +20,7 @@ from typing import Any
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
 from device_bridge.errors import BridgeError
-from device_bridge.hub import Session as HubSession
+from device_bridge.links import Session as HubSession
 from device_bridge.runtime import pipeline_eval
 from device_bridge.sync import HashCache
 from server.core.error_codes import ErrorCode

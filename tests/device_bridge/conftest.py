@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from device_bridge.hub import Identity
+from device_bridge.links import Identity
 from tests.device_bridge.harness import AgentProcess, HubServer
 from tests.waiting import wait_until
 

@@ -19,7 +19,8 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, serve
 
 from device_bridge import protocol as p
-from device_bridge.hub import DeviceHub, Identity, Limits
+from device_bridge.hub import DeviceHub
+from device_bridge.links import Identity, Limits
 from device_bridge.tab_events import TabEvent
 from device_bridge.transport import WebsocketsTransport
 from tests.waiting import SCALE

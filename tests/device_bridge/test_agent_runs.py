@@ -9,7 +9,7 @@ from pathlib import Path
 
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
-from device_bridge.hub import Identity
+from device_bridge.links import Identity
 from tests.device_bridge.harness import AgentProcess, HubServer
 from tests.waiting import process_running, wait_until
 

@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 
 from device_bridge import protocol as p
 from device_bridge.deploy import deploy
-from device_bridge.hub import Identity, Limits
+from device_bridge.links import Identity, Limits
 from tests.device_bridge.harness import AgentProcess, HubServer
 from tests.waiting import process_running, wait_until
 

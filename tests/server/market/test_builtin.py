@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from device_bridge.deploy import deploy
-from device_bridge.hub import Identity
+from device_bridge.links import Identity
 from server.market.builtin.real import CATALOG
 from server.market.package import read_manifest
 from tests.device_bridge.harness import AgentProcess, HubServer

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from device_bridge.deploy import deploy
-from device_bridge.hub import Identity
+from device_bridge.links import Identity
 from device_bridge.runtime import pipeline
 from server.market.builtin.real import CATALOG, orientation, served
 from server.market.builtin.real.cache import DOWNLOADS, FetchFailed, read_member
