@@ -120,7 +120,8 @@ def _index_tree(repo: Repo, view: IndexView) -> ObjectID:
     """
     head_tree = head_tree_id(repo)
     if head_tree is None:
-        entries = [(path, ObjectID(e.sha), e.mode) for path, e in view.entries.items()]
+        entries = [(path, ObjectID(e.sha), e.mode) for path, e in view.entries.items()
+                   if path not in view.intended]
         return commit_tree(repo.object_store, entries)
     staged = staged_changes(repo, view)
     changes: list[tuple[bytes, int | None, ObjectID | None]] = [

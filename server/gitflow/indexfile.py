@@ -23,6 +23,7 @@ _ENTRY = struct.Struct(">10I20sH")
 _HEADER = struct.Struct(">4sII")
 _EXTENDED = 0x4000
 _SKIP_WORKTREE = 0x4000
+_INTENT_TO_ADD = 0x2000  # `git add -N`: an entry with the empty blob, not staged yet
 
 
 class Entry(NamedTuple):
@@ -40,6 +41,8 @@ class IndexView:
     conflicted: set[bytes] = field(default_factory=set)
     skipped: set[bytes] = field(default_factory=set)
     mtime_ns: int = 0
+    # Entries added with `git add -N`: tracked (not untracked), but not staged against HEAD.
+    intended: set[bytes] = field(default_factory=set)
 
     _folders: dict[bytes, set[bytes]] | None = field(default=None, repr=False)
     _paths: list[bytes] | None = field(default=None, repr=False)
@@ -194,6 +197,8 @@ def _parse_entries(data: bytes) -> IndexView:
         elif ext_flags & _SKIP_WORKTREE:
             view.skipped.add(path)
         else:
+            if ext_flags & _INTENT_TO_ADD:
+                view.intended.add(path)
             view.entries[path] = Entry(
                 mode,
                 ObjectID(hexlify(sha)),
@@ -215,6 +220,11 @@ def _parse_with_dulwich(index_path: str) -> IndexView:
         if isinstance(entry, ConflictedIndexEntry):
             view.conflicted.add(path)
             continue
+        if entry.extended_flags & _SKIP_WORKTREE:
+            view.skipped.add(path)
+            continue
+        if entry.extended_flags & _INTENT_TO_ADD:
+            view.intended.add(path)
         m_s, m_ns = entry.mtime if isinstance(entry.mtime, tuple) else (int(entry.mtime), 0)
         c_s, c_ns = entry.ctime if isinstance(entry.ctime, tuple) else (int(entry.ctime), 0)
         view.entries[path] = Entry(
@@ -229,17 +239,20 @@ _PATCH_MAX = 64
 
 def updated_view(old: IndexView, updates: dict[bytes, bytes | None], mtime_ns: int) -> IndexView:
     """The view of the index ``old`` was parsed from, with ``updates`` applied."""
-    new = IndexView(dict(old.entries), set(old.conflicted), set(old.skipped), mtime_ns)
+    new = IndexView(dict(old.entries), set(old.conflicted), set(old.skipped), mtime_ns,
+                    set(old.intended))
     new.previous = (old.derived, frozenset(updates))
     for path in updates:
         new.entries.pop(path, None)
         new.conflicted.discard(path)
         new.skipped.discard(path)
+        new.intended.discard(path)
     raws = [raw for raw in updates.values() if raw is not None]
     added = _parse_entries(_HEADER.pack(b"DIRC", 3, len(raws)) + b"".join(raws))
     new.entries.update(added.entries)
     new.conflicted |= added.conflicted
     new.skipped |= added.skipped
+    new.intended |= added.intended
     same_paths = (new.entries.keys() == old.entries.keys() and new.conflicted == old.conflicted
                   and new.skipped == old.skipped)
     if same_paths and old._paths is not None and old._clean is not None and len(updates) <= _PATCH_MAX:

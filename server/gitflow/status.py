@@ -115,6 +115,8 @@ def _patched(head: dict, view: IndexView, tree_id: bytes | None) -> RawStatus | 
             result.staged[path] = kind
     for path in sorted(changed):
         entry, old = view.entries.get(path), head.get(path)
+        if path in view.intended:
+            continue
         if entry is None:
             if old is not None and path not in view.skipped and path not in view.conflicted:
                 deleted[path] = old[1]
@@ -136,6 +138,8 @@ def _compare_index_to_tree(head: dict, view: IndexView, result: RawStatus) -> No
     added: dict[bytes, bytes] = {}
     for path, entry in view.entries.items():
         old = head.get(path)
+        if path in view.intended:
+            continue
         if old is None:
             added[path] = entry.sha
         elif old[1] != entry.sha or old[0] != entry.mode:
@@ -182,6 +186,8 @@ def work_tree_changes(repo: Repo, view: IndexView) -> dict[bytes, ChangeKind]:
             changes[path] = kind
         elif st.st_mtime_ns < settled_before:
             view.mark_clean(position, STAT_FIELDS(st))
+    for path in view.intended:  # as git shows them: " A", or " D" once the file is gone
+        changes[path] = "deleted" if changes.get(path) == "deleted" else "added"
     return changes
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from server.gitflow import service
 from server.gitflow.repo import write_lock
 from tests.fakes.git_remotes import git
-from tests.server.gitflow.conftest import as_porcelain, porcelain, write
+from tests.server.gitflow.conftest import AUTHOR, as_porcelain, porcelain, write
 
 
 def test_clean_repository_has_no_changes(work: Path) -> None:
@@ -28,6 +28,39 @@ def test_every_kind_of_change_matches_git(work: Path) -> None:
     write(work, "x.log", "ignored\n")
     write(work, "build/out.bin", "ignored\n")
     assert as_porcelain(work) == porcelain(work)
+
+
+def test_intent_to_add_paths_as_git_shows_them_and_staged_for_real(work: Path) -> None:
+    """``git add -N``: " A" (" D" once the file is gone), not staged against HEAD; staging one
+    here stages its content, as ``git add`` would."""
+    write(work, "planned.py", "print('planned')\n")
+    write(work, "empty.txt", "")
+    write(work, "gone.txt", "soon gone\n")
+    git("add", "-N", "planned.py", "empty.txt", "gone.txt", cwd=work)
+    (work / "gone.txt").unlink()
+    assert as_porcelain(work) == porcelain(work) == {" A planned.py", " A empty.txt", " D gone.txt"}
+    # A commit leaves them out, as git's does.
+    write(work, "a.txt", "alpha 2\n")
+    service.stage(work, ["a.txt"])
+    service.commit(work, "a.txt only", author=AUTHOR)
+    assert git("ls-tree", "-r", "--name-only", "HEAD", cwd=work).split() == ["a.txt", "src/b.py"]
+    assert as_porcelain(work) == porcelain(work) == {" A planned.py", " A empty.txt", " D gone.txt"}
+    service.stage(work, ["planned.py"])
+    assert as_porcelain(work) == porcelain(work)
+    assert "A  planned.py" in porcelain(work)
+    assert git("show", ":planned.py", cwd=work) == "print('planned')\n"
+
+
+def test_a_first_commit_leaves_intent_to_add_paths_out(tmp_path: Path) -> None:
+    root = tmp_path / "fresh"
+    git("init", "-q", "-b", "main", str(root))
+    write(root, "kept.txt", "kept\n")
+    write(root, "planned.txt", "later\n")
+    git("add", "kept.txt", cwd=root)
+    git("add", "-N", "planned.txt", cwd=root)
+    service.commit(root, "first", author=AUTHOR)
+    assert git("ls-tree", "-r", "--name-only", "HEAD", cwd=root).split() == ["kept.txt"]
+    assert as_porcelain(root) == porcelain(root) == {" A planned.txt"}
 
 
 def test_typechange_and_mode_change(work: Path) -> None:
