@@ -240,7 +240,7 @@ _PATCH_MAX = 64
 def updated_view(old: IndexView, updates: dict[bytes, bytes | None], mtime_ns: int) -> IndexView:
     """The view of the index ``old`` was parsed from, with ``updates`` applied."""
     new = IndexView(dict(old.entries), set(old.conflicted), set(old.skipped), mtime_ns,
-                    set(old.intended))
+                    intended=set(old.intended))
     new.previous = (old.derived, frozenset(updates))
     for path in updates:
         new.entries.pop(path, None)

@@ -114,9 +114,9 @@ def _patched(head: dict, view: IndexView, tree_id: bytes | None) -> RawStatus | 
         else:
             result.staged[path] = kind
     for path in sorted(changed):
-        entry, old = view.entries.get(path), head.get(path)
         if path in view.intended:
             continue
+        entry, old = view.entries.get(path), head.get(path)
         if entry is None:
             if old is not None and path not in view.skipped and path not in view.conflicted:
                 deleted[path] = old[1]
@@ -137,9 +137,9 @@ def note_index_matches(view: IndexView, tree_id: bytes) -> None:
 def _compare_index_to_tree(head: dict, view: IndexView, result: RawStatus) -> None:
     added: dict[bytes, bytes] = {}
     for path, entry in view.entries.items():
-        old = head.get(path)
         if path in view.intended:
             continue
+        old = head.get(path)
         if old is None:
             added[path] = entry.sha
         elif old[1] != entry.sha or old[0] != entry.mode:

@@ -151,8 +151,8 @@ async function runSave(doc: Doc, hooks: boolean): Promise<void> {
 
 /** `hooks: false` for a save that is not the person's own edit (a rename writing its files).
  * A save asked for while one is under way (an undo and Ctrl+S before the last write came back)
- * runs after it, once however often it was asked, and only if the text changed since (and the
- * document is still open). */
+ * runs after it, once however often it was asked, and only if the text changed since (the
+ * document still open, no conflict waiting for the person). */
 export function saveDoc(doc: Doc, { hooks = true } = {}): Promise<void> {
   if (!doc.model) return Promise.resolve();
   const current = running.get(doc);
@@ -161,7 +161,8 @@ export function saveDoc(doc: Doc, { hooks = true } = {}): Promise<void> {
     if (!next) {
       next = current.catch(() => undefined).then(() => {
         queued.delete(doc);
-        const wanted = loaded.get(doc.path) === doc && doc.state.value !== 'clean';
+        // Not after a conflict: the dialog it opened decides what is written.
+        const wanted = loaded.get(doc.path) === doc && doc.state.value !== 'clean' && conflict.value?.doc !== doc;
         return wanted ? saveDoc(doc, { hooks }) : undefined;
       });
       queued.set(doc, next);
