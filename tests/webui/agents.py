@@ -29,5 +29,8 @@ def paired_agent(live_server: LiveServer, folder: Path,
     try:
         found = wait_until(lambda: online_devices(live_server), what="the device to come online")
         yield found[0], agent
+    except BaseException:
+        print(f"--- the agent's log ---\n{agent.log()}")  # shown with the failure
+        raise
     finally:
         agent.kill()

@@ -3,12 +3,13 @@ boxes drawn on it, what each was read as, and every stage's time; runs it on a p
 stops a run on a device and sees what it did; compares two configurations and sees the first
 stage that diverges."""
 
+import contextlib
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import BrowserContext, Locator, expect
 
 from device_bridge.runtime import pipeline
 from tests.device_bridge.test_pipeline import COINS
@@ -162,6 +163,12 @@ def test_tilted_quads_are_drawn_as_they_were_found(
     expect(drawn.first).to_have_attribute("points", first)
 
 
+def _ended(panel: Locator) -> bool:
+    """The run is over (or was refused) as far as the panel shows."""
+    over = panel.get_attribute("data-status") in ("succeeded", "failed", "cancelled")
+    return over or panel.get_by_test_id("pipeline-error").count() > 0
+
+
 def test_stop_a_pipeline_on_a_device_and_see_what_it_did(
     context: BrowserContext, live_server, coins_pipeline: Path, tmp_path: Path
 ) -> None:
@@ -180,9 +187,13 @@ def test_stop_a_pipeline_on_a_device_and_see_what_it_did(
         picker.select_option(label="● pixel")
         panel.get_by_test_id("pipeline-input-path").fill("many")
         panel.get_by_test_id("pipeline-run").click()
-        # The agent logs each input it starts: the second started, the first is done.
-        wait_until(lambda: f"input 2 of {MANY}" in agent.log(), timeout=300,
-                   what="the first input to be done")
+        # The agent logs each input it starts: the second started, the first is done. A run
+        # that ended or never started ends the wait too, and the failure says what was shown.
+        with contextlib.suppress(AssertionError):  # a timeout is said below, with the panel
+            wait_until(lambda: f"input 2 of {MANY}" in agent.log() or _ended(panel), timeout=60,
+                       what="the first input to be done")
+        assert f"input 2 of {MANY}" in agent.log(), (
+            f"the panel: {panel.inner_text()!r}, status {panel.get_attribute('data-status')!r}")
         panel.get_by_test_id("pipeline-stop").click()
         expect(panel).to_have_attribute("data-status", "cancelled", timeout=RUN_TIMEOUT_MS)
         expect(panel.get_by_test_id("pipeline-stop")).to_have_count(0)
