@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel
 from sqlmodel import Session
 
@@ -24,7 +23,7 @@ from server.core.events import EventHub
 from server.core.fsutil import publish
 from server.projects import service as projects
 from server.training.cloud import DownloadedFile, DownloadProgress
-from server.training.cloud.artifacts import ProgressCallback
+from server.training.cloud.artifacts import ProgressCallback, new_crc64
 from server.training.events import ArtifactsProgress
 from server.training.runner import ACTIVE_STATUSES
 from server.training.service import JobManager
@@ -70,7 +69,7 @@ class Downloads(Protocol):
 
 def _copy(source: Path, target: Path, report: ProgressCallback, base: int, total: int,
           rel: str) -> PulledFile:
-    crc = Crc64(0)
+    crc = new_crc64()
     part = target.with_name(target.name + ".part")
     size = source.stat().st_size
     done = 0

@@ -12,18 +12,20 @@ import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import alibabacloud_oss_v2 as oss
-from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid
 from server.core.fsutil import publish
 
-from .errors import SDK_ERRORS, cloud_error
+from .errors import cloud_error, sdk_errors
 from .settings import PaiDlcSettings
+
+if TYPE_CHECKING:  # the SDK is imported when a store is made (see errors.py)
+    import alibabacloud_oss_v2 as oss
+    from alibabacloud_oss_v2.crc import Crc64
 
 
 class Artifact(BaseModel):
@@ -58,10 +60,12 @@ class ArtifactStore:
     def __init__(
         self,
         settings: PaiDlcSettings,
-        provider: oss.credentials.CredentialsProvider,
+        provider: "oss.credentials.CredentialsProvider",
         secrets: Iterable[str] = (),
         chunk_size: int = 1 << 20,
     ) -> None:
+        import alibabacloud_oss_v2 as oss
+
         cfg = oss.config.load_default()
         cfg.credentials_provider = provider
         cfg.region = settings.region
@@ -77,11 +81,13 @@ class ArtifactStore:
     def _call(self, action: str, fn: Callable[..., T], *args: object) -> T:
         try:
             return fn(*args)
-        except SDK_ERRORS as exc:
+        except sdk_errors() as exc:
             raise cloud_error(exc, f"OSS {action}", self._secrets) from exc
 
     def list_artifacts(self, prefix: str, page_size: int = 1000) -> list[Artifact]:
         """Every object under ``prefix`` (all pages), as paths relative to it."""
+        import alibabacloud_oss_v2 as oss
+
         found: list[Artifact] = []
         token: str | None = None
         while True:
@@ -140,6 +146,8 @@ class ArtifactStore:
         label: str | None = None,
     ) -> DownloadedFile:
         """Download one object to ``target``, resuming ``target.part`` if it exists."""
+        import alibabacloud_oss_v2 as oss
+
         head = self._call(
             "HeadObject",
             self._client.head_object,
@@ -168,6 +176,8 @@ class ArtifactStore:
     def _fetch(
         self, key: str, part: Path, offset: int, size: int, etag: str, report: Callable[[int], None]
     ) -> None:
+        import alibabacloud_oss_v2 as oss
+
         if offset >= size:
             return
         req = oss.GetObjectRequest(bucket=self.bucket, key=key, if_match=etag or None)
@@ -182,7 +192,7 @@ class ArtifactStore:
                     out.flush()
                     done += len(chunk)
                     report(done)
-        except SDK_ERRORS as exc:
+        except sdk_errors() as exc:
             raise cloud_error(exc, "OSS GetObject", self._secrets) from exc
         finally:
             result.body.close()
@@ -195,15 +205,22 @@ def _confined(dest: Path, rel: str) -> Path:
     return dest.joinpath(*parts)
 
 
+def new_crc64() -> "Crc64":
+    """OSS's CRC-64 (``x-oss-hash-crc64ecma``), at zero: ``update`` it, then ``sum64``."""
+    from alibabacloud_oss_v2.crc import Crc64
+
+    return Crc64(0)
+
+
 def _crc64(path: Path) -> str:
-    crc = Crc64(0)
+    crc = new_crc64()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             crc.update(block)
     return str(crc.sum64())
 
 
-def _matches(path: Path, head: oss.HeadObjectResult) -> bool:
+def _matches(path: Path, head: "oss.HeadObjectResult") -> bool:
     if head.hash_crc64:
         return _crc64(path) == str(head.hash_crc64)
     etag = str(head.etag or "").strip('"')

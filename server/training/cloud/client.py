@@ -13,25 +13,19 @@
 
 The command runs from the code mount (``CODE_MOUNT``), with the OSS output prefix mounted
 read-write at ``OUTPUT_MOUNT`` and exposed as ``$MNNWB_OUTPUT_DIR``. Every SDK failure is raised
-as a ``server.core.errors.AppError`` carrying the cloud ``request_id``.
+as a ``server.core.errors.AppError`` carrying the cloud ``request_id``. The SDKs are imported
+when a client is made, not with this module (see ``errors.py``).
 """
 
 import hashlib
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
-
-from alibabacloud_aiworkspace20210204 import models as ws_models
-from alibabacloud_aiworkspace20210204.client import Client as WorkspaceSdk
-from alibabacloud_pai_dlc20201203 import models as dlc_models
-from alibabacloud_pai_dlc20201203.client import Client as DlcSdk
-from alibabacloud_tea_openapi.utils_models import Config
-from darabonba.runtime import RuntimeOptions
+from typing import TYPE_CHECKING, TypeVar
 
 from .artifacts import Artifact, ArtifactStore, DownloadedFile, ProgressCallback
-from .credentials import ChainCredentialsProvider, credential_client
-from .errors import SDK_ERRORS, cloud_error
+from .credentials import chain_provider, credential_client
+from .errors import cloud_error, sdk_errors
 from .logs import LogChunk, LogCursor, take_new
 from .models import CloudJob, EcsSpecInfo, JobRequest
 from .settings import PaiCredentials, PaiDlcSettings
@@ -42,6 +36,10 @@ LOG_PAGE_LINES = 500
 LOG_MAX_PAGES = 20
 T = TypeVar("T")
 
+if TYPE_CHECKING:
+    from alibabacloud_pai_dlc20201203 import models as dlc_models
+    from alibabacloud_tea_openapi.utils_models import Config
+
 
 class PaiDlcClient:
     def __init__(
@@ -51,18 +49,24 @@ class PaiDlcClient:
         *,
         chunk_size: int = 1 << 20,
     ) -> None:
+        from alibabacloud_aiworkspace20210204.client import Client as WorkspaceSdk
+        from alibabacloud_pai_dlc20201203.client import Client as DlcSdk
+        from darabonba.runtime import RuntimeOptions
+
         self.settings = settings
         self._secrets = credentials.secrets() if credentials else []
         creds = credential_client(credentials)
         self._dlc = DlcSdk(self._config(settings.endpoint, creds))
         self._ws = WorkspaceSdk(self._config(settings.workspace_endpoint, creds))
         self._runtime = RuntimeOptions(autoretry=False)
-        self.artifacts = ArtifactStore(settings, ChainCredentialsProvider(creds), self._secrets, chunk_size)
+        self.artifacts = ArtifactStore(settings, chain_provider(creds), self._secrets, chunk_size)
 
     def __repr__(self) -> str:
         return f"PaiDlcClient(region={self.settings.region!r})"
 
-    def _config(self, endpoint: str | None, creds: object) -> Config:
+    def _config(self, endpoint: str | None, creds: object) -> "Config":
+        from alibabacloud_tea_openapi.utils_models import Config
+
         timeout_ms = int(self.settings.timeout_seconds * 1000)
         return Config(
             credential=creds,
@@ -76,7 +80,7 @@ class PaiDlcClient:
     def _call(self, what: str, fn: Callable[..., T], *args: object, extra_secrets: tuple[str, ...] = ()) -> T:
         try:
             return fn(*args)
-        except SDK_ERRORS as exc:
+        except sdk_errors() as exc:
             raise cloud_error(exc, what, [*self._secrets, *extra_secrets]) from exc
 
     # --- code sources -------------------------------------------------------------------
@@ -88,6 +92,8 @@ class PaiDlcClient:
         ``username``/``token`` are only sent when the source is created: the service never
         returns a stored token, so an existing source is reused as it is.
         """
+        from alibabacloud_aiworkspace20210204 import models as ws_models
+
         name = _code_source_name(repo_url, branch)
         req = ws_models.ListCodeSourcesRequest(
             workspace_id=self.settings.workspace_id or None, display_name=name, page_size=100
@@ -129,6 +135,8 @@ class PaiDlcClient:
 
     def get_job(self, job_id: str) -> CloudJob:
         """The job's DLC status, reason and pods."""
+        from alibabacloud_pai_dlc20201203 import models as dlc_models
+
         got = self._call(
             "PAI-DLC GetJob",
             self._dlc.get_job_with_options,
@@ -144,6 +152,8 @@ class PaiDlcClient:
         self._call("PAI-DLC StopJob", self._dlc.stop_job_with_options, job_id, {}, self._runtime)
 
     def job_events(self, job_id: str, max_events: int = 500) -> list[str]:
+        from alibabacloud_pai_dlc20201203 import models as dlc_models
+
         req = dlc_models.GetJobEventsRequest(max_events_num=max_events)
         got = self._call(
             "PAI-DLC GetJobEvents",
@@ -157,6 +167,8 @@ class PaiDlcClient:
 
     def pod_logs(self, job_id: str, pod_id: str, since: LogCursor | None = None) -> LogChunk:
         """Lines logged after ``since``, in order, each exactly once across calls."""
+        from alibabacloud_pai_dlc20201203 import models as dlc_models
+
         cursor, lines, page = since or LogCursor(), [], LOG_PAGE_LINES
         for _ in range(LOG_MAX_PAGES):
             timed = cursor.time is not None
@@ -183,6 +195,8 @@ class PaiDlcClient:
         return LogChunk(lines=lines, cursor=cursor)
 
     def list_ecs_specs(self, accelerator_type: str | None = None) -> list[EcsSpecInfo]:
+        from alibabacloud_pai_dlc20201203 import models as dlc_models
+
         req = dlc_models.ListEcsSpecsRequest(accelerator_type=accelerator_type, page_size=100)
         got = self._call(
             "PAI-DLC ListEcsSpecs", self._dlc.list_ecs_specs_with_options, req, {}, self._runtime
@@ -199,7 +213,9 @@ class PaiDlcClient:
         return self.artifacts.download_artifacts(prefix, dest, progress)
 
 
-def _create_job_request(s: PaiDlcSettings, job: JobRequest) -> dlc_models.CreateJobRequest:
+def _create_job_request(s: PaiDlcSettings, job: JobRequest) -> "dlc_models.CreateJobRequest":
+    from alibabacloud_pai_dlc20201203 import models as dlc_models
+
     job_type = job.job_type or s.job_type
     spec = dlc_models.JobSpec(
         type="Master" if job_type == "PyTorchJob" else "Worker",

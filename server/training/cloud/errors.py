@@ -3,25 +3,28 @@
 Messages are built only from the service's code/message fields (never from request dumps) and
 are scrubbed of every secret the caller knows, so keys and tokens cannot leak into the UI or
 the logs.
+
+The SDKs are imported when first used, not with this module: together they take about a second
+to import, which every start of the server would pay (``tests/server/training/cloud/
+test_lazy_sdk.py``). Whoever catches their exceptions has called them, so they are imported by then.
 """
 
 from collections.abc import Iterable
-
-import alibabacloud_oss_v2 as oss
-import requests
-from alibabacloud_credentials.exceptions import CredentialException
-from Tea.exceptions import TeaException, UnretryableException
+from functools import cache
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import AppError, Conflict, Forbidden, Invalid, NotFound, Unavailable
 
-# Exceptions the SDK calls raise; anything else is a bug here and must not be disguised.
-SDK_ERRORS: tuple[type[BaseException], ...] = (
-    TeaException,
-    CredentialException,
-    oss.exceptions.BaseError,
-    requests.RequestException,
-)
+
+@cache
+def sdk_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions the SDK calls raise; anything else is a bug here and must not be disguised."""
+    import alibabacloud_oss_v2 as oss
+    import requests
+    from alibabacloud_credentials.exceptions import CredentialException
+    from Tea.exceptions import TeaException
+
+    return TeaException, CredentialException, oss.exceptions.BaseError, requests.RequestException
 
 _AUTH_CODES = (
     "InvalidAccessKeyId",
@@ -46,6 +49,10 @@ def cloud_error(exc: BaseException, what: str, secrets: Iterable[str] = ()) -> A
 
 
 def _unwrap(exc: BaseException) -> BaseException:
+    import alibabacloud_oss_v2 as oss
+    from alibabacloud_credentials.exceptions import CredentialException
+    from Tea.exceptions import UnretryableException
+
     if isinstance(exc, oss.exceptions.OperationError):
         exc = exc.unwrap()
     if isinstance(exc, UnretryableException) and isinstance(exc.inner_exception, CredentialException):
@@ -54,6 +61,10 @@ def _unwrap(exc: BaseException) -> BaseException:
 
 
 def _classify(exc: BaseException, what: str) -> AppError:
+    import alibabacloud_oss_v2 as oss
+    from alibabacloud_credentials.exceptions import CredentialException
+    from Tea.exceptions import TeaException, UnretryableException
+
     if isinstance(exc, UnretryableException):
         inner = exc.inner_exception
         detail = f"{what} failed: cannot reach the service ({type(inner).__name__}: {inner})"

@@ -12,14 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-from alibabacloud_oss_v2.crc import Crc64
 from pydantic import BaseModel, ValidationError
 
 from server.core.error_codes import ErrorCode
 from server.core.errors import Conflict, Invalid, Unavailable
 from server.core.fsutil import publish
 from server.training.cloud import DownloadProgress
-from server.training.cloud.artifacts import ProgressCallback
+from server.training.cloud.artifacts import ProgressCallback, new_crc64
 from server.training.ray.settings import RayCluster
 
 MANIFEST = "manifest.json"
@@ -136,7 +135,7 @@ def _fetch_one(reader: Reader, entry: ManifestEntry, dest: Path, report: Progres
     target = dest.joinpath(*_safe_rel(entry.path).parts)
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
-    digest, crc, done = hashlib.sha256(), Crc64(0), 0
+    digest, crc, done = hashlib.sha256(), new_crc64(), 0
     with part.open("wb") as out:
         for block in reader.chunks(entry.path):
             out.write(block)
