@@ -80,7 +80,10 @@ class Wakeups:
                     del self._logs[followed.wd]
                     assert self._inotify is not None
                     self._inotify.remove(followed.wd)
-            if followed.pidfd is not None and self._exits.pop(followed.pidfd, None) is not None:
+            # Only while the pidfd is still this watcher's: one that woke it was closed then, and
+            # its number may be another job's by now.
+            if followed.pidfd is not None and self._exits.get(followed.pidfd) is followed.wake:
+                del self._exits[followed.pidfd]
                 self._close_pidfd(followed.pidfd)
             followed.wd = followed.pidfd = None
 

@@ -1,6 +1,7 @@
 """The job watchers' wake-ups (``server/training/wakeups.py``): a write to a job's log and the end
 of its process each set the watcher's event, so a watcher sleeps instead of polling."""
 
+import os
 import subprocess
 import sys
 import threading
@@ -69,3 +70,34 @@ def test_without_a_pidfd_or_a_log_watch_the_watcher_looks_as_often_as_before(tmp
     assert written_only.timeout() == EXIT_CHECK
     gone.close()
     written_only.close()
+
+
+def test_a_watcher_leaving_after_its_process_ended_keeps_the_next_job_s_wake_up(tmp_path: Path) -> None:
+    """An ended process's pidfd is closed when it wakes its watcher, and the next job's pidfd can
+    take the same number: the first watcher leaving afterwards must not take the second's wake-up."""
+    log = tmp_path / "output.log"
+    log.touch()
+    wakeups = Wakeups()
+    ended, running = _sleeper(), _sleeper()
+    first, second = threading.Event(), threading.Event()
+    one = wakeups.follow(log, ended.pid, first)
+    number = one.pidfd
+    assert number is not None
+    _end(ended)
+    wait_until(first.is_set, what="the first process's end to wake its watcher")
+    fillers = []  # the free numbers below it taken, so the kernel gives the next pidfd that one
+    while (fd := os.open(os.devnull, os.O_RDONLY)) < number:
+        fillers.append(fd)
+    os.close(fd)
+    two = wakeups.follow(log, running.pid, second)
+    try:
+        assert two.pidfd == number
+        one.close()
+        assert not second.is_set()
+        _end(running)
+        wait_until(second.is_set, what="the second process's end to wake its watcher")
+    finally:
+        two.close()
+        _end(running)
+        for fd in fillers:
+            os.close(fd)
