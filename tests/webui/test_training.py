@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+from playwright.sync_api import BrowserContext, Page, Route, WebSocketRoute, expect
 
 from tests.fakes.git_remotes import bare_repo, git
 from tests.fakes.paidlc import Emulator
+from tests.waiting import wait_until
 from tests.webui.conftest import ConsoleErrors
 from tests.webui.workbench import create_project, open_project
 
@@ -118,6 +119,38 @@ def test_run_a_job_again_with_its_environment_edited(context: BrowserContext, li
     expect(view).not_to_have_attribute("data-job-id", first_id or "")
     expect(view.get_by_test_id("job-header")).to_have_attribute("data-status", "succeeded", timeout=30_000)
     expect(view.get_by_test_id("job-log").locator(".xterm-rows")).to_contain_text("greeting again")
+
+
+
+def test_a_job_that_ended_before_its_submit_answered_shows_its_end(
+    context: BrowserContext, live_server
+) -> None:
+    """A short job can end before the answer to its submit reaches the tab: the socket told of
+    its end first, and the answer's older copy ("running") must not take it back."""
+    project = create_project(live_server, "short")
+    root = Path(project["path"])
+    (root / "short.py").write_text(  # runs until the test lets it end
+        "import os, time\nwhile not os.path.exists('go'):\n    time.sleep(0.02)\n")
+    page = open_project(context, live_server, project)
+    page.get_by_test_id("action-training").click()
+    held: list[Route] = []
+    page.route(re.compile(r"/projects/[^/]+/jobs$"),
+               lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    page.get_by_test_id("job-new").click()
+    dialog = page.get_by_test_id("new-job-dialog")
+    dialog.get_by_test_id("job-command").fill("python short.py")
+    dialog.get_by_test_id("job-start").click()
+    wait_until(lambda: page.evaluate("true") and held, what="the submit to be sent")
+    answer = held[0].fetch()  # the server starts the job; its answer waits here
+    assert answer.json()["status"] in ("queued", "running")
+    (root / "go").touch()
+    row = page.get_by_test_id("job-row")
+    expect(row).to_have_attribute("data-status", "succeeded", timeout=30_000)
+    held[0].fulfill(response=answer)
+    expect(dialog).to_have_count(0)  # the answer was taken: the job is selected, the dialog closed
+    # drawn with the answer taken (the job's view is the job, selected by it): still ended
+    expect(page.get_by_test_id("job-view")).to_have_attribute("data-job-id", answer.json()["id"])
+    assert row.get_attribute("data-status") == "succeeded"
 
 
 COUNT_PY = """\

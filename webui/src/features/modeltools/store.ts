@@ -4,6 +4,7 @@ import { signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { ACTIVE_STATUSES, getRun, listRuns, type ToolLogLine, type ToolProgress, type ToolRun } from '../../api/tools';
 import { loadDir, listings, parentOf } from '../../kernel/treeStore';
+import { later } from '../../kernel/later';
 import { pid, session } from '../../kernel/session';
 
 /** Live log lines kept per run; the whole log is read from the server once the run is over. */
@@ -17,8 +18,10 @@ export const historyError = signal<string | null>(null);
 
 export const isActive = (run: ToolRun): boolean => ACTIVE_STATUSES.includes(run.status);
 
-export function putRun(run: ToolRun): void {
-  const before = runs.value[run.id];
+export function putRun(incoming: ToolRun): void {
+  const before = runs.value[incoming.id];
+  const run = later(before, incoming);
+  if (run === before) return;
   runs.value = { ...runs.value, [run.id]: run };
   if (history.value) {
     const known = history.value.some((r) => r.id === run.id);
@@ -38,13 +41,13 @@ function showOutput(run: ToolRun): void {
 export async function fetchRun(id: string): Promise<ToolRun> {
   const run = await getRun(id);
   putRun(run);
-  return run;
+  return runs.value[id] ?? run;
 }
 
 export async function loadHistory(): Promise<void> {
   try {
     const list = await listRuns(pid());
-    history.value = list;
+    history.value = list.map((run) => later(runs.value[run.id], run));
     runs.value = { ...Object.fromEntries(list.map((r) => [r.id, r])), ...runs.value };
     historyError.value = null;
   } catch (err) {

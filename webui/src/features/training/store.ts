@@ -4,6 +4,7 @@ import { computed, signal } from '@preact/signals';
 import { errorMessage } from '../../api/client';
 import { getMarked, listJobs, type ArtifactsProgress, type ArtifactsPulled, type Job } from '../../api/jobs';
 import type { ChannelEvent } from '../../api/types';
+import { later } from '../../kernel/later';
 import { pid, session } from '../../kernel/session';
 
 export const jobs = signal<Job[]>([]);
@@ -47,16 +48,18 @@ function keepTicking(): void {
 
 /** Puts a job into the list (new ones first), replacing an older copy of it. */
 export function upsertJob(job: Job): void {
-  const rest = jobs.value.filter((j) => j.id !== job.id);
-  const known = rest.length !== jobs.value.length;
-  jobs.value = known ? jobs.value.map((j) => (j.id === job.id ? job : j)) : [job, ...rest];
+  const shown = jobs.value.find((j) => j.id === job.id);
+  const next = later(shown, job);
+  if (next === shown) return;
+  jobs.value = shown ? jobs.value.map((j) => (j.id === job.id ? next : j)) : [job, ...jobs.value];
   keepTicking();
 }
 
 export async function loadJobs(): Promise<void> {
   try {
     const [list, marked] = await Promise.all([listJobs(pid()), getMarked(pid())]);
-    jobs.value = list;
+    const shown = new Map(jobs.value.map((j) => [j.id, j]));
+    jobs.value = list.map((job) => later(shown.get(job.id), job));
     markedId.value = marked.job_id;
     jobsError.value = null;
     if (!selectedId.value && jobs.value.length) selectedId.value = jobs.value[0].id;
