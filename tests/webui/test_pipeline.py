@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, expect
+from playwright.sync_api import BrowserContext, Locator, Route, expect
 
 from device_bridge.runtime import pipeline
 from tests.device_bridge.test_pipeline import COINS
@@ -212,3 +212,32 @@ def test_stop_a_pipeline_on_a_device_and_see_what_it_did(
         panel.get_by_test_id("pipeline-run").click()
         expect(panel).to_have_attribute("data-status", "succeeded", timeout=RUN_TIMEOUT_MS)
         expect(panel.get_by_test_id("pipeline-result").get_by_test_id("pipeline-input")).to_have_count(1)
+
+
+def test_a_default_input_offered_while_typing_is_replaced_by_the_keys(
+    context: BrowserContext, live_server, coins_pipeline: Path
+) -> None:
+    """The panel offers the project's first photo once its file list has loaded; offered to a
+    person already in the empty field, it is selected and their first key replaces it (the caret
+    after it had the keys appended)."""
+    project = _chain(live_server, coins_pipeline, "late-default")
+    page = open_project(context, live_server, project)
+    shutil.copy(photo(COINS), Path(project["path"]) / "late.png")  # the file list is read again
+    expect(page.locator("[data-testid=tree-item][data-path='late.png']")).to_be_visible()
+    held: list[Route] = []
+    page.route(re.compile(r"/files\?path="),  # the folder listings: held until the field is in use
+               lambda route: route.continue_() if released else held.append(route))
+    released = False
+    page.locator("[data-testid=tree-item][data-path='pipeline.toml']").click(button="right")
+    page.get_by_test_id("menu-run-pipeline").click()
+    field = page.get_by_test_id("pipeline-panel").get_by_test_id("pipeline-input-path")
+    field.click()
+    wait_until(lambda: page.evaluate("true") and held, what="the file list to be asked for")
+    released = True
+    for route in held:
+        route.continue_()
+    expect(page.locator("#pipeline-files option[value='late.png']")).to_be_attached()
+    expect(field).to_have_value(COINS)
+    field.press_sequentially("many")
+    expect(field).to_have_value("many")
+    expect(field).to_be_focused()

@@ -1,10 +1,11 @@
 // The remotes of the repository: listed with their URLs (credentials are redacted by the
 // server) and the username the server remembers for each, if any; added by name and URL,
 // removed, and their saved credentials forgotten.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../api/client';
 import { addRemote, listRemotes, listSavedCredentials, removeRemote, type Remote } from '../../api/git';
 import { Modal } from '../../ui/dialogs';
+import { offerDefault } from '../../ui/lateDefault';
 import { pid } from '../../kernel/session';
 import { forgetCredentials } from './credentials';
 
@@ -12,6 +13,7 @@ export function RemotesDialog({ onClose }: { onClose: () => void }) {
   const [list, setList] = useState<Remote[] | null>(null);
   const [saved, setSaved] = useState<ReadonlyMap<string, string>>(new Map());
   const [name, setName] = useState('');
+  const nameField = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
 
@@ -20,7 +22,7 @@ export function RemotesDialog({ onClose }: { onClose: () => void }) {
       const [next, creds] = await Promise.all([listRemotes(pid()), listSavedCredentials(pid())]);
       setList(next);
       setSaved(new Map(creds.map((c) => [c.remote, c.username])));
-      if (next.length === 0) setName((current) => current || 'origin');
+      if (next.length === 0) offerDefault(nameField, setName, 'origin');
     } catch (err) {
       setError(errorMessage(err));
     }
@@ -67,7 +69,7 @@ export function RemotesDialog({ onClose }: { onClose: () => void }) {
         </ul>
       )}
       <form class="git-remote-form" onSubmit={add}>
-        <input data-testid="git-remote-name" value={name} placeholder="name" aria-label="Remote name"
+        <input ref={nameField} data-testid="git-remote-name" value={name} placeholder="name" aria-label="Remote name"
           onInput={(ev) => setName(ev.currentTarget.value)} />
         <input data-testid="git-remote-url" value={url} placeholder="https://host/team/repo.git" aria-label="Remote URL"
           onInput={(ev) => setUrl(ev.currentTarget.value)} />

@@ -1,11 +1,12 @@
 // A pipeline evaluated on a labelled set of the project (docs/pipelines.md#evaluating-one): pick a
 // folder holding a labels file and where it runs; the figure over the set, named by its metric,
 // and each image's expected and read text (or label), the wrong ones first.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { evaluatePipeline, type PipelineEvaluation } from '../../../api/pipelineEval';
 import { projectFiles } from '../../../kernel/fileIndex';
 import { pid } from '../../../kernel/session';
+import { offerDefault } from '../../../ui/lateDefault';
 import { isActive, progress, putRun, runs } from '../store';
 import { DeviceSelect } from './config';
 
@@ -53,6 +54,7 @@ function Figures({ evaluation }: { evaluation: PipelineEvaluation }) {
 export function EvaluateView({ pipeline }: { pipeline: string }) {
   const [folders, setFolders] = useState<string[]>([]);
   const [dataset, setDataset] = useState('');
+  const datasetField = useRef<HTMLInputElement>(null);
   const [device, setDevice] = useState('');
   const [runId, setRunId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -60,7 +62,7 @@ export function EvaluateView({ pipeline }: { pipeline: string }) {
     projectFiles().then((all) => {
       const found = labelledFolders(all);
       setFolders(found);
-      setDataset((current) => current || found[0] || '');
+      offerDefault(datasetField, setDataset, found[0] ?? '');
     }, () => setFolders([]));
   }, [pipeline]);
   const go = async () => {
@@ -81,7 +83,7 @@ export function EvaluateView({ pipeline }: { pipeline: string }) {
       <form class="try-it-form" onSubmit={(e) => { e.preventDefault(); void go(); }}>
         <label class="spec-field">
           <span>Labelled folder</span>
-          <input class="input mono" list="pipeline-labelled" value={dataset} size={28} data-testid="evaluate-dataset"
+          <input ref={datasetField} class="input mono" list="pipeline-labelled" value={dataset} size={28} data-testid="evaluate-dataset"
             onInput={(e) => setDataset((e.target as HTMLInputElement).value)} />
           <datalist id="pipeline-labelled">{folders.map((f) => <option key={f} value={f} />)}</datalist>
         </label>

@@ -2,12 +2,13 @@
 // photo with every stage's boxes drawn, what each item was read as, each stage's time and the
 // timeline of one input. "Compare…" runs two configurations on the same inputs side by side;
 // "Evaluate…" scores it on a labelled set; with the input "Camera" it runs per frame of a camera.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../../../api/client';
 import { cancelRun, runPipeline, type PipelineResult, type ToolRun } from '../../../api/tools';
 import { projectFiles } from '../../../kernel/fileIndex';
 import type { PanelProps } from '../../../kernel/panels';
 import { pid } from '../../../kernel/session';
+import { offerDefault } from '../../../ui/lateDefault';
 import { isActive, progress, putRun, runs } from '../store';
 import { CameraView } from './CameraView';
 import { CompareView } from './CompareView';
@@ -42,6 +43,7 @@ export function PipelinePanel({ params }: PanelProps) {
   const pipeline = String(params.path);
   const [files, setFiles] = useState<string[]>([]);
   const [input, setInput] = useState('');
+  const inputField = useRef<HTMLInputElement>(null);
   const [onCamera, setOnCamera] = useState(false);
   const [device, setDevice] = useState('');
   const [runId, setRunId] = useState<string | null>(null);
@@ -54,7 +56,7 @@ export function PipelinePanel({ params }: PanelProps) {
     projectFiles().then((all) => {
       const images = all.filter((f) => INPUT_FILE.test(f));
       setFiles(images);
-      setInput((current) => current || images[0] || '');
+      offerDefault(inputField, setInput, images[0] ?? '');
     }, () => setFiles([]));
   }, [pipeline]);
   const start = async (config: RunConfig) => {
@@ -107,7 +109,7 @@ export function PipelinePanel({ params }: PanelProps) {
         {!onCamera && (
           <label class="spec-field">
             <span>Image, .wav or folder</span>
-            <input class="input mono" list="pipeline-files" value={input} size={32} data-testid="pipeline-input-path"
+            <input ref={inputField} class="input mono" list="pipeline-files" value={input} size={32} data-testid="pipeline-input-path"
               onInput={(e) => setInput((e.target as HTMLInputElement).value)} />
             <datalist id="pipeline-files">{files.map((f) => <option key={f} value={f} />)}</datalist>
           </label>

@@ -8,6 +8,7 @@ import { startRun, type ModelSpecInfo, type TryOutput, type TryResult } from '..
 import { projectFiles } from '../../../kernel/fileIndex';
 import { isViewer } from '../../../kernel/account';
 import { pid } from '../../../kernel/session';
+import { offerDefault } from '../../../ui/lateDefault';
 import { isActive, progress, putRun, runs } from '../store';
 import { listText, numbersOf } from './values';
 
@@ -83,6 +84,7 @@ function OutputView({ name, output }: { name: string; output: TryOutput }) {
 export function TryIt({ path, spec }: { path: string; spec: ModelSpecInfo | null }) {
   const [files, setFiles] = useState<string[]>([]);
   const [input, setInput] = useState('');
+  const inputField = useRef<HTMLInputElement>(null);
   const [shape, setShape] = useState('');
   const [runId, setRunId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,7 +92,7 @@ export function TryIt({ path, spec }: { path: string; spec: ModelSpecInfo | null
     projectFiles().then((all) => {
       const usable = all.filter((f) => INPUT_FILE.test(f));
       setFiles(usable);
-      setInput((current) => current || usable.find((f) => IMAGE_FILE.test(f)) || usable[0] || '');
+      offerDefault(inputField, setInput, usable.find((f) => IMAGE_FILE.test(f)) ?? usable[0] ?? '');
     }, () => setFiles([]));
   }, [path]);
   const declared = spec?.declared_inputs ?? [];
@@ -122,7 +124,7 @@ export function TryIt({ path, spec }: { path: string; spec: ModelSpecInfo | null
       <form class="try-it-form" onSubmit={(e) => { e.preventDefault(); void go(); }}>
         <label class="spec-field">
           <span>Input file</span>
-          <input class="input mono" list="try-it-files" value={input} data-testid="try-input" size={32}
+          <input ref={inputField} class="input mono" list="try-it-files" value={input} data-testid="try-input" size={32}
             placeholder="photo.jpg" onInput={(e) => setInput((e.target as HTMLInputElement).value)} />
           <datalist id="try-it-files">{files.map((f) => <option key={f} value={f} />)}</datalist>
         </label>
