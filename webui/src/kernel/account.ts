@@ -2,7 +2,7 @@
 import { computed, signal } from '@preact/signals';
 import { ApiError, redirectToSignInOnUnauthorized } from '../api/client';
 import { asProjectRole, getAccount, listMembers, logout, type Account, type Member, type ProjectRole } from '../api/team';
-import { closeAllSockets } from '../ws/socket';
+import { checkBeforeRetryAfterAccessChange, closeAllSockets } from '../ws/socket';
 
 /** The signed-in person in team mode; null in local mode or until known. */
 export const account = signal<Account | null>(null);
@@ -17,6 +17,7 @@ export async function loadAccount(): Promise<Account | null> {
   const me = await getAccount();
   if (me.mode !== 'team') return null;
   redirectToSignInOnUnauthorized(true);
+  checkBeforeRetryAfterAccessChange(stillSignedIn);
   account.value = me;
   return me;
 }
@@ -32,6 +33,17 @@ export async function loadProjectRole(pid: string): Promise<Member[]> {
   const members = await listMembers(pid);
   if (account.value) projectRole.value = roleFrom(account.value, members);
   return members;
+}
+
+/** Whether this tab's sign-in still holds. One that ended sends the page to the sign-in page
+ * (the request's 401 does); an error of any other kind is no answer, and the caller goes on. */
+async function stillSignedIn(): Promise<boolean> {
+  try {
+    await getAccount();
+    return true;
+  } catch (err) {
+    return !(err instanceof ApiError && err.status === 401);
+  }
 }
 
 export async function signOut(everywhere: boolean): Promise<void> {

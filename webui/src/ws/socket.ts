@@ -2,7 +2,8 @@
 // and exposes its connection state as a signal for the status bar. A close with 1008 before the
 // server's hello is the server refusing this person the socket (docs/api.md): it is shown, never
 // retried. A 1008 on a socket that was open (access changed, e.g. lowered to viewer) is retried
-// once as any drop: the new attempt is admitted as the person now is, or refused.
+// once as any drop, if the person is still signed in: the new attempt is admitted as the person now
+// is, or refused.
 import { signal } from '@preact/signals';
 import type { Channel, ChannelEvent, Envelope } from '../api/types';
 
@@ -18,6 +19,16 @@ const OFFLINE_AFTER = 4;
 const REFUSED = 1008;
 
 const live = new Set<ProjectSocket>();
+
+/** Asked before a socket the server closed with 1008 after admitting it is opened again (access
+ * changed, docs/team.md): whether to retry. Team mode asks the server who is signed in, so a tab
+ * whose sign-in ended elsewhere goes to the sign-in page instead of knocking again only to be
+ * refused at the handshake; by default, retry. */
+let retryAfterAccessChange: () => Promise<boolean> = () => Promise.resolve(true);
+
+export function checkBeforeRetryAfterAccessChange(check: () => Promise<boolean>): void {
+  retryAfterAccessChange = check;
+}
 
 /** Every socket of the page closed for good, not reconnected (signing out: a reconnect would
  * only be refused at the handshake). */
@@ -113,6 +124,13 @@ export class ProjectSocket {
     }
     this.failures += 1;
     this.state.value = this.failures >= OFFLINE_AFTER ? 'offline' : 'reconnecting';
+    if (ev.code !== REFUSED) return this.retry();
+    void retryAfterAccessChange().then((again) => {
+      if (again && ws === this.ws && !this.closed) this.retry();
+    });
+  }
+
+  private retry(): void {
     const delay = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (this.failures - 1));
     this.timer = window.setTimeout(() => this.connect(), delay);
   }
